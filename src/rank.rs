@@ -1,0 +1,172 @@
+//! The Cantor/Lehmer rank of a permutation, and its inverse.
+//!
+//! A board is a permutation of `0..n` (the blank is `0`), read in reading
+//! order. Its rank is its position among all `n!` permutations in
+//! lexicographic order: the Lehmer code `d` (where `d[i]` counts the later
+//! cells smaller than cell `i`) read as a mixed-radix number,
+//! `rank = d[0]·(n-1)! + d[1]·(n-2)! + … + d[n-1]·0!`.
+//!
+//! The lowest digit with a choice in it, `d[n-2]`, only says whether the last
+//! two entries are in order, so ranks `2k` and `2k + 1` differ by swapping the
+//! last two entries.
+//!
+//! # Boards
+//!
+//! A board is ranked by [`board_rank`]: the rank of its *positions*, the cell
+//! of each tile listed by tile, blank first (the inverse of the cells in
+//! reading order). The blank's cell is the leading digit, and the last two
+//! entries are the cells of the two highest tiles, so ranks `2k` and `2k + 1`
+//! differ by swapping two tiles with the blank in place: one of the two boards
+//! can reach a given goal and the other cannot. `board_rank / 2` therefore
+//! indexes the boards that reach a goal without gaps: see [`crate::format`].
+
+use crate::board::{Board, MAX_CELLS};
+
+/// The largest number of cells whose permutations can be ranked in a `u64`.
+pub const MAX_RANKED_CELLS: usize = 20;
+
+/// Returns `n!`.
+///
+/// # Panics
+///
+/// Panics if `n > MAX_RANKED_CELLS`, whose factorial does not fit in a `u64`.
+pub const fn factorial(n: usize) -> u64 {
+    assert!(n <= MAX_RANKED_CELLS, "factorial overflows u64");
+    let mut product = 1u64;
+    let mut k = 2;
+    while k <= n {
+        product *= k as u64;
+        k += 1;
+    }
+    product
+}
+
+/// Returns the Lehmer rank of `perm`, a permutation of `0..perm.len()`.
+///
+/// # Panics
+///
+/// Panics if `perm` is longer than 32 cells; the result is meaningless (but
+/// the call is safe) if `perm` is not a permutation.
+pub fn rank(perm: &[u8]) -> u64 {
+    let n = perm.len();
+    assert!(n <= 32, "rank: at most 32 cells");
+    let mut seen: u32 = 0;
+    let mut rank = 0u64;
+    for (i, &value) in perm.iter().enumerate() {
+        let value = u32::from(value) & 31;
+        let smaller_seen = (seen & ((1u32 << value) - 1)).count_ones();
+        let digit = u64::from(value - smaller_seen.min(value));
+        rank = rank * (n - i) as u64 + digit;
+        seen |= 1 << value;
+    }
+    rank
+}
+
+/// Writes into `out` the permutation of `0..out.len()` whose rank is `rank`.
+///
+/// # Panics
+///
+/// Panics if `out` has more than [`MAX_RANKED_CELLS`] cells or if
+/// `rank >= out.len()!`.
+pub fn unrank(mut rank: u64, out: &mut [u8]) {
+    let n = out.len();
+    assert!(
+        rank < factorial(n),
+        "unrank: rank {rank} out of range for {n} cells"
+    );
+    let mut digits = [0u8; MAX_RANKED_CELLS];
+    for i in (0..n).rev() {
+        let radix = (n - i) as u64;
+        digits[i] = (rank % radix) as u8;
+        rank /= radix;
+    }
+    let mut unused: u32 = (1u32 << n) - 1;
+    for (cell, &digit) in out.iter_mut().zip(&digits) {
+        // The digit-th smallest value still unused.
+        let mut rest = unused;
+        for _ in 0..digit {
+            rest &= rest - 1;
+        }
+        let value = rest.trailing_zeros();
+        *cell = value as u8;
+        unused &= !(1 << value);
+    }
+}
+
+/// The rank of a board: the Lehmer rank of the cells where its tiles stand,
+/// listed by tile, blank first.
+pub fn board_rank(board: &Board) -> u64 {
+    let cells = board.cells();
+    let mut positions = [0u8; MAX_CELLS];
+    for (pos, &tile) in cells.iter().enumerate() {
+        positions[usize::from(tile)] = pos as u8;
+    }
+    rank(&positions[..cells.len()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+
+    #[test]
+    fn board_rank_pairs_hold_one_board_of_each_reachability() {
+        let goal = Board::goal(Shape::EIGHT);
+        let mut positions = [0u8; 9];
+        let mut boards = Vec::new();
+        for r in [0, 2, 40_320, 40_320 * 8, 362_878] {
+            for rank in [r, r + 1] {
+                unrank(rank, &mut positions);
+                let mut cells = [0u8; 9];
+                for (tile, &pos) in positions.iter().enumerate() {
+                    cells[usize::from(pos)] = tile as u8;
+                }
+                let board = Board::from_cells(Shape::EIGHT, &cells).unwrap();
+                assert_eq!(board_rank(&board), rank);
+                boards.push(board);
+            }
+        }
+        for pair in boards.chunks(2) {
+            assert_ne!(
+                pair[0].solvable_to(&goal),
+                pair[1].solvable_to(&goal),
+                "{pair:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_rank_of_nine_cells_round_trips_in_lexicographic_order() {
+        let n = 9;
+        let mut previous: Option<[u8; 9]> = None;
+        let mut perm = [0u8; 9];
+        for r in 0..factorial(n) {
+            unrank(r, &mut perm);
+            assert_eq!(rank(&perm), r);
+            if let Some(prev) = previous {
+                assert!(prev < perm, "rank order is lexicographic order");
+            }
+            previous = Some(perm);
+        }
+        assert_eq!(previous, Some([8, 7, 6, 5, 4, 3, 2, 1, 0]));
+    }
+
+    #[test]
+    fn rank_pairs_differ_by_swapping_the_last_two_cells() {
+        let mut even = [0u8; 9];
+        let mut odd = [0u8; 9];
+        for k in (0..factorial(9)).step_by(2 * 997) {
+            unrank(k, &mut even);
+            unrank(k + 1, &mut odd);
+            even.swap(7, 8);
+            assert_eq!(even, odd);
+        }
+    }
+
+    #[test]
+    fn factorials() {
+        assert_eq!(factorial(0), 1);
+        assert_eq!(factorial(9), 362_880);
+        assert_eq!(factorial(16), 20_922_789_888_000);
+    }
+}

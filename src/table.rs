@@ -1,0 +1,215 @@
+//! A table of next moves over any bytes, and the walk that answers a board.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::board::{Board, MAX_CELLS, Move, Shape, moves_to_string};
+use crate::format::{self, Header, TableError};
+use crate::rank::board_rank;
+
+/// The table built into this crate at compile time from
+/// `generated/eight.table` (empty if that file was missing when it was built).
+pub static BUILTIN_TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/eight.table"));
+
+/// The answer for a board: the moves of the blank, or that there are none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// The shortest moves to the goal, lexicographically smallest of those;
+    /// empty for a board already at the goal.
+    Moves(Vec<Move>),
+    /// No sequence of moves leads to the goal.
+    Unsolvable,
+}
+
+impl Solution {
+    /// The moves, or `None` if unsolvable.
+    pub fn moves(&self) -> Option<&[Move]> {
+        match self {
+            Solution::Moves(moves) => Some(moves),
+            Solution::Unsolvable => None,
+        }
+    }
+}
+
+/// Shows the move letters, or `unsolvable`.
+impl fmt::Display for Solution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Solution::Moves(moves) => f.write_str(&moves_to_string(moves)),
+            Solution::Unsolvable => f.write_str("unsolvable"),
+        }
+    }
+}
+
+/// Why a board could not be answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// The board is not of the table's shape.
+    #[error("a {got} board cannot be solved with a {expected} table")]
+    Shape {
+        /// The table's shape.
+        expected: Shape,
+        /// The board's shape.
+        got: Shape,
+    },
+    /// The table is damaged or wrong.
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// A table of next moves, read in place from any bytes: a `Vec<u8>`, a
+/// memory map, or the [built-in table](Table::builtin).
+///
+/// [`Table::new`] checks the header cheaply; a goal's codes are checked and
+/// decompressed the first time a board is solved toward it, so a query
+/// touches only the section it needs. [`Table::verify`] checks every section.
+pub struct Table<D> {
+    data: D,
+    header: Header,
+    shape: Shape,
+    body_start: usize,
+    sections: Vec<OnceLock<Result<Box<[u8]>, TableError>>>,
+}
+
+impl Table<&'static [u8]> {
+    /// The table built into the crate.
+    ///
+    /// # Errors
+    ///
+    /// Fails if the crate was built without a valid `generated/eight.table`.
+    pub fn builtin() -> Result<Table<&'static [u8]>, TableError> {
+        Table::new(BUILTIN_TABLE)
+    }
+}
+
+impl<D: AsRef<[u8]>> Table<D> {
+    /// Reads a table from `data`, checking its magic, version, header
+    /// checksum and layout.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the first thing wrong with the header: see [`TableError`].
+    pub fn new(data: D) -> Result<Table<D>, TableError> {
+        let bytes = data.as_ref();
+        let (header, body) = format::read_header(bytes)?;
+        let shape = header.shape()?;
+        let body_start = bytes.len() - body.len();
+        let sections = header.sections.iter().map(|_| OnceLock::new()).collect();
+        Ok(Table {
+            data,
+            header,
+            shape,
+            body_start,
+            sections,
+        })
+    }
+
+    /// Checks the checksum of every section.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the first damaged section.
+    pub fn verify(&self) -> Result<(), TableError> {
+        (0..self.header.sections.len())
+            .try_for_each(|index| format::section_frame(&self.header, self.body(), index).map(drop))
+    }
+
+    /// The shape of the boards the table answers.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The table's header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Solves `start` toward the usual goal, tiles in order and the blank
+    /// last.
+    ///
+    /// # Errors
+    ///
+    /// Fails if the board is of another shape or the table is damaged.
+    pub fn solve(&self, start: &Board) -> Result<Solution, SolveError> {
+        self.solve_to(start, &Board::goal(self.shape))
+    }
+
+    /// Solves `start` toward any `goal` board.
+    ///
+    /// The tiles are relabelled so that `goal` becomes the canonical goal
+    /// with its blank in the same cell; the moves from the relabelled start
+    /// to that canonical goal are the moves from `start` to `goal`.
+    ///
+    /// # Errors
+    ///
+    /// Fails if a board is of another shape or the table is damaged.
+    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<Solution, SolveError> {
+        for board in [start, goal] {
+            if board.shape() != self.shape {
+                return Err(SolveError::Shape {
+                    expected: self.shape,
+                    got: board.shape(),
+                });
+            }
+        }
+        if !start.solvable_to(goal) {
+            return Ok(Solution::Unsolvable);
+        }
+        let blank = goal.blank();
+        let canonical = Board::canonical(self.shape, blank);
+        let mut relabel = [0u8; MAX_CELLS];
+        for (&from, &to) in goal.cells().iter().zip(canonical.cells()) {
+            relabel[usize::from(from)] = to;
+        }
+        let cells: Vec<u8> = start
+            .cells()
+            .iter()
+            .map(|&t| relabel[usize::from(t)])
+            .collect();
+        let relabelled = Board::from_cells(self.shape, &cells).expect("relabelling keeps a board");
+        Ok(Solution::Moves(self.walk(relabelled, &canonical, blank)?))
+    }
+
+    /// Follows the codes of section `index` from `board` to `goal`.
+    fn walk(&self, mut board: Board, goal: &Board, index: usize) -> Result<Vec<Move>, TableError> {
+        let codes = self.codes(index)?;
+        let max_depth = self.header.sections[index].max_depth as usize;
+        let mut moves = Vec::new();
+        while board != *goal {
+            if moves.len() == max_depth {
+                return Err(TableError::Walk(format!(
+                    "section {index} does not reach its goal within {max_depth} moves"
+                )));
+            }
+            let mv = Move::from_code(format::code_at(codes, board_rank(&board) / 2));
+            board = board.moved(mv).ok_or_else(|| {
+                TableError::Walk(format!("section {index} moves the blank off the board"))
+            })?;
+            moves.push(mv);
+        }
+        Ok(moves)
+    }
+
+    /// The packed codes of section `index`, decoded on first use.
+    fn codes(&self, index: usize) -> Result<&[u8], TableError> {
+        self.sections[index]
+            .get_or_init(|| {
+                format::decode_section(&self.header, self.body(), index).map(Vec::into_boxed_slice)
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    fn body(&self) -> &[u8] {
+        &self.data.as_ref()[self.body_start..]
+    }
+}
+
+impl<D> fmt::Debug for Table<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Table")
+            .field("shape", &self.shape)
+            .field("sections", &self.header.sections.len())
+            .finish_non_exhaustive()
+    }
+}
