@@ -15,8 +15,10 @@
 //!   be spread over several lines (the grid as printed), and blank lines
 //!   inside it are skipped, but a line never holds tiles of two boards: a line
 //!   that brings more tiles than the board needs is an error.
-//! - A token with any other character is an unknown tile; it takes the place
-//!   of one tile so that the boards after it are still found where they are.
+//! - A token with any other character is an unknown tile, and the board that
+//!   holds it is invalid. Each of its characters takes the place of one tile,
+//!   as in a token of tiles written together, so the boards after it are
+//!   still found where they are.
 
 use std::fmt;
 use std::str::FromStr;
@@ -607,12 +609,19 @@ impl Parser {
                 }
             }
             None => {
+                let token = self.token_text();
+                // Each character stands for a tile, as in a token of tiles
+                // written together, so that a typo in `23415x7a8` does not
+                // pull the next line into the board.
+                self.slots += match self.token_len > MAX_TOKEN {
+                    true => self.token_len,
+                    false => token.chars().count(),
+                };
                 let error = ParseError::UnknownTile {
-                    token: self.token_text(),
+                    token,
                     shape: self.shape,
                 };
                 self.note_error(error);
-                self.slots += 1;
             }
         }
         self.token.clear();
@@ -646,7 +655,9 @@ impl Parser {
         if self.slots < n {
             return;
         }
-        let result = if self.slots > n {
+        let result = if let Some(error) = self.error.take() {
+            Err(error)
+        } else if self.slots > n {
             Err((
                 self.line,
                 ParseError::TooManyTiles {
@@ -654,8 +665,6 @@ impl Parser {
                     got: self.slots,
                 },
             ))
-        } else if let Some(error) = self.error.take() {
-            Err(error)
         } else {
             Board::from_cells(self.shape, &self.cells[..n]).map_err(|e| (self.board_line, e))
         };
