@@ -20,7 +20,7 @@ pub const MAX_SEARCH_CELLS: usize = 12;
 /// What the search found for one goal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Search {
-    /// The codes, one byte per entry `rank / 2` (see [`crate::format`]).
+    /// The codes, one byte per entry `rank / 2` (see [`crate::format`](mod@crate::format)).
     pub codes: Vec<u8>,
     /// `histogram[d]` is the number of boards at distance `d` from the goal.
     pub histogram: Vec<u64>,
@@ -95,7 +95,7 @@ pub struct GoalDone {
 }
 
 /// Searches from every canonical goal of `shape` and writes the table file
-/// (see [`crate::format`]), telling `progress` as each goal is done. The
+/// (see [`crate::format`](mod@crate::format)), telling `progress` as each goal is done. The
 /// bytes depend only on the shape.
 ///
 /// # Panics

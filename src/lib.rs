@@ -4,7 +4,7 @@
 //! the nine canonical goals (tiles in order, the blank in any one cell) and
 //! stores for every board its next move toward the goal: 2 bits per board,
 //! indexed by the board's Lehmer [`rank`], compressed with zstd into one file
-//! ([`format`]). A [`Table`] reads that file in place from any bytes and
+//! ([`format`](mod@format)). A [`Table`] reads that file in place from any bytes and
 //! answers a board by walking its next moves to the goal: the shortest
 //! answer, and of the shortest the lexicographically smallest (`d < l < r <
 //! u`, letters naming where the blank goes). Relabelling the tiles turns any

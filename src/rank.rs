@@ -18,7 +18,7 @@
 //! entries are the cells of the two highest tiles, so ranks `2k` and `2k + 1`
 //! differ by swapping two tiles with the blank in place: one of the two boards
 //! can reach a given goal and the other cannot. `board_rank / 2` therefore
-//! indexes the boards that reach a goal without gaps: see [`crate::format`].
+//! indexes the boards that reach a goal without gaps: see [`crate::format`](mod@crate::format).
 
 use crate::board::{Board, MAX_CELLS};
 
