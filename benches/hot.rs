@@ -1,0 +1,82 @@
+//! Criterion benches for the hot paths: parsing, ranking, and the walk.
+//!
+//! Run with `cargo bench --bench hot`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use eight::rank::board_rank;
+use eight::{Board, Item, Parser, Shape, Table};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+const BOARDS: usize = 10_000;
+
+fn random_boards(n: usize) -> Vec<Board> {
+    let mut rng = StdRng::seed_from_u64(8);
+    (0..n)
+        .map(|_| {
+            let mut cells: Vec<u8> = (0..9).collect();
+            cells.shuffle(&mut rng);
+            Board::from_cells(Shape::EIGHT, &cells).unwrap()
+        })
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let boards = random_boards(BOARDS);
+    let text: String = boards.iter().map(|b| format!("{b}\n")).collect();
+    let table = Table::builtin().unwrap();
+    let goal = Board::goal(Shape::EIGHT);
+    let solvable: Vec<Board> = boards
+        .iter()
+        .copied()
+        .filter(|b| b.solvable_to(&goal))
+        .collect();
+
+    let mut group = c.benchmark_group("per board");
+    group.throughput(Throughput::Elements(BOARDS as u64));
+    group.bench_function("parse", |b| {
+        b.iter(|| {
+            let mut parser = Parser::new(Shape::EIGHT);
+            let mut count = 0usize;
+            parser.feed(black_box(text.as_bytes()), &mut |item| {
+                count += matches!(item, Item::Board { result: Ok(_), .. }) as usize
+            });
+            parser.finish(&mut |_| {});
+            count
+        })
+    });
+    group.bench_function("rank", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|board| board_rank(black_box(board)))
+                .sum::<u64>()
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("per solvable board");
+    group.throughput(Throughput::Elements(solvable.len() as u64));
+    group.bench_function("solve", |b| {
+        b.iter(|| {
+            solvable
+                .iter()
+                .map(|board| {
+                    table
+                        .solve(black_box(board))
+                        .unwrap()
+                        .moves()
+                        .unwrap()
+                        .len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(hot, benches);
+criterion_main!(hot);

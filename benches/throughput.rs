@@ -1,0 +1,280 @@
+//! End-to-end benchmark of the `eight` binary, beside a simple reference
+//! solver implemented here, so that every run reports a ratio.
+//!
+//! Run with `cargo bench --bench throughput`. It makes 1,000,000 random
+//! boards (fixed seed, about half unsolvable), runs `eight` on them from a
+//! file to a file, and times the reference on the same input in this process:
+//! a BFS once from the goal into a `HashMap`, then a map walk per board (the
+//! seeds' fastest approach). It checks that both print the same bytes. It then
+//! times start-up against a process that does nothing, `--pairs` on 100,000
+//! cases, and the generator.
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
+use std::fs::File;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+const BOARDS: usize = 1_000_000;
+const PAIRS: usize = 100_000;
+const STARTS: usize = 200;
+const RUNS: usize = 5;
+const SEED: u64 = 8;
+
+const EIGHT: &str = env!("CARGO_BIN_EXE_eight");
+
+fn main() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut rng = StdRng::seed_from_u64(SEED);
+
+    // Throughput.
+    let input: String = (0..BOARDS).map(|_| random_board(&mut rng) + "\n").collect();
+    let input_path = dir.path().join("boards.txt");
+    std::fs::write(&input_path, &input).unwrap();
+    let output_path = dir.path().join("answers.txt");
+    let eight_time = best_of(RUNS, || run_eight(&[], &input_path, &output_path));
+    let peak = match peak_memory_kib(&input_path, &dir.path().join("peak.out")) {
+        Some(kib) => format!("{kib} KiB"),
+        None => "not measured (needs GNU time at /usr/bin/time)".into(),
+    };
+
+    let started = Instant::now();
+    let reference = Reference::new();
+    let bfs_time = started.elapsed();
+    let mut reference_output = Vec::with_capacity(input.len());
+    let walk_time = best_of(RUNS, || {
+        reference_output.clear();
+        let started = Instant::now();
+        reference.answer_all(&input, &mut reference_output);
+        started.elapsed()
+    });
+    let reference_time = bfs_time + walk_time;
+    let same = std::fs::read(&output_path).unwrap() == reference_output;
+
+    // Start-up: one board, against a process that does nothing.
+    let one = dir.path().join("one.txt");
+    std::fs::write(&one, "8 6 7 2 5 4 3 x 1\n").unwrap();
+    let sink = dir.path().join("one.out");
+    let eight_start = mean_of(STARTS, || run_eight(&[], &one, &sink));
+    let true_start = mean_of(STARTS, || run_timed(Command::new("true"), &one, &sink));
+
+    // --pairs.
+    let mut pairs = format!("{PAIRS}\n");
+    for _ in 0..PAIRS {
+        let (start, goal) = (random_board(&mut rng), random_board(&mut rng));
+        writeln!(
+            pairs,
+            "{}\n{}",
+            start.replace(' ', ""),
+            goal.replace(' ', "")
+        )
+        .unwrap();
+    }
+    let pairs_path = dir.path().join("pairs.txt");
+    std::fs::write(&pairs_path, &pairs).unwrap();
+    let pairs_time = best_of(RUNS, || run_eight(&["--pairs"], &pairs_path, &output_path));
+
+    // The generator, in this process.
+    let mut table = Vec::new();
+    let generate_time = best_of(RUNS, || {
+        let started = Instant::now();
+        table = eight::bfs::generate(eight::Shape::EIGHT, |_| {});
+        started.elapsed()
+    });
+
+    let rate = |n: usize, t: Duration| n as f64 / t.as_secs_f64();
+    println!("eight end-to-end benchmark ({BOARDS} random boards, seed {SEED}, best of {RUNS})");
+    println!(
+        "  eight      {:>8.1} ms  {:>12.0} boards/s  peak RSS {peak}",
+        ms(eight_time),
+        rate(BOARDS, eight_time),
+    );
+    println!(
+        "  reference  {:>8.1} ms  {:>12.0} boards/s  (BFS {:.1} ms + walks {:.1} ms)",
+        ms(reference_time),
+        rate(BOARDS, reference_time),
+        ms(bfs_time),
+        ms(walk_time)
+    );
+    println!(
+        "  ratio      {:>8.1}x faster end to end, {:.1}x against the reference's walks alone",
+        reference_time.as_secs_f64() / eight_time.as_secs_f64(),
+        walk_time.as_secs_f64() / eight_time.as_secs_f64()
+    );
+    println!(
+        "  same output as the reference: {}",
+        if same { "yes" } else { "NO" }
+    );
+    println!(
+        "  start-up   {:>8.3} ms per board, a process that does nothing {:.3} ms ({:.2}x)",
+        ms(eight_start),
+        ms(true_start),
+        eight_start.as_secs_f64() / true_start.as_secs_f64()
+    );
+    println!(
+        "  --pairs    {:>8.1} ms  {:>12.0} cases/s ({PAIRS} cases)",
+        ms(pairs_time),
+        rate(PAIRS, pairs_time)
+    );
+    println!(
+        "  generator  {:>8.1} ms for all nine goals, {} bytes ({:.1} KB per goal)",
+        ms(generate_time),
+        table.len(),
+        table.len() as f64 / 9.0 / 1024.0
+    );
+    assert!(same, "eight and the reference disagree");
+}
+
+/// A random arrangement of the 3x3 board, tiles separated by spaces.
+fn random_board(rng: &mut StdRng) -> String {
+    let mut cells = ['1', '2', '3', '4', '5', '6', '7', '8', 'x'];
+    cells.shuffle(rng);
+    // Keep the generator's draws independent of the layout.
+    let _ = rng.random::<u8>();
+    cells
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn run_eight(args: &[&str], input: &Path, output: &Path) -> Duration {
+    let mut command = Command::new(EIGHT);
+    command.args(args);
+    run_timed(command, input, output)
+}
+
+/// Runs a command from `input` to `output` and returns its wall time.
+fn run_timed(mut command: Command, input: &Path, output: &Path) -> Duration {
+    let started = Instant::now();
+    let status = command
+        .stdin(File::open(input).unwrap())
+        .stdout(File::create(output).unwrap())
+        .stderr(Stdio::inherit())
+        .status()
+        .expect("the command runs");
+    let elapsed = started.elapsed();
+    assert!(status.success(), "{command:?} failed: {status}");
+    elapsed
+}
+
+/// The peak resident memory of `eight` on `input`, in KiB, as GNU time
+/// reports it. (A child's own rusage would count this large process, which
+/// it was spawned from, so the measure comes from a small one.)
+fn peak_memory_kib(input: &Path, output: &Path) -> Option<u64> {
+    let report = output.with_extension("rss");
+    let mut command = Command::new("/usr/bin/time");
+    command
+        .arg("-f")
+        .arg("%M")
+        .arg("-o")
+        .arg(&report)
+        .arg(EIGHT);
+    let ran = command
+        .stdin(File::open(input).ok()?)
+        .stdout(File::create(output).ok()?)
+        .status()
+        .ok()?;
+    ran.success().then_some(())?;
+    std::fs::read_to_string(report).ok()?.trim().parse().ok()
+}
+
+fn best_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
+    (0..runs).map(|_| f()).min().unwrap()
+}
+
+fn mean_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
+    (0..runs).map(|_| f()).sum::<Duration>() / runs as u32
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// The reference: a BFS from the goal over boards packed 4 bits a cell into
+/// a `HashMap` from each board to its next move, then a walk per board.
+struct Reference {
+    next: HashMap<u64, u8>,
+}
+
+const GOAL: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 0];
+const LETTERS: [u8; 4] = *b"dlru";
+
+impl Reference {
+    fn new() -> Reference {
+        let mut depth: HashMap<u64, u8> = HashMap::from([(pack(&GOAL), 0)]);
+        let mut next: HashMap<u64, u8> = HashMap::new();
+        let mut queue = VecDeque::from([GOAL]);
+        while let Some(board) = queue.pop_front() {
+            let d = depth[&pack(&board)];
+            for mv in 0..4u8 {
+                let Some(neighbour) = step(&board, mv) else {
+                    continue;
+                };
+                let key = pack(&neighbour);
+                // From the neighbour, the blank goes back the opposite way.
+                let back = 3 - mv;
+                match depth.get(&key) {
+                    None => {
+                        depth.insert(key, d + 1);
+                        next.insert(key, back);
+                        queue.push_back(neighbour);
+                    }
+                    Some(&e) if e == d + 1 => {
+                        let best = next.get_mut(&key).unwrap();
+                        *best = (*best).min(back);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Reference { next }
+    }
+
+    fn answer_all(&self, input: &str, out: &mut Vec<u8>) {
+        for line in input.lines() {
+            let mut board = [0u8; 9];
+            for (cell, token) in board.iter_mut().zip(line.split_whitespace()) {
+                *cell = token.parse().unwrap_or(0);
+            }
+            let goal = pack(&GOAL);
+            let mut key = pack(&board);
+            if key != goal && !self.next.contains_key(&key) {
+                out.extend_from_slice(b"unsolvable\n");
+                continue;
+            }
+            while key != goal {
+                let mv = self.next[&key];
+                out.push(LETTERS[usize::from(mv)]);
+                board = step(&board, mv).unwrap();
+                key = pack(&board);
+            }
+            out.push(b'\n');
+        }
+    }
+}
+
+fn pack(board: &[u8; 9]) -> u64 {
+    board.iter().fold(0, |acc, &c| acc << 4 | u64::from(c))
+}
+
+/// The blank moves d, l, r, u (0..4), if it stays on the board.
+fn step(board: &[u8; 9], mv: u8) -> Option<[u8; 9]> {
+    let blank = board.iter().position(|&c| c == 0).unwrap();
+    let (row, col) = (blank / 3, blank % 3);
+    let target = match mv {
+        0 if row < 2 => blank + 3,
+        1 if col > 0 => blank - 1,
+        2 if col < 2 => blank + 1,
+        3 if row > 0 => blank - 3,
+        _ => return None,
+    };
+    let mut next = *board;
+    next.swap(blank, target);
+    Some(next)
+}
