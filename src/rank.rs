@@ -32,13 +32,7 @@ pub const MAX_RANKED_CELLS: usize = 20;
 /// Panics if `n > MAX_RANKED_CELLS`, whose factorial does not fit in a `u64`.
 pub const fn factorial(n: usize) -> u64 {
     assert!(n <= MAX_RANKED_CELLS, "factorial overflows u64");
-    let mut product = 1u64;
-    let mut k = 2;
-    while k <= n {
-        product *= k as u64;
-        k += 1;
-    }
-    product
+    FACTORIALS[n]
 }
 
 /// Returns the Lehmer rank of `perm`, a permutation of `0..perm.len()`.
@@ -104,6 +98,46 @@ pub fn board_rank(board: &Board) -> u64 {
     rank(&positions[..cells.len()])
 }
 
+/// How [`board_rank`] changes when the blank, at cell `blank` of `cells`,
+/// swaps with the tile at cell `target`; `target` is the blank's neighbour.
+///
+/// In the positions ranked, the blank's entry (the leading digit, which is
+/// its cell) moves by `target - blank`. The tile `t` moved by the swap only
+/// passes the tiles on the cells strictly between the two, so only their
+/// digits and its own change, by one each: a passed tile `s > t` changes the
+/// digit of `t`, a passed tile `s < t` its own. A move along a row passes
+/// nothing.
+#[inline]
+pub fn rank_delta(cells: &[u8], blank: usize, target: usize) -> i64 {
+    let n = cells.len();
+    let weight = |digit: usize| FACTORIALS[n - 1 - digit] as i64;
+    let moved = usize::from(cells[target]);
+    let (low, high) = (blank.min(target), blank.max(target));
+    let mut delta = (high - low) as i64 * weight(0);
+    for &passed in &cells[low + 1..high] {
+        let passed = usize::from(passed);
+        delta += match passed > moved {
+            true => -weight(moved),
+            false => weight(passed),
+        };
+    }
+    match target > blank {
+        true => delta,
+        false => -delta,
+    }
+}
+
+/// `FACTORIALS[k] = k!`.
+const FACTORIALS: [u64; MAX_RANKED_CELLS + 1] = {
+    let mut table = [1u64; MAX_RANKED_CELLS + 1];
+    let mut k = 1;
+    while k <= MAX_RANKED_CELLS {
+        table[k] = table[k - 1] * k as u64;
+        k += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,9 +198,32 @@ mod tests {
     }
 
     #[test]
+    fn rank_delta_follows_every_move_of_every_board() {
+        use crate::board::Move;
+        let mut positions = [0u8; 9];
+        for r in 0..factorial(9) {
+            unrank(r, &mut positions);
+            let mut cells = [0u8; 9];
+            for (tile, &pos) in positions.iter().enumerate() {
+                cells[usize::from(pos)] = tile as u8;
+            }
+            let board = Board::from_cells(Shape::EIGHT, &cells).unwrap();
+            for mv in Move::ALL {
+                let Some(next) = board.moved(mv) else {
+                    continue;
+                };
+                let target = next.blank();
+                let delta = rank_delta(board.cells(), board.blank(), target);
+                assert_eq!(r as i64 + delta, board_rank(&next) as i64, "{board:?} {mv}");
+            }
+        }
+    }
+
+    #[test]
     fn factorials() {
         assert_eq!(factorial(0), 1);
         assert_eq!(factorial(9), 362_880);
         assert_eq!(factorial(16), 20_922_789_888_000);
+        assert_eq!(factorial(20), 2_432_902_008_176_640_000);
     }
 }

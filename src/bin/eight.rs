@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow};
 use clap::Parser as _;
-use eight::{Board, Item, Parser, Shape, Solution, SolveError, Table, TableError};
+use eight::{Board, Item, Move, Parser, Shape, SolveError, Table, TableError};
 use memmap2::Mmap;
 use serde::Serialize;
 
@@ -114,6 +114,7 @@ fn answer_all<D: AsRef<[u8]>>(table: &Table<D>, args: &Args) -> Result<ExitCode>
         pairs: args.pairs.then(Pairs::default),
         out: BufWriter::with_capacity(IO_BUFFER, io::stdout().lock()),
         invalid: false,
+        letters: Vec::new(),
         failure: None,
     };
     loop {
@@ -167,7 +168,8 @@ enum Outcome<'a> {
     Solved {
         start: &'a Board,
         goal: &'a Board,
-        solution: &'a Solution,
+        /// The letters of the moves, or `None` if unsolvable.
+        moves: Option<&'a [u8]>,
     },
     Invalid(String),
 }
@@ -180,6 +182,8 @@ struct Session<'t, D, W: Write> {
     out: W,
     /// Some board was invalid.
     invalid: bool,
+    /// The letters of the answer being written, kept to reuse the memory.
+    letters: Vec<u8>,
     /// The first write or table failure, which ends the run.
     failure: Option<anyhow::Error>,
 }
@@ -241,14 +245,19 @@ impl<D: AsRef<[u8]>, W: Write> Session<'_, D, W> {
                 return self.write(line, case, Outcome::Invalid(message));
             }
         };
-        match self.table.solve_to(&start, &goal) {
-            Ok(solution) => self.write(
+        let mut letters = std::mem::take(&mut self.letters);
+        letters.clear();
+        let solved = self
+            .table
+            .solve_each(&start, &goal, |mv| letters.push(mv.letter() as u8));
+        let written = match solved {
+            Ok(found) => self.write(
                 line,
                 case,
                 Outcome::Solved {
                     start: &start,
                     goal: &goal,
-                    solution: &solution,
+                    moves: found.map(|_| &letters[..]),
                 },
             ),
             Err(SolveError::Table(err)) => Err(err).context("the table"),
@@ -256,7 +265,9 @@ impl<D: AsRef<[u8]>, W: Write> Session<'_, D, W> {
                 let message = self.report(line, &err);
                 self.write(line, case, Outcome::Invalid(message))
             }
-        }
+        };
+        self.letters = letters;
+        written
     }
 
     /// Reports a bad board on stderr.
@@ -276,22 +287,34 @@ impl<D: AsRef<[u8]>, W: Write> Session<'_, D, W> {
             return Ok(());
         }
         match (&outcome, case) {
-            (Outcome::Solved { solution, .. }, None) => writeln!(out, "{solution}")?,
-            (Outcome::Invalid(_), None) => writeln!(out, "invalid")?,
-            (Outcome::Solved { solution, .. }, Some(case)) => match solution.moves() {
-                Some(moves) => writeln!(out, "Case {case}: {}\n{solution}", moves.len())?,
-                None => writeln!(out, "Case {case}: unsolvable\n")?,
-            },
+            (
+                Outcome::Solved {
+                    moves: Some(moves), ..
+                },
+                None,
+            ) => {
+                out.write_all(moves)?;
+                out.write_all(b"\n")?;
+            }
+            (Outcome::Solved { moves: None, .. }, None) => out.write_all(b"unsolvable\n")?,
+            (Outcome::Invalid(_), None) => out.write_all(b"invalid\n")?,
+            (
+                Outcome::Solved {
+                    moves: Some(moves), ..
+                },
+                Some(case),
+            ) => {
+                writeln!(out, "Case {case}: {}", moves.len())?;
+                out.write_all(moves)?;
+                out.write_all(b"\n")?;
+            }
+            (Outcome::Solved { moves: None, .. }, Some(case)) => {
+                writeln!(out, "Case {case}: unsolvable\n")?
+            }
             (Outcome::Invalid(_), Some(case)) => writeln!(out, "Case {case}: invalid\n")?,
         }
-        if let (
-            Style::Show,
-            Outcome::Solved {
-                start, solution, ..
-            },
-        ) = (self.style, &outcome)
-        {
-            draw(out, start, solution.moves().unwrap_or(&[]))?;
+        if let (Style::Show, Outcome::Solved { start, moves, .. }) = (self.style, &outcome) {
+            draw(out, start, moves.unwrap_or(&[]))?;
         }
         Ok(())
     }
@@ -369,16 +392,12 @@ impl JsonAnswer {
             error: None,
         };
         match outcome {
-            Outcome::Solved {
-                start,
-                goal,
-                solution,
-            } => {
+            Outcome::Solved { start, goal, moves } => {
                 json.board = Some(start.to_string());
                 json.goal = Some(goal.to_string());
-                match solution.moves() {
+                match moves {
                     Some(moves) => {
-                        json.moves = Some(solution.to_string());
+                        json.moves = Some(String::from_utf8_lossy(moves).into_owned());
                         json.length = Some(moves.len());
                     }
                     None => json.unsolvable = Some(true),
@@ -390,12 +409,17 @@ impl JsonAnswer {
     }
 }
 
-/// Draws the boards along `moves` from `start`, side by side, each move
-/// written between the boards it joins, as the problem statements do.
-fn draw(out: &mut impl Write, start: &Board, moves: &[eight::Move]) -> io::Result<()> {
+/// Draws the boards along the moves (as letters) from `start`, side by
+/// side, each move written between the boards it joins, as the problem
+/// statements do.
+fn draw(out: &mut impl Write, start: &Board, letters: &[u8]) -> io::Result<()> {
+    let moves: Vec<Move> = letters
+        .iter()
+        .filter_map(|&letter| Move::from_letter(char::from(letter)))
+        .collect();
     let mut boards = vec![*start];
     let mut board = *start;
-    for &mv in moves {
+    for &mv in &moves {
         board = board
             .moved(mv)
             .expect("a solution's moves stay on the board");
