@@ -276,29 +276,23 @@ impl Board {
         if self.shape != goal.shape {
             return false;
         }
-        let n = self.shape.cells();
-        // Where each tile stands in `goal`.
-        let mut home = [0usize; MAX_CELLS];
-        for (pos, &tile) in goal.cells().iter().enumerate() {
-            home[usize::from(tile)] = pos;
-        }
-        // The permutation pos -> home of the tile at pos; its parity is
-        // (n - number of cycles) mod 2.
-        let mut visited = [false; MAX_CELLS];
-        let mut cycles = 0;
-        for start in 0..n {
-            if !visited[start] {
-                cycles += 1;
-                let mut pos = start;
-                while !visited[pos] {
-                    visited[pos] = true;
-                    pos = home[usize::from(self.cells[pos])];
-                }
-            }
-        }
-        let permutation_parity = (n - cycles) % 2;
+        // The permutation from one board to the other has the parity of the
+        // two boards' own permutations added.
+        let permutation_parity = (self.parity() + goal.parity()) % 2;
         let blank_parity = self.shape.distance(self.blank(), goal.blank()) % 2;
         permutation_parity == blank_parity
+    }
+
+    /// The parity of the cells as a permutation: its inversions, mod 2.
+    fn parity(&self) -> usize {
+        let mut seen: u32 = 0;
+        let mut inversions = 0;
+        for &tile in self.cells() {
+            // Earlier cells that hold a larger tile.
+            inversions += (seen >> tile).count_ones();
+            seen |= 1 << tile;
+        }
+        (inversions % 2) as usize
     }
 
     /// The lines of the board drawn as a grid, tiles right-aligned.
@@ -459,6 +453,28 @@ fn describe_wrong_tiles(repeated: &[u8], missing: &[u8]) -> String {
     text
 }
 
+/// The class of a whitespace byte other than `\n`.
+const SPACE: u8 = 0xFE;
+
+/// The class of a byte that is neither a tile nor whitespace.
+const OTHER: u8 = 0xFF;
+
+/// What each byte is for boards of `shape`: the tile it names (a digit below
+/// the number of cells, or the blank as `x`, `X` or `0`), [`SPACE`], or
+/// [`OTHER`].
+fn classes(shape: Shape) -> [u8; 256] {
+    let mut classes = [OTHER; 256];
+    for byte in 0..=255u8 {
+        classes[usize::from(byte)] = match byte {
+            b'x' | b'X' | b'0' => 0,
+            b'1'..=b'9' if usize::from(byte - b'0') < shape.cells() => byte - b'0',
+            b if b.is_ascii_whitespace() => SPACE,
+            _ => OTHER,
+        };
+    }
+    classes
+}
+
 /// One result of the [`Parser`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Item {
@@ -491,6 +507,8 @@ pub enum Item {
 #[derive(Clone, Debug)]
 pub struct Parser {
     shape: Shape,
+    /// What each byte is: a tile, [`SPACE`] or [`OTHER`].
+    classes: [u8; 256],
     /// The current 1-based line.
     line: u64,
     /// Waiting for the count line of `--pairs` input.
@@ -518,6 +536,7 @@ impl Parser {
     pub fn new(shape: Shape) -> Parser {
         Parser {
             shape,
+            classes: classes(shape),
             line: 1,
             want_count: false,
             token: Vec::with_capacity(MAX_TOKEN),
@@ -541,7 +560,58 @@ impl Parser {
     }
 
     /// Reads `bytes`, reporting each board completed in them to `sink`.
-    pub fn feed(&mut self, bytes: &[u8], sink: &mut impl FnMut(Item)) {
+    pub fn feed(&mut self, mut bytes: &[u8], sink: &mut impl FnMut(Item)) {
+        while !bytes.is_empty() {
+            let end = memchr::memchr(b'\n', bytes);
+            // The common case: a whole line that holds one good board.
+            if let Some(end) = end {
+                if let Some(board) = self.whole_line(&bytes[..end]) {
+                    sink(Item::Board {
+                        line: self.line,
+                        result: Ok(board),
+                    });
+                    self.line += 1;
+                    bytes = &bytes[end + 1..];
+                    continue;
+                }
+            }
+            let end = end.map_or(bytes.len(), |end| end + 1);
+            self.feed_bytes(&bytes[..end], sink);
+            bytes = &bytes[end..];
+        }
+    }
+
+    /// The board on `line` (without its newline) if the line starts afresh
+    /// and holds exactly the tiles of one board and whitespace; `None` sends
+    /// the line down the general path, which reports what is wrong.
+    #[inline]
+    fn whole_line(&self, line: &[u8]) -> Option<Board> {
+        if self.token_len != 0 || self.slots != 0 || self.want_count {
+            return None;
+        }
+        let n = self.shape.cells();
+        let mut cells = [0u8; MAX_CELLS];
+        let mut count = 0;
+        let mut seen = 0u32;
+        for &byte in line {
+            let class = self.classes[usize::from(byte)];
+            if class == OTHER {
+                return None;
+            }
+            if class != SPACE {
+                cells[count.min(MAX_CELLS - 1)] = class;
+                count += 1;
+                seen |= 1 << class;
+            }
+        }
+        (count == n && seen == (1 << n) - 1).then_some(Board {
+            shape: self.shape,
+            cells,
+        })
+    }
+
+    /// The general path: reads `bytes` one at a time.
+    fn feed_bytes(&mut self, bytes: &[u8], sink: &mut impl FnMut(Item)) {
         for &byte in bytes {
             match byte {
                 b'\n' => {
@@ -594,21 +664,21 @@ impl Parser {
         if self.slots == 0 {
             self.board_line = self.line;
         }
-        let tiles: Option<Vec<u8>> = if self.token_len > MAX_TOKEN {
-            None
-        } else {
-            self.token.iter().map(|&b| self.tile_of(b)).collect()
-        };
-        match tiles {
-            Some(tiles) => {
-                for tile in tiles {
+        let all_tiles = self.token_len <= MAX_TOKEN
+            && self
+                .token
+                .iter()
+                .all(|&b| self.classes[usize::from(b)] < SPACE);
+        match all_tiles {
+            true => {
+                for &byte in &self.token {
                     if let Some(cell) = self.cells.get_mut(self.slots) {
-                        *cell = tile;
+                        *cell = self.classes[usize::from(byte)];
                     }
                     self.slots += 1;
                 }
             }
-            None => {
+            false => {
                 let token = self.token_text();
                 // Each character stands for a tile, as in a token of tiles
                 // written together, so that a typo in `23415x7a8` does not
@@ -691,16 +761,6 @@ impl Parser {
     fn reset_board(&mut self) {
         self.slots = 0;
         self.error = None;
-    }
-
-    /// The tile a character names: a digit below the number of cells, or the
-    /// blank as `x`, `X` or `0`.
-    fn tile_of(&self, byte: u8) -> Option<u8> {
-        match byte {
-            b'x' | b'X' | b'0' => Some(0),
-            b'1'..=b'9' if usize::from(byte - b'0') < self.shape.cells() => Some(byte - b'0'),
-            _ => None,
-        }
     }
 
     fn token_text(&self) -> String {
