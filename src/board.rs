@@ -295,6 +295,29 @@ impl Board {
         (inversions % 2) as usize
     }
 
+    /// This board with its tiles renamed so that `from` would become `to`:
+    /// each tile is named as the tile of `to` in the cell where `from` has
+    /// it. Moves that take this board to `from` take the result to `to`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if the three boards are not of one shape.
+    pub fn relabelled(&self, from: &Board, to: &Board) -> Board {
+        assert!(
+            self.shape == from.shape && from.shape == to.shape,
+            "boards of one shape"
+        );
+        let mut name = [0u8; MAX_CELLS];
+        for (&old, &new) in from.cells().iter().zip(to.cells()) {
+            name[usize::from(old)] = new;
+        }
+        let mut board = *self;
+        for cell in &mut board.cells[..self.shape.cells()] {
+            *cell = name[usize::from(*cell)];
+        }
+        board
+    }
+
     /// The lines of the board drawn as a grid, tiles right-aligned.
     pub fn grid(&self) -> Vec<String> {
         let width = (self.shape.cells() - 1).to_string().len();

@@ -71,6 +71,9 @@ pub struct Table<D> {
     sections: Vec<OnceLock<Result<Box<[u8]>, TableError>>>,
     /// `neighbors[cell][move code]`: where the blank goes, or [`NO_CELL`].
     neighbors: [[u8; 4]; MAX_CELLS],
+    /// The goal of each section, and its rank.
+    goals: Vec<Board>,
+    goal_ranks: Vec<u64>,
 }
 
 /// Marks a move off the board in `Table::neighbors`.
@@ -108,6 +111,10 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
             }
         }
+        let goals: Vec<Board> = (0..shape.cells())
+            .map(|blank| Board::canonical(shape, blank))
+            .collect();
+        let goal_ranks = goals.iter().map(board_rank).collect();
         Ok(Table {
             data,
             header,
@@ -115,6 +122,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             body_start,
             sections,
             neighbors,
+            goals,
+            goal_ranks,
         })
     }
 
@@ -191,23 +200,12 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(None);
         }
         let blank = goal.blank();
-        let canonical = Board::canonical(self.shape, blank);
-        let start = match *goal == canonical {
+        let canonical = &self.goals[blank];
+        let start = match goal == canonical {
             true => *start,
-            false => {
-                let mut relabel = [0u8; MAX_CELLS];
-                for (&from, &to) in goal.cells().iter().zip(canonical.cells()) {
-                    relabel[usize::from(from)] = to;
-                }
-                let cells: Vec<u8> = start
-                    .cells()
-                    .iter()
-                    .map(|&t| relabel[usize::from(t)])
-                    .collect();
-                Board::from_cells(self.shape, &cells).expect("relabelling keeps a board")
-            }
+            false => start.relabelled(goal, canonical),
         };
-        Ok(Some(self.walk(&start, &canonical, blank, emit)?))
+        Ok(Some(self.walk(&start, blank, emit)?))
     }
 
     /// Follows the codes of section `index` from `start` to `goal`, keeping
@@ -215,13 +213,12 @@ impl<D: AsRef<[u8]>> Table<D> {
     fn walk(
         &self,
         start: &Board,
-        goal: &Board,
         index: usize,
         mut emit: impl FnMut(Move),
     ) -> Result<usize, TableError> {
         let codes = self.codes(index)?;
         let max_depth = self.header.sections[index].max_depth as usize;
-        let goal_rank = board_rank(goal);
+        let goal_rank = self.goal_ranks[index];
         let mut cells = [0u8; MAX_CELLS];
         let cells = &mut cells[..start.cells().len()];
         cells.copy_from_slice(start.cells());
