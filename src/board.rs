@@ -266,25 +266,20 @@ impl Board {
         Some(next)
     }
 
-    /// Whether some sequence of moves turns this board into `goal`.
-    ///
-    /// Each move swaps the blank with a tile, so it flips both the parity of
-    /// the permutation between the boards and the parity of the blank's
-    /// distance to its place in `goal`; the boards are connected exactly when
-    /// the two parities agree. Boards of different shapes never are.
+    /// Whether some sequence of moves turns this board into `goal`; boards of
+    /// different shapes never are.
     pub fn solvable_to(&self, goal: &Board) -> bool {
-        if self.shape != goal.shape {
-            return false;
-        }
-        // The permutation from one board to the other has the parity of the
-        // two boards' own permutations added.
-        let permutation_parity = (self.parity() + goal.parity()) % 2;
-        let blank_parity = self.shape.distance(self.blank(), goal.blank()) % 2;
-        permutation_parity == blank_parity
+        self.shape == goal.shape
+            && connected(
+                self.shape,
+                self.parity() ^ goal.parity(),
+                self.blank(),
+                goal.blank(),
+            )
     }
 
     /// The parity of the cells as a permutation: its inversions, mod 2.
-    fn parity(&self) -> usize {
+    pub(crate) fn parity(&self) -> usize {
         let mut seen: u32 = 0;
         let mut inversions = 0;
         for &tile in self.cells() {
@@ -331,6 +326,14 @@ impl Board {
             })
             .collect()
     }
+}
+
+/// Whether two boards of `shape` are connected by moves, given the parity of
+/// the permutation between them (the two boards' parities added) and their
+/// blanks' cells: each move flips both that parity and the parity of the
+/// blanks' distance, and the boards are connected exactly when the two agree.
+pub(crate) fn connected(shape: Shape, parity: usize, blank: usize, goal_blank: usize) -> bool {
+    parity % 2 == shape.distance(blank, goal_blank) % 2
 }
 
 /// Shows the tiles in reading order separated by spaces, the blank as `x`:

@@ -90,12 +90,30 @@ pub fn unrank(mut rank: u64, out: &mut [u8]) {
 /// The rank of a board: the Lehmer rank of the cells where its tiles stand,
 /// listed by tile, blank first.
 pub fn board_rank(board: &Board) -> u64 {
+    board_rank_and_parity(board).0
+}
+
+/// The rank of a board, as [`board_rank`], and the parity of its cells as a
+/// permutation (`0` even, `1` odd): the Lehmer digits add up to the number of
+/// inversions, which a permutation and its inverse share.
+pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
     let cells = board.cells();
     let mut positions = [0u8; MAX_CELLS];
     for (pos, &tile) in cells.iter().enumerate() {
         positions[usize::from(tile)] = pos as u8;
     }
-    rank(&positions[..cells.len()])
+    let n = cells.len();
+    let mut seen: u32 = 0;
+    let mut rank = 0u64;
+    let mut inversions = 0;
+    for (i, &value) in positions[..n].iter().enumerate() {
+        let value = u32::from(value);
+        let digit = value - (seen & ((1u32 << value) - 1)).count_ones();
+        rank = rank * (n - i) as u64 + u64::from(digit);
+        inversions += digit;
+        seen |= 1 << value;
+    }
+    (rank, (inversions % 2) as usize)
 }
 
 /// How [`board_rank`] changes when the blank, at cell `blank` of `cells`,
@@ -107,7 +125,7 @@ pub fn board_rank(board: &Board) -> u64 {
 /// digits and its own change, by one each: a passed tile `s > t` changes the
 /// digit of `t`, a passed tile `s < t` its own. A move along a row passes
 /// nothing.
-#[inline]
+#[inline(always)]
 pub fn rank_delta(cells: &[u8], blank: usize, target: usize) -> i64 {
     let n = cells.len();
     let weight = |digit: usize| FACTORIALS[n - 1 - digit] as i64;

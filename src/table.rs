@@ -3,9 +3,9 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::board::{Board, MAX_CELLS, Move, Shape, moves_to_string};
+use crate::board::{Board, MAX_CELLS, Move, Shape, connected, moves_to_string};
 use crate::format::{self, Header, TableError};
-use crate::rank::{board_rank, rank_delta};
+use crate::rank::{board_rank, board_rank_and_parity, rank_delta};
 
 /// The table built into this crate at compile time from
 /// `generated/eight.table` (empty if that file was missing when it was built).
@@ -196,16 +196,22 @@ impl<D: AsRef<[u8]>> Table<D> {
                 });
             }
         }
-        if !start.solvable_to(goal) {
-            return Ok(None);
-        }
         let blank = goal.blank();
         let canonical = &self.goals[blank];
         let start = match goal == canonical {
             true => *start,
             false => start.relabelled(goal, canonical),
         };
-        Ok(Some(self.walk(&start, blank, emit)?))
+        let (rank, parity) = board_rank_and_parity(&start);
+        if !connected(
+            self.shape,
+            parity ^ canonical.parity(),
+            start.blank(),
+            blank,
+        ) {
+            return Ok(None);
+        }
+        Ok(Some(self.walk(&start, rank, blank, emit)?))
     }
 
     /// Follows the codes of section `index` from `start` to `goal`, keeping
@@ -213,6 +219,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     fn walk(
         &self,
         start: &Board,
+        mut rank: u64,
         index: usize,
         mut emit: impl FnMut(Move),
     ) -> Result<usize, TableError> {
@@ -223,7 +230,6 @@ impl<D: AsRef<[u8]>> Table<D> {
         let cells = &mut cells[..start.cells().len()];
         cells.copy_from_slice(start.cells());
         let mut blank = start.blank();
-        let mut rank = board_rank(start);
         let mut steps = 0;
         while rank != goal_rank {
             if steps == max_depth {
