@@ -1,0 +1,334 @@
+//! From stdin to stdout: parse, batch, solve on every core, write in order.
+//!
+//! A reader thread hands stdin over in blocks. The main thread parses them
+//! into jobs and reports bad boards. Full batches of jobs go to worker
+//! threads, started on the first full batch, round-robin, and their answers
+//! are written in the order the batches were sent. Whenever the next block of
+//! input is not there yet (the input waits), every job so far is answered,
+//! written and flushed; a small input is answered on the main thread alone,
+//! so one board costs no thread start-up but the reader's.
+
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
+use std::thread;
+
+use anyhow::{Context, Result, anyhow};
+use eight::{Board, Item, Parser, Table, TableError};
+
+use crate::render::{self, Job, Scratch, Style};
+
+/// How much input is read, and output buffered, at a time.
+const IO_BUFFER: usize = 64 * 1024;
+
+/// Jobs sent to a worker at once.
+const BATCH: usize = 4096;
+
+/// Blocks of input read ahead of the parser.
+const READ_AHEAD: usize = 4;
+
+/// Answers everything on stdin; returns the exit code.
+pub fn run<D>(table: Arc<Table<D>>, goal: Board, style: Style, pairs: bool) -> Result<ExitCode>
+where
+    D: AsRef<[u8]> + Send + Sync + 'static,
+{
+    let mut parser = match pairs {
+        true => Parser::with_count(table.shape()),
+        false => Parser::new(table.shape()),
+    };
+    let mut session = Session {
+        pipeline: Pipeline::new(table, style),
+        goal,
+        pairs: pairs.then(Pairs::default),
+        invalid: false,
+    };
+    let blocks = read_in_background();
+    loop {
+        let block = match blocks.try_recv() {
+            Ok(block) => block,
+            Err(TryRecvError::Empty) => {
+                // The input waits: hand over every answer so far.
+                session.pipeline.drain()?;
+                match blocks.recv() {
+                    Ok(block) => block,
+                    Err(_) => break,
+                }
+            }
+            Err(TryRecvError::Disconnected) => break,
+        };
+        let block = block.context("cannot read stdin")?;
+        parser.feed(&block, &mut |item| session.take(item));
+        session.pipeline.check()?;
+    }
+    parser.finish(&mut |item| session.take(item));
+    session.finish()
+}
+
+/// Reads stdin on a thread of its own, in blocks, until end of input or an
+/// error. The thread is not joined: at exit it may still wait for input.
+fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
+    let (send, receive) = mpsc::sync_channel(READ_AHEAD);
+    thread::spawn(move || {
+        let mut stdin = io::stdin().lock();
+        loop {
+            let mut block = vec![0u8; IO_BUFFER];
+            let read = match stdin.read(&mut block) {
+                Ok(0) => return,
+                Ok(read) => read,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Err(err) => {
+                    let _ = send.send(Err(err));
+                    return;
+                }
+            };
+            block.truncate(read);
+            if send.send(Ok(block)).is_err() {
+                return;
+            }
+        }
+    });
+    receive
+}
+
+/// The state of `--pairs` input.
+#[derive(Debug, Default)]
+struct Pairs {
+    /// The line of the count, and the count if it was readable.
+    announced: Option<(u64, Option<u64>)>,
+    /// Cases so far.
+    cases: u64,
+    /// A start board (or why it is invalid) waiting for its target, and its line.
+    start: Option<(u64, Result<Board, String>)>,
+}
+
+/// Turns parsed items into jobs, reporting what is wrong on stderr.
+struct Session<D> {
+    pipeline: Pipeline<D>,
+    goal: Board,
+    pairs: Option<Pairs>,
+    /// Some board was invalid.
+    invalid: bool,
+}
+
+impl<D: AsRef<[u8]> + Send + Sync + 'static> Session<D> {
+    fn take(&mut self, item: Item) {
+        let (line, board) = match item {
+            Item::Count { line, result } => {
+                let count = result.map_err(|err| self.report(line, &err)).ok();
+                self.pairs_mut().announced = Some((line, count));
+                return;
+            }
+            Item::Board { line, result } => (line, result.map_err(|err| self.report(line, &err))),
+        };
+        let Some(pairs) = &mut self.pairs else {
+            let goal = Ok(self.goal);
+            self.pipeline.push(Job {
+                line,
+                case: None,
+                start: board,
+                goal,
+            });
+            return;
+        };
+        match pairs.start.take() {
+            None => pairs.start = Some((line, board)),
+            Some((start_line, start)) => {
+                pairs.cases += 1;
+                let case = Some(pairs.cases);
+                self.pipeline.push(Job {
+                    line: start_line,
+                    case,
+                    start,
+                    goal: board,
+                });
+            }
+        }
+    }
+
+    fn pairs_mut(&mut self) -> &mut Pairs {
+        self.pairs
+            .as_mut()
+            .expect("count lines come only with --pairs")
+    }
+
+    /// Reports a bad board on stderr, and returns the message.
+    fn report(&mut self, line: u64, err: &dyn std::fmt::Display) -> String {
+        eprintln!("eight: <stdin>:{line}: {err}");
+        self.invalid = true;
+        err.to_string()
+    }
+
+    /// Reports what the end of input leaves unfinished, writes every answer,
+    /// and picks the exit code.
+    fn finish(mut self) -> Result<ExitCode> {
+        if let Some(pairs) = self.pairs.take() {
+            let mut cases = pairs.cases;
+            if let Some((line, _)) = pairs.start {
+                cases += 1;
+                let message = self.report(line, &"this case has a start board but no target board");
+                self.pipeline.push(Job {
+                    line,
+                    case: Some(cases),
+                    start: Err(message.clone()),
+                    goal: Err(message),
+                });
+            }
+            match pairs.announced {
+                None => {
+                    self.report(
+                        1,
+                        &"no input: expected the number of cases, then pairs of boards",
+                    );
+                }
+                Some((line, Some(count))) if count != cases => {
+                    self.report(
+                        line,
+                        &format!("the input announces {count} cases but holds {cases}"),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        self.pipeline.drain()?;
+        Ok(match self.invalid {
+            true => ExitCode::from(1),
+            false => ExitCode::SUCCESS,
+        })
+    }
+}
+
+/// A worker thread: batches of jobs in, their answers out, in order.
+struct Worker {
+    jobs: SyncSender<Vec<Job>>,
+    answers: Receiver<Result<Vec<u8>, TableError>>,
+}
+
+/// Batches jobs, solves them here or on the workers, and writes the answers
+/// in input order.
+struct Pipeline<D> {
+    table: Arc<Table<D>>,
+    style: Style,
+    batch: Vec<Job>,
+    workers: Vec<Worker>,
+    /// The worker of each batch not yet written, oldest first.
+    in_flight: VecDeque<usize>,
+    next_worker: usize,
+    scratch: Scratch,
+    answers: Vec<u8>,
+    out: io::BufWriter<io::StdoutLock<'static>>,
+    /// A failure met while taking items, reported by `check`.
+    failure: Option<anyhow::Error>,
+}
+
+impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
+    fn new(table: Arc<Table<D>>, style: Style) -> Pipeline<D> {
+        Pipeline {
+            table,
+            style,
+            batch: Vec::with_capacity(BATCH),
+            workers: Vec::new(),
+            in_flight: VecDeque::new(),
+            next_worker: 0,
+            scratch: Scratch::default(),
+            answers: Vec::new(),
+            out: io::BufWriter::with_capacity(IO_BUFFER, io::stdout().lock()),
+            failure: None,
+        }
+    }
+
+    fn push(&mut self, job: Job) {
+        self.batch.push(job);
+        if self.batch.len() == BATCH && self.failure.is_none() {
+            if let Err(err) = self.send_batch() {
+                self.failure = Some(err);
+            }
+        }
+    }
+
+    /// Returns the first failure met while taking items.
+    fn check(&mut self) -> Result<()> {
+        self.failure.take().map_or(Ok(()), Err)
+    }
+
+    /// Sends the batch to the next worker, starting the workers if need be
+    /// and writing the oldest answers first if enough are in flight.
+    fn send_batch(&mut self) -> Result<()> {
+        if self.workers.is_empty() {
+            let cores = thread::available_parallelism().map_or(1, |n| n.get());
+            self.workers = (0..cores).map(|_| self.spawn_worker()).collect();
+        }
+        if self.in_flight.len() >= 2 * self.workers.len() {
+            self.write_oldest()?;
+        }
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        let worker = self.next_worker;
+        self.next_worker = (worker + 1) % self.workers.len();
+        self.workers[worker]
+            .jobs
+            .send(batch)
+            .map_err(|_| anyhow!("a worker thread stopped"))?;
+        self.in_flight.push_back(worker);
+        Ok(())
+    }
+
+    fn spawn_worker(&self) -> Worker {
+        let (jobs, batches) = mpsc::sync_channel::<Vec<Job>>(2);
+        let (done, answers) = mpsc::sync_channel(2);
+        let table = Arc::clone(&self.table);
+        let style = self.style;
+        thread::spawn(move || {
+            let mut scratch = Scratch::default();
+            for batch in batches {
+                let mut out = Vec::with_capacity(batch.len() * 32);
+                let answered = batch
+                    .iter()
+                    .try_for_each(|job| render::answer(&table, style, job, &mut scratch, &mut out));
+                if done.send(answered.map(|()| out)).is_err() {
+                    return;
+                }
+            }
+        });
+        Worker { jobs, answers }
+    }
+
+    fn write_oldest(&mut self) -> Result<()> {
+        let worker = self.in_flight.pop_front().expect("a batch in flight");
+        let answers = self.workers[worker]
+            .answers
+            .recv()
+            .map_err(|_| anyhow!("a worker thread stopped"))?
+            .context("the table")?;
+        self.out.write_all(&answers).context("cannot write stdout")
+    }
+
+    /// Answers every job so far, writes the answers and flushes them.
+    fn drain(&mut self) -> Result<()> {
+        self.check()?;
+        if self.in_flight.is_empty() {
+            // Little input: answer it here rather than wake the workers.
+            self.answers.clear();
+            for job in &self.batch {
+                render::answer(
+                    &self.table,
+                    self.style,
+                    job,
+                    &mut self.scratch,
+                    &mut self.answers,
+                )
+                .context("the table")?;
+            }
+            self.batch.clear();
+            self.out
+                .write_all(&self.answers)
+                .context("cannot write stdout")?;
+        } else if !self.batch.is_empty() {
+            self.send_batch()?;
+        }
+        while !self.in_flight.is_empty() {
+            self.write_oldest()?;
+        }
+        self.out.flush().context("cannot write stdout")
+    }
+}
