@@ -20,7 +20,7 @@
 //! can reach a given goal and the other cannot. `board_rank / 2` therefore
 //! indexes the boards that reach a goal without gaps: see [`crate::format`](mod@crate::format).
 
-use crate::board::{Board, MAX_CELLS};
+use crate::board::Board;
 
 /// The largest number of cells whose permutations can be ranked in a `u64`.
 pub const MAX_RANKED_CELLS: usize = 20;
@@ -98,20 +98,19 @@ pub fn board_rank(board: &Board) -> u64 {
 /// inversions, which a permutation and its inverse share.
 pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
     let cells = board.cells();
-    let mut positions = [0u8; MAX_CELLS];
-    for (pos, &tile) in cells.iter().enumerate() {
-        positions[usize::from(tile)] = pos as u8;
-    }
-    let n = cells.len();
+    let last = cells.len() - 1;
+    // The digit of tile `t` counts the later entries of the positions that
+    // are smaller: the larger tiles that stand before `t` in reading order.
+    // So one pass over the cells finds every digit.
     let mut seen: u32 = 0;
     let mut rank = 0u64;
     let mut inversions = 0;
-    for (i, &value) in positions[..n].iter().enumerate() {
-        let value = u32::from(value);
-        let digit = value - (seen & ((1u32 << value) - 1)).count_ones();
-        rank = rank * (n - i) as u64 + u64::from(digit);
+    for &tile in cells {
+        let tile = u32::from(tile) & 31;
+        let digit = (seen >> tile).count_ones();
+        rank += u64::from(digit) * FACTORIALS[last.saturating_sub(tile as usize)];
         inversions += digit;
-        seen |= 1 << value;
+        seen |= 1 << tile;
     }
     (rank, (inversions % 2) as usize)
 }
@@ -160,6 +159,20 @@ const FACTORIALS: [u64; MAX_RANKED_CELLS + 1] = {
 mod tests {
     use super::*;
     use crate::board::Shape;
+
+    #[test]
+    fn board_rank_is_the_rank_of_the_positions_for_every_board() {
+        let mut positions = [0u8; 9];
+        for r in 0..factorial(9) {
+            unrank(r, &mut positions);
+            let mut cells = [0u8; 9];
+            for (tile, &pos) in positions.iter().enumerate() {
+                cells[usize::from(pos)] = tile as u8;
+            }
+            let board = Board::from_cells(Shape::EIGHT, &cells).unwrap();
+            assert_eq!(board_rank(&board), r);
+        }
+    }
 
     #[test]
     fn board_rank_pairs_hold_one_board_of_each_reachability() {

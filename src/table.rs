@@ -71,9 +71,10 @@ pub struct Table<D> {
     sections: Vec<OnceLock<Result<Box<[u8]>, TableError>>>,
     /// `neighbors[cell][move code]`: where the blank goes, or [`NO_CELL`].
     neighbors: [[u8; 4]; MAX_CELLS],
-    /// The goal of each section, and its rank.
+    /// The goal of each section, its rank and its parity.
     goals: Vec<Board>,
     goal_ranks: Vec<u64>,
+    goal_parities: Vec<usize>,
 }
 
 /// Marks a move off the board in `Table::neighbors`.
@@ -115,6 +116,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             .map(|blank| Board::canonical(shape, blank))
             .collect();
         let goal_ranks = goals.iter().map(board_rank).collect();
+        let goal_parities = goals.iter().map(Board::parity).collect();
         Ok(Table {
             data,
             header,
@@ -124,6 +126,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             neighbors,
             goals,
             goal_ranks,
+            goal_parities,
         })
     }
 
@@ -205,7 +208,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let (rank, parity) = board_rank_and_parity(&start);
         if !connected(
             self.shape,
-            parity ^ canonical.parity(),
+            parity ^ self.goal_parities[blank],
             start.blank(),
             blank,
         ) {
