@@ -9,9 +9,12 @@
 //! a smaller letter would need a neighbour at depth `d`, which would have
 //! given that letter.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use crate::board::{Board, MAX_CELLS, Move, Shape};
-use crate::format::{self, SectionCodes};
-use crate::rank::{board_rank, factorial};
+use crate::format::{self, Frame, SectionCodes};
+use crate::rank::{board_rank, factorial, rank_delta};
 
 /// The most cells a board may have for a full search: `n!` must index a
 /// `Vec` of bytes in memory.
@@ -39,6 +42,14 @@ impl Search {
 ///
 /// Panics if the board has more than [`MAX_SEARCH_CELLS`] cells.
 pub fn search(goal: &Board) -> Search {
+    /// A board met by the search, with its blank and rank.
+    #[derive(Clone, Copy)]
+    struct Node {
+        cells: [u8; MAX_CELLS],
+        blank: usize,
+        rank: u64,
+    }
+
     let shape = goal.shape();
     let n = shape.cells();
     assert!(
@@ -50,23 +61,38 @@ pub fn search(goal: &Board) -> Search {
     let mut depth = vec![UNSEEN; states];
     let mut codes = vec![0u8; states / 2];
     let mut histogram = vec![1u64];
+    let targets: Vec<[Option<usize>; 4]> = (0..n)
+        .map(|cell| Move::ALL.map(|mv| shape.neighbor(cell, mv)))
+        .collect();
 
-    let goal_rank = board_rank(goal) as usize;
-    depth[goal_rank] = 0;
-    let mut layer = vec![*goal];
+    let mut start = Node {
+        cells: [0; MAX_CELLS],
+        blank: goal.blank(),
+        rank: board_rank(goal),
+    };
+    start.cells[..n].copy_from_slice(goal.cells());
+    depth[start.rank as usize] = 0;
+    let mut layer = vec![start];
     let mut next_layer = Vec::new();
     let mut d = 0u8;
     while !layer.is_empty() {
-        for board in &layer {
-            for mv in Move::ALL {
-                let Some(next) = board.moved(mv) else {
-                    continue;
-                };
-                let r = board_rank(&next) as usize;
+        for node in &layer {
+            for (mv, target) in Move::ALL.into_iter().zip(targets[node.blank]) {
+                let Some(target) = target else { continue };
+                let rank =
+                    node.rank
+                        .wrapping_add_signed(rank_delta(&node.cells[..n], node.blank, target));
+                let r = rank as usize;
                 let back = mv.opposite().code();
                 if depth[r] == UNSEEN {
                     depth[r] = d + 1;
                     codes[r / 2] = back;
+                    let mut next = Node {
+                        blank: target,
+                        rank,
+                        ..*node
+                    };
+                    next.cells.swap(node.blank, target);
                     next_layer.push(next);
                 } else if depth[r] == d + 1 && back < codes[r / 2] {
                     codes[r / 2] = back;
@@ -95,29 +121,53 @@ pub struct GoalDone {
 }
 
 /// Searches from every canonical goal of `shape` and writes the table file
-/// (see [`crate::format`](mod@crate::format)), telling `progress` as each goal is done. The
-/// bytes depend only on the shape.
+/// (see [`crate::format`](mod@crate::format)). The goals are searched and
+/// compressed on every core; then `progress` is told about each goal, in
+/// order. The bytes depend only on the shape.
 ///
 /// # Panics
 ///
 /// Panics if the board has more than [`MAX_SEARCH_CELLS`] cells.
 pub fn generate(shape: Shape, mut progress: impl FnMut(&GoalDone)) -> Vec<u8> {
-    assert!(shape.cells() <= MAX_CELLS);
-    let sections: Vec<SectionCodes> = (0..shape.cells())
-        .map(|blank| {
-            let goal = Board::canonical(shape, blank);
-            let found = search(&goal);
-            progress(&GoalDone {
-                goal,
-                boards: found.histogram.iter().sum(),
-                max_depth: found.max_depth(),
+    let goals: Vec<Board> = (0..shape.cells())
+        .map(|blank| Board::canonical(shape, blank))
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next_goal = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<(GoalDone, Frame)>>> =
+        goals.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(goals.len()) {
+            scope.spawn(|| {
+                loop {
+                    let index = next_goal.fetch_add(1, Ordering::Relaxed);
+                    let Some(goal) = goals.get(index) else { return };
+                    let found = search(goal);
+                    let done = GoalDone {
+                        goal: *goal,
+                        boards: found.histogram.iter().sum(),
+                        max_depth: found.max_depth(),
+                    };
+                    let frame = Frame::new(&SectionCodes {
+                        goal: *goal,
+                        max_depth: found.max_depth(),
+                        codes: found.codes,
+                    });
+                    *results[index].lock().expect("no thread panics") = Some((done, frame));
+                }
             });
-            SectionCodes {
-                goal,
-                max_depth: found.max_depth(),
-                codes: found.codes,
-            }
+        }
+    });
+    let frames: Vec<Frame> = results
+        .into_iter()
+        .map(|slot| {
+            let (done, frame) = slot
+                .into_inner()
+                .expect("no thread panics")
+                .expect("every goal is searched");
+            progress(&done);
+            frame
         })
         .collect();
-    format::encode(shape, &sections)
+    format::assemble(shape, &frames)
 }

@@ -401,8 +401,46 @@ pub struct SectionCodes {
 /// Panics if `sections` are not the canonical goals of `shape` in order, or
 /// hold the wrong number of codes.
 pub fn encode(shape: Shape, sections: &[SectionCodes]) -> Vec<u8> {
+    let frames: Vec<Frame> = sections.iter().map(Frame::new).collect();
+    assemble(shape, &frames)
+}
+
+/// One goal's codes packed and compressed, ready to be placed in a file.
+/// Making frames is the slow part of writing a table, and each is made on
+/// its own, so they can be made on several threads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    goal: Board,
+    entries: u64,
+    max_depth: u32,
+    raw_len: u64,
+    bytes: Vec<u8>,
+}
+
+impl Frame {
+    /// Packs and compresses the codes of one goal.
+    pub fn new(section: &SectionCodes) -> Frame {
+        let packed = pack_codes(&section.codes);
+        Frame {
+            goal: section.goal,
+            entries: section.codes.len() as u64,
+            max_depth: section.max_depth,
+            raw_len: packed.len() as u64,
+            bytes: compress(&packed),
+        }
+    }
+}
+
+/// Writes a whole table file for `shape` from the frames of its canonical
+/// goals, in order of blank position.
+///
+/// # Panics
+///
+/// Panics if `frames` are not the canonical goals of `shape` in order, or
+/// hold the wrong number of codes.
+pub fn assemble(shape: Shape, frames: &[Frame]) -> Vec<u8> {
     assert_eq!(
-        sections.len(),
+        frames.len(),
         shape.cells(),
         "one section per blank position"
     );
@@ -412,32 +450,26 @@ pub fn encode(shape: Shape, sections: &[SectionCodes]) -> Vec<u8> {
         cols: shape.cols() as u8,
         rank: RankScheme::LehmerHalf,
         codec: Codec::Zstd2Bit,
-        sections: Vec::with_capacity(sections.len()),
+        sections: Vec::with_capacity(frames.len()),
         reserved: 0,
     };
-    for (blank, section) in sections.iter().enumerate() {
+    for (blank, frame) in frames.iter().enumerate() {
         assert_eq!(
-            section.goal,
+            frame.goal,
             Board::canonical(shape, blank),
             "canonical goals in order"
         );
-        assert_eq!(
-            section.codes.len() as u64,
-            entries(shape),
-            "one code per entry"
-        );
-        let packed = pack_codes(&section.codes);
-        let frame = compress(&packed);
+        assert_eq!(frame.entries, entries(shape), "one code per entry");
         header.sections.push(Section {
-            goal: section.goal.cells().to_vec(),
-            entries: section.codes.len() as u64,
-            max_depth: section.max_depth,
+            goal: frame.goal.cells().to_vec(),
+            entries: frame.entries,
+            max_depth: frame.max_depth,
             offset: body.len() as u64,
-            len: frame.len() as u64,
-            raw_len: packed.len() as u64,
-            crc32: checksum(&frame),
+            len: frame.bytes.len() as u64,
+            raw_len: frame.raw_len,
+            crc32: checksum(&frame.bytes),
         });
-        body.extend_from_slice(&frame);
+        body.extend_from_slice(&frame.bytes);
     }
     let header_bytes = bincode::serde::encode_to_vec(&header, bincode::config::standard())
         .expect("a header always encodes");
