@@ -44,26 +44,60 @@ where
         pairs: pairs.then(Pairs::default),
         invalid: false,
     };
-    let blocks = read_in_background();
-    loop {
-        let block = match blocks.try_recv() {
-            Ok(block) => block,
-            Err(TryRecvError::Empty) => {
-                // The input waits: hand over every answer so far.
-                session.pipeline.drain()?;
-                match blocks.recv() {
-                    Ok(block) => block,
-                    Err(_) => break,
-                }
-            }
-            Err(TryRecvError::Disconnected) => break,
-        };
-        let block = block.context("cannot read stdin")?;
+    let mut input = Input::Direct(io::stdin().lock());
+    // Before the input waits, hand over every answer so far.
+    while let Some(block) = input.next(|| session.pipeline.drain())? {
         parser.feed(&block, &mut |item| session.take(item));
         session.pipeline.check()?;
     }
     parser.finish(&mut |item| session.take(item));
     session.finish()
+}
+
+/// Stdin, read in blocks: on this thread while it comes in small pieces
+/// (typed, or one board), then, from the first full block on, on a thread of
+/// its own so that reading overlaps solving and a wait can be seen coming.
+enum Input {
+    Direct(io::StdinLock<'static>),
+    Background(Receiver<io::Result<Vec<u8>>>),
+}
+
+impl Input {
+    /// The next block of input, or `None` at its end. `before_wait` runs
+    /// first whenever the next block is not there yet.
+    fn next(&mut self, before_wait: impl FnOnce() -> Result<()>) -> Result<Option<Vec<u8>>> {
+        match self {
+            Input::Direct(stdin) => {
+                before_wait()?;
+                let mut block = vec![0u8; IO_BUFFER];
+                let read = loop {
+                    match stdin.read(&mut block) {
+                        Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                        read => break read.context("cannot read stdin")?,
+                    }
+                };
+                if read == IO_BUFFER {
+                    *self = Input::Background(read_in_background());
+                }
+                block.truncate(read);
+                Ok((read > 0).then_some(block))
+            }
+            Input::Background(blocks) => {
+                let block = match blocks.try_recv() {
+                    Ok(block) => block,
+                    Err(TryRecvError::Empty) => {
+                        before_wait()?;
+                        match blocks.recv() {
+                            Ok(block) => block,
+                            Err(_) => return Ok(None),
+                        }
+                    }
+                    Err(TryRecvError::Disconnected) => return Ok(None),
+                };
+                block.map(Some).context("cannot read stdin")
+            }
+        }
+    }
 }
 
 /// Reads stdin on a thread of its own, in blocks, until end of input or an
