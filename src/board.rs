@@ -19,6 +19,9 @@
 //!   holds it is invalid. Each of its characters takes the place of one tile,
 //!   as in a token of tiles written together, so the boards after it are
 //!   still found where they are.
+//! - On a board of more than ten cells (the 4x4 board of the 15-puzzle) each
+//!   token is one tile, its number (`1` to `15`), or the blank (`x`, `X` or
+//!   `0`); tiles are not written together there, since `12` is a tile.
 
 use std::fmt;
 use std::str::FromStr;
@@ -41,6 +44,9 @@ pub struct Shape {
 impl Shape {
     /// The 3x3 board of the 8-puzzle.
     pub const EIGHT: Shape = Shape { rows: 3, cols: 3 };
+
+    /// The 4x4 board of the 15-puzzle.
+    pub const FIFTEEN: Shape = Shape { rows: 4, cols: 4 };
 
     /// Returns the shape with these dimensions, or `None` unless each is at
     /// least 2 and the board has at most [`MAX_CELLS`] cells.
@@ -612,7 +618,7 @@ impl Parser {
     /// the line down the general path, which reports what is wrong.
     #[inline]
     fn whole_line(&self, line: &[u8]) -> Option<Board> {
-        if self.token_len != 0 || self.slots != 0 || self.want_count {
+        if self.token_len != 0 || self.slots != 0 || self.want_count || self.numbered() {
             return None;
         }
         let n = self.shape.cells();
@@ -690,6 +696,10 @@ impl Parser {
         if self.slots == 0 {
             self.board_line = self.line;
         }
+        if self.numbered() {
+            self.end_numbered_token();
+            return;
+        }
         let all_tiles = self.token_len <= MAX_TOKEN
             && self
                 .token
@@ -720,6 +730,43 @@ impl Parser {
                 self.note_error(error);
             }
         }
+        self.token.clear();
+        self.token_len = 0;
+    }
+
+    /// Whether each tile is written as its own token, its number: on boards
+    /// of more than ten cells, where `12` is a tile.
+    fn numbered(&self) -> bool {
+        self.shape.cells() > 10
+    }
+
+    /// Ends a token on a board with [numbered](Parser::numbered) tiles: one
+    /// tile, its number or the blank.
+    fn end_numbered_token(&mut self) {
+        let tile = match &self.token[..] {
+            b"x" | b"X" => Some(0),
+            digits if self.token_len <= 2 && digits.iter().all(u8::is_ascii_digit) => digits
+                .iter()
+                .fold(Some(0usize), |n, &d| Some(n? * 10 + usize::from(d - b'0')))
+                .filter(|&n| n < self.shape.cells())
+                .map(|n| n as u8),
+            _ => None,
+        };
+        match tile {
+            Some(tile) => {
+                if let Some(cell) = self.cells.get_mut(self.slots) {
+                    *cell = tile;
+                }
+            }
+            None => {
+                let error = ParseError::UnknownTile {
+                    token: self.token_text(),
+                    shape: self.shape,
+                };
+                self.note_error(error);
+            }
+        }
+        self.slots += 1;
         self.token.clear();
         self.token_len = 0;
     }
@@ -878,6 +925,32 @@ mod tests {
             out[3].1.as_ref().unwrap_err(),
             "board cut short at end of input: 2 of 9 tiles"
         );
+    }
+
+    #[test]
+    fn fifteen_puzzle_boards_take_one_number_a_token() {
+        let korf_1 = "14 13 15 7 11 12 9 5\n6 0 2 1 4 8 10 3";
+        let board = Board::parse(Shape::FIFTEEN, korf_1.as_bytes()).unwrap();
+        assert_eq!(board.to_string(), "14 13 15 7 11 12 9 5 6 x 2 1 4 8 10 3");
+        assert_eq!(board.grid()[3], " 4  8 10  3");
+        for (bad, what) in [
+            (
+                "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16",
+                "unknown tile \"16\"",
+            ),
+            ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x 1", "too many tiles"),
+            (
+                "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 123",
+                "unknown tile \"123\"",
+            ),
+            (
+                "1 2 3 4 5 6 7 8 9 10 11 12 13 14 14 x",
+                "tile 14 written more than once",
+            ),
+        ] {
+            let err = Board::parse(Shape::FIFTEEN, bad.as_bytes()).unwrap_err();
+            assert!(err.to_string().starts_with(what), "{bad}: {err}");
+        }
     }
 
     #[test]
