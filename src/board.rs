@@ -745,11 +745,13 @@ impl Parser {
     fn end_numbered_token(&mut self) {
         let tile = match &self.token[..] {
             b"x" | b"X" => Some(0),
-            digits if self.token_len <= 2 && digits.iter().all(u8::is_ascii_digit) => digits
-                .iter()
-                .fold(Some(0usize), |n, &d| Some(n? * 10 + usize::from(d - b'0')))
-                .filter(|&n| n < self.shape.cells())
-                .map(|n| n as u8),
+            // At most two digits: no tile of a supported shape has more.
+            digits if self.token_len <= 2 && digits.iter().all(u8::is_ascii_digit) => {
+                let number = digits
+                    .iter()
+                    .fold(0usize, |n, &d| n * 10 + usize::from(d - b'0'));
+                (number < self.shape.cells()).then_some(number as u8)
+            }
             _ => None,
         };
         match tile {
