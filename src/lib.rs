@@ -37,6 +37,8 @@
 pub mod bfs;
 pub mod board;
 pub mod format;
+pub mod ida;
+pub mod pdb;
 pub mod rank;
 pub mod table;
 

@@ -42,18 +42,35 @@ pub const fn factorial(n: usize) -> u64 {
 /// Panics if `perm` is longer than 32 cells; the result is meaningless (but
 /// the call is safe) if `perm` is not a permutation.
 pub fn rank(perm: &[u8]) -> u64 {
-    let n = perm.len();
+    rank_placement(perm, perm.len())
+}
+
+/// Returns the rank of `cells`, `k` distinct values of `0..n` (a placement
+/// of `k` tiles on `n` cells), among all `n! / (n - k)!` such lists in
+/// lexicographic order: the Lehmer code of the first `k` entries of a
+/// permutation, read with the radices `n, n - 1, …, n - k + 1`.
+///
+/// # Panics
+///
+/// Panics if `n` is more than 32; the result is meaningless (but the call is
+/// safe) if the values are not distinct and below `n`.
+pub fn rank_placement(cells: &[u8], n: usize) -> u64 {
     assert!(n <= 32, "rank: at most 32 cells");
     let mut seen: u32 = 0;
     let mut rank = 0u64;
-    for (i, &value) in perm.iter().enumerate() {
+    for (i, &value) in cells.iter().enumerate() {
         let value = u32::from(value) & 31;
         let smaller_seen = (seen & ((1u32 << value) - 1)).count_ones();
         let digit = u64::from(value - smaller_seen.min(value));
-        rank = rank * (n - i) as u64 + digit;
+        rank = rank * n.saturating_sub(i) as u64 + digit;
         seen |= 1 << value;
     }
     rank
+}
+
+/// The number of placements of `k` tiles on `n` cells, `n! / (n - k)!`.
+pub fn placements(n: usize, k: usize) -> u64 {
+    (n - k + 1..=n).map(|f| f as u64).product()
 }
 
 /// Writes into `out` the permutation of `0..out.len()` whose rank is `rank`.
@@ -62,14 +79,26 @@ pub fn rank(perm: &[u8]) -> u64 {
 ///
 /// Panics if `out` has more than [`MAX_RANKED_CELLS`] cells or if
 /// `rank >= out.len()!`.
-pub fn unrank(mut rank: u64, out: &mut [u8]) {
-    let n = out.len();
+pub fn unrank(rank: u64, out: &mut [u8]) {
+    unrank_placement(rank, out.len(), out);
+}
+
+/// Writes into `out` the placement of `out.len()` tiles on `n` cells whose
+/// rank is `rank` (see [`rank_placement`]).
+///
+/// # Panics
+///
+/// Panics if `n` is more than [`MAX_RANKED_CELLS`], `out` is longer than
+/// `n`, or `rank` is not below the number of placements.
+pub fn unrank_placement(mut rank: u64, n: usize, out: &mut [u8]) {
+    let k = out.len();
+    assert!(n <= MAX_RANKED_CELLS && k <= n, "unrank: {k} of {n} cells");
     assert!(
-        rank < factorial(n),
-        "unrank: rank {rank} out of range for {n} cells"
+        rank < placements(n, k),
+        "unrank: rank {rank} out of range for {k} of {n} cells"
     );
     let mut digits = [0u8; MAX_RANKED_CELLS];
-    for i in (0..n).rev() {
+    for i in (0..k).rev() {
         let radix = (n - i) as u64;
         digits[i] = (rank % radix) as u8;
         rank /= radix;

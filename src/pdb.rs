@@ -1,0 +1,242 @@
+//! Additive pattern databases, for boards too large for a table of every
+//! board (the 15-puzzle has 10^13).
+//!
+//! The tiles are split into disjoint groups. A group's database holds, for
+//! every placement of its tiles, the fewest moves *of those tiles* that bring
+//! them home while the other tiles are ignored and the blank goes where it
+//! likes (Korf and Felner, "Disjoint pattern database heuristics", 2002).
+//! Since a move moves one tile, of one group, the groups' values add up to a
+//! lower bound on the moves of the whole board.
+//!
+//! # Entries
+//!
+//! A placement of a group's `k` tiles is the list of their cells, in the
+//! order of the group's tiles: a `k`-permutation of the `n` cells. Its index
+//! is its rank among all `n! / (n - k)!` of them in lexicographic order,
+//! [`rank_placement`], and the entry is one byte.
+//!
+//! # Search
+//!
+//! The search runs backwards from the group at home over states of the group
+//! and the blank. Moves of the blank through cells that hold no group tile
+//! cost nothing, so a state keeps only the region of such cells the blank is
+//! in, named by its lowest cell: every move left in the search moves a group
+//! tile into the blank's region and costs one, and a plain breadth-first
+//! search finds the fewest. The first time a placement is met, with the blank
+//! in any region, gives its entry.
+
+use crate::board::{Board, MAX_CELLS, Move, Shape};
+use crate::rank::{placements, rank_placement, unrank_placement};
+
+/// The value of an entry no search has reached: never read for a placement
+/// of a board that can be solved.
+pub const UNREACHED: u8 = u8::MAX;
+
+/// A group of tiles and its database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternDb {
+    shape: Shape,
+    /// The group's tiles.
+    tiles: Vec<u8>,
+    /// One byte per placement: the fewest moves of the group's tiles.
+    entries: Vec<u8>,
+}
+
+impl PatternDb {
+    /// Searches the database of `tiles` toward `goal`, reporting each depth
+    /// to `progress` as (depth, states at that depth).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `tiles` is empty, holds the blank, a tile twice, or a tile
+    /// not on the board.
+    pub fn generate(goal: &Board, tiles: &[u8], mut progress: impl FnMut(u32, u64)) -> PatternDb {
+        let shape = goal.shape();
+        let n = shape.cells();
+        assert!(!tiles.is_empty(), "a group has tiles");
+        let mut seen_tiles = 0u32;
+        for &tile in tiles {
+            assert!(
+                tile != 0 && usize::from(tile) < n,
+                "tile {tile} is not on a {shape} board"
+            );
+            assert!(
+                seen_tiles & (1 << tile) == 0,
+                "tile {tile} is twice in the group"
+            );
+            seen_tiles |= 1 << tile;
+        }
+        let homes: Vec<u8> = tiles
+            .iter()
+            .map(|&tile| {
+                goal.cells()
+                    .iter()
+                    .position(|&t| t == tile)
+                    .expect("a goal holds every tile") as u8
+            })
+            .collect();
+        let geometry = Geometry::new(shape);
+        let k = tiles.len();
+        let count = placements(n, k) as usize;
+        // A state is a placement and the region of the blank, named by its
+        // lowest cell: index `placement * n + cell`.
+        let mut visited = vec![0u64; (count * n).div_ceil(64)];
+        let mut entries = vec![UNREACHED; count];
+        let mut layer: Vec<u64> = Vec::new();
+
+        // At home, the blank may be in any region of the free cells.
+        let occupied = cells_mask(&homes);
+        let home_rank = rank_placement(&homes, n);
+        entries[home_rank as usize] = 0;
+        let mut free = geometry.all & !occupied;
+        while free != 0 {
+            let region = geometry.region(free, free.trailing_zeros() as usize);
+            let state = home_rank * n as u64 + u64::from(region.trailing_zeros());
+            set(&mut visited, state);
+            layer.push(state);
+            free &= !region;
+        }
+        progress(0, layer.len() as u64);
+
+        let mut depth = 0u32;
+        let mut next = Vec::new();
+        let mut cells = vec![0u8; k];
+        while !layer.is_empty() {
+            for &state in &layer {
+                let (placement, blank) = (state / n as u64, (state % n as u64) as usize);
+                unrank_placement(placement, n, &mut cells);
+                let occupied = cells_mask(&cells);
+                let region = geometry.region(geometry.all & !occupied, blank);
+                for i in 0..k {
+                    let from = usize::from(cells[i]);
+                    // The tile moves into a cell of the blank's region next
+                    // to it, and the blank takes its cell.
+                    let mut targets = geometry.around[from] & region;
+                    while targets != 0 {
+                        let to = targets.trailing_zeros() as usize;
+                        targets &= targets - 1;
+                        cells[i] = to as u8;
+                        let moved_rank = rank_placement(&cells, n);
+                        let free = (geometry.all & !occupied & !(1 << to)) | (1 << from);
+                        let region = geometry.region(free, from);
+                        let next_state = moved_rank * n as u64 + u64::from(region.trailing_zeros());
+                        if !test_and_set(&mut visited, next_state) {
+                            next.push(next_state);
+                            let entry = &mut entries[moved_rank as usize];
+                            if *entry == UNREACHED {
+                                *entry = (depth + 1).min(u32::from(UNREACHED) - 1) as u8;
+                            }
+                        }
+                    }
+                    cells[i] = from as u8;
+                }
+            }
+            depth += 1;
+            if !next.is_empty() {
+                progress(depth, next.len() as u64);
+            }
+            std::mem::swap(&mut layer, &mut next);
+            next.clear();
+        }
+        PatternDb {
+            shape,
+            tiles: tiles.to_vec(),
+            entries,
+        }
+    }
+
+    /// The shape of the board.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The group's tiles.
+    pub fn tiles(&self) -> &[u8] {
+        &self.tiles
+    }
+
+    /// The entries, one per placement in order of [`rank_placement`].
+    pub fn entries(&self) -> &[u8] {
+        &self.entries
+    }
+
+    /// The fewest moves of the group's tiles that bring them home from
+    /// where they stand on `board`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `board` is of another shape.
+    pub fn lookup(&self, board: &Board) -> u8 {
+        assert_eq!(board.shape(), self.shape, "a board of the database's shape");
+        let mut where_is = [0u8; MAX_CELLS];
+        for (cell, &tile) in board.cells().iter().enumerate() {
+            where_is[usize::from(tile)] = cell as u8;
+        }
+        let mut cells = [0u8; MAX_CELLS];
+        for (cell, &tile) in cells.iter_mut().zip(&self.tiles) {
+            *cell = where_is[usize::from(tile)];
+        }
+        let rank = rank_placement(&cells[..self.tiles.len()], self.shape.cells());
+        self.entries[rank as usize]
+    }
+}
+
+fn cells_mask(cells: &[u8]) -> u32 {
+    cells.iter().fold(0, |mask, &cell| mask | 1 << cell)
+}
+
+fn set(bits: &mut [u64], index: u64) {
+    bits[(index / 64) as usize] |= 1 << (index % 64);
+}
+
+/// Sets a bit and returns whether it was set before.
+fn test_and_set(bits: &mut [u64], index: u64) -> bool {
+    let word = &mut bits[(index / 64) as usize];
+    let bit = 1 << (index % 64);
+    let was = *word & bit != 0;
+    *word |= bit;
+    was
+}
+
+/// The cells of a shape as bit masks.
+struct Geometry {
+    /// Every cell.
+    all: u32,
+    /// The cells next to each cell.
+    around: [u32; MAX_CELLS],
+}
+
+impl Geometry {
+    fn new(shape: Shape) -> Geometry {
+        let mut around = [0u32; MAX_CELLS];
+        for (cell, mask) in around.iter_mut().enumerate().take(shape.cells()) {
+            for mv in Move::ALL {
+                if let Some(next) = shape.neighbor(cell, mv) {
+                    *mask |= 1 << next;
+                }
+            }
+        }
+        Geometry {
+            all: (1u32 << shape.cells()) - 1,
+            around,
+        }
+    }
+
+    /// The cells of `free` connected to `start` through `free`.
+    fn region(&self, free: u32, start: usize) -> u32 {
+        let mut region = 1u32 << start;
+        loop {
+            let mut grown = region;
+            let mut edge = region;
+            while edge != 0 {
+                let cell = edge.trailing_zeros() as usize;
+                edge &= edge - 1;
+                grown |= self.around[cell] & free;
+            }
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+}

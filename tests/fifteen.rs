@@ -1,0 +1,256 @@
+//! Pattern databases and IDA*: the databases against their definition, the
+//! solver against a plain IDA* with Manhattan distance, against the 8-puzzle
+//! table, and on the easier of Korf's instances.
+
+use std::collections::{HashMap, VecDeque};
+
+use eight::ida::Solver;
+use eight::pdb::PatternDb;
+use eight::rank::rank_placement;
+use eight::{Board, Move, Shape, Table};
+
+/// The definition of a database entry, computed plainly: a search over the
+/// group's cells and the blank's cell where a move of a group tile costs one
+/// and any other move nothing; the entry of a placement is its least cost
+/// over the blank's cells.
+fn reference_entries(goal: &Board, tiles: &[u8]) -> HashMap<Vec<u8>, u32> {
+    let shape = goal.shape();
+    let home = |tile: u8| goal.cells().iter().position(|&t| t == tile).unwrap() as u8;
+    let homes: Vec<u8> = tiles.iter().map(|&t| home(t)).collect();
+    let mut cost: HashMap<(Vec<u8>, u8), u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for blank in 0..shape.cells() as u8 {
+        if !homes.contains(&blank) {
+            cost.insert((homes.clone(), blank), 0);
+            queue.push_back((homes.clone(), blank));
+        }
+    }
+    while let Some((cells, blank)) = queue.pop_front() {
+        let c = cost[&(cells.clone(), blank)];
+        for mv in Move::ALL {
+            let Some(next) = shape.neighbor(usize::from(blank), mv) else {
+                continue;
+            };
+            let next = next as u8;
+            let mut moved = cells.clone();
+            let step = match moved.iter().position(|&cell| cell == next) {
+                Some(i) => {
+                    moved[i] = blank;
+                    1
+                }
+                None => 0,
+            };
+            let key = (moved, next);
+            if cost.get(&key).is_none_or(|&old| old > c + step) {
+                cost.insert(key.clone(), c + step);
+                match step {
+                    0 => queue.push_front(key),
+                    _ => queue.push_back(key),
+                }
+            }
+        }
+    }
+    let mut entries: HashMap<Vec<u8>, u32> = HashMap::new();
+    for ((cells, _), c) in cost {
+        let best = entries.entry(cells).or_insert(c);
+        *best = (*best).min(c);
+    }
+    entries
+}
+
+fn check_against_definition(goal: &Board, tiles: &[u8]) {
+    let db = PatternDb::generate(goal, tiles, |_, _| {});
+    let reference = reference_entries(goal, tiles);
+    let n = goal.shape().cells();
+    assert_eq!(
+        reference.len() as u64,
+        eight::rank::placements(n, tiles.len())
+    );
+    for (cells, cost) in reference {
+        let rank = rank_placement(&cells, n) as usize;
+        assert_eq!(
+            u32::from(db.entries()[rank]),
+            cost,
+            "tiles {tiles:?} on {cells:?}"
+        );
+    }
+}
+
+#[test]
+fn databases_match_their_definition_on_every_placement() {
+    check_against_definition(&Board::goal(Shape::EIGHT), &[1, 2, 3]);
+    check_against_definition(&Board::canonical(Shape::EIGHT, 4), &[2, 5, 7, 8]);
+    check_against_definition(&Board::goal(Shape::FIFTEEN), &[1, 2, 5]);
+    check_against_definition(&Board::canonical(Shape::FIFTEEN, 0), &[6, 11, 15]);
+}
+
+/// A plain IDA* with the Manhattan distance, moves in `d l r u` order.
+fn reference_solve(start: &Board, goal: &Board) -> String {
+    let shape = start.shape();
+    let home: HashMap<u8, usize> = goal
+        .cells()
+        .iter()
+        .enumerate()
+        .map(|(c, &t)| (t, c))
+        .collect();
+    let manhattan = |board: &Board| -> u32 {
+        board
+            .cells()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .map(|(cell, t)| {
+                let (h, w) = (home[t], shape.cols());
+                ((cell / w).abs_diff(h / w) + (cell % w).abs_diff(h % w)) as u32
+            })
+            .sum()
+    };
+    fn dfs(
+        board: &Board,
+        g: u32,
+        bound: u32,
+        path: &mut String,
+        h: &dyn Fn(&Board) -> u32,
+    ) -> Option<u32> {
+        let f = g + h(board);
+        if f > bound {
+            return Some(f);
+        }
+        if h(board) == 0 {
+            return None;
+        }
+        let mut least = u32::MAX;
+        for mv in Move::ALL {
+            if path.ends_with(mv.opposite().letter()) {
+                continue;
+            }
+            let Some(next) = board.moved(mv) else {
+                continue;
+            };
+            path.push(mv.letter());
+            match dfs(&next, g + 1, bound, path, h) {
+                None => return None,
+                Some(over) => least = least.min(over),
+            }
+            path.pop();
+        }
+        Some(least)
+    }
+    let mut bound = manhattan(start);
+    let mut path = String::new();
+    while let Some(next) = dfs(start, 0, bound, &mut path, &manhattan) {
+        bound = next;
+    }
+    path
+}
+
+/// A board `steps` random moves away from `goal`.
+fn scrambled(goal: &Board, steps: usize, seed: u64) -> Board {
+    let mut state = seed;
+    let mut board = *goal;
+    for _ in 0..steps {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = Move::ALL[(state >> 62) as usize];
+        board = board.moved(mv).unwrap_or(board);
+    }
+    board
+}
+
+fn letters(moves: &[Move]) -> String {
+    eight::board::moves_to_string(moves)
+}
+
+fn five_five_five(goal: &Board) -> Solver {
+    let groups: [&[u8]; 3] = [&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]];
+    let dbs = groups
+        .iter()
+        .map(|tiles| PatternDb::generate(goal, tiles, |_, _| {}))
+        .collect();
+    Solver::new(*goal, dbs).unwrap()
+}
+
+#[test]
+fn fifteen_puzzle_answers_match_a_plain_manhattan_search() {
+    let goal = Board::goal(Shape::FIFTEEN);
+    let solver = five_five_five(&goal);
+    for seed in 0..40 {
+        let start = scrambled(&goal, 40, seed);
+        let found = solver.solve(&start);
+        let moves = found.moves.expect("a scrambled board is solvable");
+        assert_eq!(letters(&moves), reference_solve(&start, &goal), "{start}");
+        assert!(
+            solver.estimate(&start) as usize <= moves.len(),
+            "admissible"
+        );
+    }
+}
+
+#[test]
+fn eight_puzzle_search_agrees_with_the_table() {
+    let table = Table::builtin().unwrap();
+    for blank in [8, 0, 4] {
+        let goal = Board::canonical(Shape::EIGHT, blank);
+        let dbs = vec![
+            PatternDb::generate(&goal, &[1, 2, 3, 4], |_, _| {}),
+            PatternDb::generate(&goal, &[5, 6, 7, 8], |_, _| {}),
+        ];
+        let solver = Solver::new(goal, dbs).unwrap();
+        for seed in 0..300u64 {
+            let mut cells: Vec<u8> = (0..9).collect();
+            let mut state = seed * 2654435761 + 1;
+            for i in (1..9).rev() {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                cells.swap(i, (state >> 33) as usize % (i + 1));
+            }
+            let start = Board::from_cells(Shape::EIGHT, &cells).unwrap();
+            let expected = table.solve_to(&start, &goal).unwrap();
+            let found = solver.solve(&start);
+            assert_eq!(
+                found.moves.map(|m| letters(&m)),
+                expected.moves().map(letters),
+                "{start}"
+            );
+        }
+    }
+}
+
+/// The easiest of Korf's 100 instances, solved optimally toward his goal
+/// (blank top-left) even with the small 5-5-5 partition.
+#[test]
+fn easier_korf_instances_get_their_known_lengths() {
+    // Korf's instances: 16 tiles (0 the blank), then the optimal length.
+    let data = include_str!("data/korf100.txt");
+    let goal = Board::canonical(Shape::FIFTEEN, 0);
+    let solver = five_five_five(&goal);
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let numbers: Vec<&str> = line.split_whitespace().collect();
+        let length: usize = numbers[16].parse().unwrap();
+        if length > 42 {
+            continue;
+        }
+        let start = Board::parse(Shape::FIFTEEN, numbers[..16].join(" ").as_bytes()).unwrap();
+        let moves = solver
+            .solve(&start)
+            .moves
+            .expect("Korf's instances are solvable");
+        assert_eq!(moves.len(), length, "{start}");
+        let mut board = start;
+        for &mv in &moves {
+            board = board.moved(mv).unwrap();
+        }
+        assert_eq!(board, goal);
+    }
+}
+
+#[test]
+fn a_partition_must_hold_every_tile_once() {
+    let goal = Board::goal(Shape::EIGHT);
+    let db = |tiles: &[u8]| PatternDb::generate(&goal, tiles, |_, _| {});
+    assert!(Solver::new(goal, vec![db(&[1, 2, 3, 4]), db(&[5, 6, 7])]).is_err());
+    assert!(Solver::new(goal, vec![db(&[1, 2, 3, 4]), db(&[4, 5, 6, 7, 8])]).is_err());
+    let unsolvable: Board = "2 1 3 4 5 6 7 8 x".parse().unwrap();
+    let solver = Solver::new(goal, vec![db(&[1, 2, 3, 4]), db(&[5, 6, 7, 8])]).unwrap();
+    assert_eq!(solver.solve(&unsolvable).moves, None);
+}
