@@ -1,7 +1,8 @@
 //! The table file format, specified here and nowhere else.
 //!
 //! A table file holds, for each goal of one board shape, the next move toward
-//! that goal from every board that can reach it.
+//! that goal from every board that can reach it; a file of the same format
+//! holds pattern databases for boards too large for that.
 //!
 //! # Layout
 //!
@@ -27,6 +28,15 @@
 //! checksum) starts `offset` bytes into the body and is `len` bytes long; the
 //! frames fill the body exactly. `crc32` is the CRC-32 of the frame's bytes.
 //!
+//! A file of pattern databases ([`Kind::PatternDbs`], written by
+//! [`write_pattern_dbs`]) has one section per group of tiles instead, all
+//! with the same goal and each with its `tiles`; the groups hold every tile
+//! exactly once. Its sections are not compressed: `len = raw_len = entries`,
+//! one byte per placement of the group's tiles in the order of
+//! [`RankScheme::Placement`], the fewest moves of those tiles that bring them
+//! home (see [`crate::pdb`]). The body is read in place, straight from a
+//! memory map.
+//!
 //! # Codes
 //!
 //! A frame decompresses to `raw_len = ceil(entries / 4)` bytes of 2-bit
@@ -43,13 +53,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Shape};
-use crate::rank::factorial;
+use crate::rank::{factorial, placements};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"EIGHTTBL";
 
 /// The version of the layout this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Bytes before the header: magic, version, header length, header checksum.
 pub const PREFIX_LEN: usize = 20;
@@ -86,6 +96,10 @@ pub enum RankScheme {
     /// The Lehmer rank of the board's positions (the cell of the blank, then
     /// of tile 1, 2, …), halved: [`crate::rank::board_rank`] `/ 2`.
     LehmerHalf,
+    /// The rank of the cells of the section's tiles, in the order of its
+    /// tiles, among all placements of that many tiles:
+    /// [`crate::rank::rank_placement`].
+    Placement,
 }
 
 /// How a section's entries are stored.
@@ -93,13 +107,28 @@ pub enum RankScheme {
 pub enum Codec {
     /// 2-bit codes four to a byte, in one zstd frame.
     Zstd2Bit,
+    /// One byte per entry, uncompressed, to be read in place.
+    Raw8,
 }
 
-/// The codes toward one goal.
+/// What a file holds, told by its rank scheme and codec together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Next moves toward each canonical goal: [`RankScheme::LehmerHalf`] and
+    /// [`Codec::Zstd2Bit`], read by [`Table`](crate::Table).
+    NextMoves,
+    /// Pattern databases of one goal: [`RankScheme::Placement`] and
+    /// [`Codec::Raw8`], read by [`PdbTable`](crate::pdb::PdbTable).
+    PatternDbs,
+}
+
+/// The entries of one goal, or of one group of tiles.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
     /// The goal's cells in reading order, blank `0`.
     pub goal: Vec<u8>,
+    /// A pattern database's group of tiles; empty in a table of next moves.
+    pub tiles: Vec<u8>,
     /// The number of entries, `n! / 2`.
     pub entries: u64,
     /// The longest shortest path to the goal.
@@ -166,6 +195,21 @@ pub enum TableError {
 }
 
 impl Header {
+    /// What the file holds.
+    ///
+    /// # Errors
+    ///
+    /// Fails if the rank scheme and codec go together in no kind of file.
+    pub fn kind(&self) -> Result<Kind, TableError> {
+        match (self.rank, self.codec) {
+            (RankScheme::LehmerHalf, Codec::Zstd2Bit) => Ok(Kind::NextMoves),
+            (RankScheme::Placement, Codec::Raw8) => Ok(Kind::PatternDbs),
+            (rank, codec) => Err(invalid(format!(
+                "the rank scheme {rank:?} does not go with the codec {codec:?}"
+            ))),
+        }
+    }
+
     /// The board shape the header describes.
     ///
     /// # Errors
@@ -253,46 +297,28 @@ pub fn read_header(bytes: &[u8]) -> Result<(Header, &[u8]), TableError> {
     Ok((header, body))
 }
 
-/// Checks that the sections are the canonical goals of the shape, hold the
-/// right number of entries, and fill the body exactly.
+/// Checks that the sections hold what the header's kind says and fill the
+/// body exactly.
 fn check_sections(header: &Header, body: &[u8]) -> Result<(), TableError> {
     let shape = header.shape()?;
     if header.reserved != 0 {
         return Err(invalid("the reserved field is not zero".into()));
     }
-    if header.sections.len() != shape.cells() {
-        return Err(invalid(format!(
-            "a {shape} table has {} sections, this one has {}",
-            shape.cells(),
-            header.sections.len()
-        )));
+    match header.kind()? {
+        Kind::NextMoves => check_next_moves(header, shape)?,
+        Kind::PatternDbs => check_pattern_dbs(header, shape)?,
     }
-    let entries = entries(shape);
     let mut offset = 0u64;
-    for (blank, section) in header.sections.iter().enumerate() {
-        let name = format!("section {blank}");
-        if section.goal != Board::canonical(shape, blank).cells() {
-            return Err(invalid(format!(
-                "{name} is not for the goal with the blank at {blank}"
-            )));
-        }
-        if section.entries != entries || section.raw_len != raw_len(entries) {
-            return Err(invalid(format!(
-                "{name} has {} entries in {} bytes, expected {entries} in {}",
-                section.entries,
-                section.raw_len,
-                raw_len(entries)
-            )));
-        }
+    for (index, section) in header.sections.iter().enumerate() {
         if section.offset != offset {
             return Err(invalid(format!(
-                "{name} starts at {}, expected {offset}",
+                "section {index} starts at {}, expected {offset}",
                 section.offset
             )));
         }
         offset = offset
             .checked_add(section.len)
-            .ok_or_else(|| invalid(format!("{name} is too long")))?;
+            .ok_or_else(|| invalid(format!("section {index} is too long")))?;
     }
     match (body.len() as u64).cmp(&offset) {
         std::cmp::Ordering::Less => Err(TableError::Truncated {
@@ -306,6 +332,73 @@ fn check_sections(header: &Header, body: &[u8]) -> Result<(), TableError> {
         ))),
         std::cmp::Ordering::Equal => Ok(()),
     }
+}
+
+/// A table of next moves has one section per canonical goal, in order.
+fn check_next_moves(header: &Header, shape: Shape) -> Result<(), TableError> {
+    if header.sections.len() != shape.cells() {
+        return Err(invalid(format!(
+            "a {shape} table has {} sections, this one has {}",
+            shape.cells(),
+            header.sections.len()
+        )));
+    }
+    let entries = entries(shape);
+    for (blank, section) in header.sections.iter().enumerate() {
+        let name = format!("section {blank}");
+        if section.goal != Board::canonical(shape, blank).cells() || !section.tiles.is_empty() {
+            return Err(invalid(format!(
+                "{name} is not for the goal with the blank at {blank}"
+            )));
+        }
+        if section.entries != entries || section.raw_len != raw_len(entries) {
+            return Err(invalid(format!(
+                "{name} has {} entries in {} bytes, expected {entries} in {}",
+                section.entries,
+                section.raw_len,
+                raw_len(entries)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Pattern databases share one goal, split its tiles into disjoint groups,
+/// and hold one byte per placement of each group, uncompressed.
+fn check_pattern_dbs(header: &Header, shape: Shape) -> Result<(), TableError> {
+    let Some(first) = header.sections.first() else {
+        return Err(invalid("the file holds no pattern database".into()));
+    };
+    Board::from_cells(shape, &first.goal)
+        .map_err(|e| invalid(format!("the goal is not a board: {e}")))?;
+    let mut grouped = 0u32;
+    for (index, section) in header.sections.iter().enumerate() {
+        let name = format!("section {index}");
+        if section.goal != first.goal {
+            return Err(invalid(format!("{name} is for another goal")));
+        }
+        for &tile in &section.tiles {
+            if tile == 0 || usize::from(tile) >= shape.cells() || grouped & (1 << tile) != 0 {
+                return Err(invalid(format!("{name} has a bad or repeated tile {tile}")));
+            }
+            grouped |= 1 << tile;
+        }
+        let entries = placements(shape.cells(), section.tiles.len());
+        if section.tiles.is_empty()
+            || section.entries != entries
+            || section.raw_len != entries
+            || section.len != entries
+        {
+            return Err(invalid(format!(
+                "{name} has {} entries in {} bytes, expected {entries}",
+                section.entries, section.len
+            )));
+        }
+    }
+    if grouped != ((1u32 << shape.cells()) - 1) & !1 {
+        return Err(invalid("the groups do not hold every tile".into()));
+    }
+    Ok(())
 }
 
 /// The frame of section `index`, after checking its checksum.
@@ -462,6 +555,7 @@ pub fn assemble(shape: Shape, frames: &[Frame]) -> Vec<u8> {
         assert_eq!(frame.entries, entries(shape), "one code per entry");
         header.sections.push(Section {
             goal: frame.goal.cells().to_vec(),
+            tiles: Vec::new(),
             entries: frame.entries,
             max_depth: frame.max_depth,
             offset: body.len() as u64,
@@ -471,16 +565,76 @@ pub fn assemble(shape: Shape, frames: &[Frame]) -> Vec<u8> {
         });
         body.extend_from_slice(&frame.bytes);
     }
-    let header_bytes = bincode::serde::encode_to_vec(&header, bincode::config::standard())
-        .expect("a header always encodes");
-    let mut file = Vec::with_capacity(PREFIX_LEN + header_bytes.len() + body.len());
-    file.extend_from_slice(&MAGIC);
-    file.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    file.extend_from_slice(&(header_bytes.len() as u32).to_le_bytes());
-    file.extend_from_slice(&checksum(&header_bytes).to_le_bytes());
-    file.extend_from_slice(&header_bytes);
+    let mut file = head(&header);
     file.extend_from_slice(&body);
     file
+}
+
+/// The fixed prefix and the header: everything before the body.
+fn head(header: &Header) -> Vec<u8> {
+    let header_bytes = bincode::serde::encode_to_vec(header, bincode::config::standard())
+        .expect("a header always encodes");
+    let mut head = Vec::with_capacity(PREFIX_LEN + header_bytes.len());
+    head.extend_from_slice(&MAGIC);
+    head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    head.extend_from_slice(&(header_bytes.len() as u32).to_le_bytes());
+    head.extend_from_slice(&checksum(&header_bytes).to_le_bytes());
+    head.extend_from_slice(&header_bytes);
+    head
+}
+
+/// Writes a file of pattern databases toward `goal`: for each group, its
+/// tiles and its entries (one byte per placement, see
+/// [`RankScheme::Placement`]), stored uncompressed to be read in place.
+///
+/// # Errors
+///
+/// Fails if `out` fails.
+///
+/// # Panics
+///
+/// Panics if a group's entries are not one per placement of its tiles.
+pub fn write_pattern_dbs(
+    goal: &Board,
+    groups: &[(&[u8], &[u8])],
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    let shape = goal.shape();
+    let mut header = Header {
+        rows: shape.rows() as u8,
+        cols: shape.cols() as u8,
+        rank: RankScheme::Placement,
+        codec: Codec::Raw8,
+        sections: Vec::with_capacity(groups.len()),
+        reserved: 0,
+    };
+    let mut offset = 0u64;
+    for &(tiles, entries) in groups {
+        let count = placements(shape.cells(), tiles.len());
+        assert_eq!(entries.len() as u64, count, "one entry per placement");
+        header.sections.push(Section {
+            goal: goal.cells().to_vec(),
+            tiles: tiles.to_vec(),
+            entries: count,
+            max_depth: entries
+                .iter()
+                .copied()
+                .filter(|&e| e != u8::MAX)
+                .max()
+                .unwrap_or(0)
+                .into(),
+            offset,
+            len: count,
+            raw_len: count,
+            crc32: checksum(entries),
+        });
+        offset += count;
+    }
+    out.write_all(&head(&header))?;
+    for (_, entries) in groups {
+        out.write_all(entries)?;
+    }
+    Ok(())
 }
 
 /// One zstd frame with a content checksum, compressed single-threaded so that

@@ -11,19 +11,8 @@
 //! heuristic never overestimates.
 
 use crate::board::{Board, MAX_CELLS, Move};
-use crate::pdb::PatternDb;
+use crate::pdb::PdbTable;
 use crate::rank::rank_placement;
-
-/// Why a solver could not be made from its databases.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SolverError {
-    /// A database is for another board shape than the goal.
-    #[error("a pattern database is for another board shape than the goal")]
-    Shape,
-    /// The groups do not hold every tile exactly once.
-    #[error("the pattern groups must hold every tile exactly once")]
-    Partition,
-}
 
 /// What [`Solver::solve`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,11 +23,13 @@ pub struct Found {
     pub nodes: u64,
 }
 
-/// An IDA* solver toward one goal.
+/// An IDA* solver toward the goal of a set of pattern databases.
 #[derive(Debug)]
-pub struct Solver {
+pub struct Solver<D> {
+    table: PdbTable<D>,
     goal: Board,
-    dbs: Vec<PatternDb>,
+    /// Each group's tiles, and where its entries start in the table's body.
+    groups: Vec<Vec<u8>>,
     /// The reflection, when the goal is its own reflection: the cell each
     /// cell reflects to, and the tile each tile is renamed to.
     mirror: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
@@ -46,41 +37,26 @@ pub struct Solver {
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
 }
 
-impl Solver {
-    /// A solver toward `goal` with the databases of a partition of its
-    /// tiles.
-    ///
-    /// # Errors
-    ///
-    /// Fails if a database is of another shape or the groups do not hold
-    /// every tile exactly once.
-    pub fn new(goal: Board, dbs: Vec<PatternDb>) -> Result<Solver, SolverError> {
+impl<D: AsRef<[u8]>> Solver<D> {
+    /// A solver over `table`, whose groups hold every tile once (the file
+    /// format makes sure of it).
+    pub fn new(table: PdbTable<D>) -> Solver<D> {
+        let goal = *table.goal();
         let shape = goal.shape();
-        if dbs.iter().any(|db| db.shape() != shape) {
-            return Err(SolverError::Shape);
-        }
-        let mut grouped = 0u32;
-        for &tile in dbs.iter().flat_map(PatternDb::tiles) {
-            if grouped & (1 << tile) != 0 {
-                return Err(SolverError::Partition);
-            }
-            grouped |= 1 << tile;
-        }
-        if grouped != ((1u32 << shape.cells()) - 1) & !1 {
-            return Err(SolverError::Partition);
-        }
         let mut neighbors = [[None; 4]; MAX_CELLS];
         for (cell, targets) in neighbors.iter_mut().enumerate().take(shape.cells()) {
             for mv in Move::ALL {
                 targets[usize::from(mv.code())] = shape.neighbor(cell, mv).map(|c| c as u8);
             }
         }
-        Ok(Solver {
+        let groups = table.groups().map(|(tiles, _)| tiles.to_vec()).collect();
+        Solver {
             mirror: mirror_of(&goal),
             goal,
-            dbs,
+            table,
+            groups,
             neighbors,
-        })
+        }
     }
 
     /// The goal.
@@ -166,7 +142,7 @@ struct State {
 }
 
 impl State {
-    fn new(solver: &Solver, board: &Board) -> State {
+    fn new<D: AsRef<[u8]>>(solver: &Solver<D>, board: &Board) -> State {
         let mut state = State {
             cells: [0; MAX_CELLS],
             blank: board.blank(),
@@ -181,14 +157,14 @@ impl State {
     }
 
     /// Records that `tile` stands on `cell`.
-    fn place(&mut self, solver: &Solver, tile: u8, cell: usize) {
+    fn place<D>(&mut self, solver: &Solver<D>, tile: u8, cell: usize) {
         self.cell_of[usize::from(tile)] = cell as u8;
         if let Some((cell_to, tile_to)) = &solver.mirror {
             self.mirror_cell_of[usize::from(tile_to[usize::from(tile)])] = cell_to[cell];
         }
     }
 
-    fn estimate(&self, solver: &Solver) -> u32 {
+    fn estimate<D: AsRef<[u8]>>(&self, solver: &Solver<D>) -> u32 {
         let direct = sum(solver, &self.cell_of);
         match solver.mirror {
             Some(_) => direct.max(sum(solver, &self.mirror_cell_of)),
@@ -198,17 +174,16 @@ impl State {
 }
 
 /// The databases' values added up for a board whose tiles stand on `cell_of`.
-fn sum(solver: &Solver, cell_of: &[u8; MAX_CELLS]) -> u32 {
+fn sum<D: AsRef<[u8]>>(solver: &Solver<D>, cell_of: &[u8; MAX_CELLS]) -> u32 {
     let n = solver.goal.shape().cells();
     let mut total = 0u32;
     let mut cells = [0u8; MAX_CELLS];
-    for db in &solver.dbs {
-        let tiles = db.tiles();
+    for (tiles, (_, entries)) in solver.groups.iter().zip(solver.table.groups()) {
         for (cell, &tile) in cells.iter_mut().zip(tiles) {
             *cell = cell_of[usize::from(tile)];
         }
         let rank = rank_placement(&cells[..tiles.len()], n);
-        total += u32::from(db.entries()[rank as usize]);
+        total += u32::from(entries[rank as usize]);
     }
     total
 }
@@ -219,13 +194,13 @@ enum Step {
     Over(u32),
 }
 
-struct Search<'s> {
-    solver: &'s Solver,
+struct Search<'s, D> {
+    solver: &'s Solver<D>,
     path: Vec<Move>,
     nodes: u64,
 }
 
-impl Search<'_> {
+impl<D: AsRef<[u8]>> Search<'_, D> {
     fn dfs(&mut self, state: &mut State, g: u32, bound: u32, last: Option<Move>) -> Step {
         let h = state.estimate(self.solver);
         if g + h > bound {

@@ -26,6 +26,7 @@
 //! in any region, gives its entry.
 
 use crate::board::{Board, MAX_CELLS, Move, Shape};
+use crate::format::{self, Header, Kind, TableError};
 use crate::rank::{placements, rank_placement, unrank_placement};
 
 /// The value of an entry no search has reached: never read for a placement
@@ -238,5 +239,86 @@ impl Geometry {
             }
             region = grown;
         }
+    }
+}
+
+/// Pattern databases read in place from any bytes: a `Vec<u8>` or a memory
+/// map of a file written by [`format::write_pattern_dbs`].
+pub struct PdbTable<D> {
+    data: D,
+    header: Header,
+    body_start: usize,
+    goal: Board,
+}
+
+impl<D: AsRef<[u8]>> PdbTable<D> {
+    /// Reads pattern databases from `data`, checking the magic, version,
+    /// header checksum and layout (but not the entries: see
+    /// [`PdbTable::verify`]).
+    ///
+    /// # Errors
+    ///
+    /// Fails with the first thing wrong with the header.
+    pub fn new(data: D) -> Result<PdbTable<D>, TableError> {
+        let bytes = data.as_ref();
+        let (header, body) = format::read_header(bytes)?;
+        if header.kind()? != Kind::PatternDbs {
+            return Err(TableError::Invalid(
+                "the file holds a table of next moves, not pattern databases".into(),
+            ));
+        }
+        let shape = header.shape()?;
+        // `read_header` checked that there is a section and its goal is a board.
+        let goal = Board::from_cells(shape, &header.sections[0].goal)
+            .map_err(|e| TableError::Invalid(e.to_string()))?;
+        let body_start = bytes.len() - body.len();
+        Ok(PdbTable {
+            data,
+            header,
+            body_start,
+            goal,
+        })
+    }
+
+    /// Checks the checksum of every database.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the first damaged one.
+    pub fn verify(&self) -> Result<(), TableError> {
+        let body = &self.data.as_ref()[self.body_start..];
+        (0..self.header.sections.len())
+            .try_for_each(|index| format::section_frame(&self.header, body, index).map(drop))
+    }
+
+    /// The goal the databases lead to.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// The file's header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Each group's tiles and entries.
+    pub fn groups(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        let body = &self.data.as_ref()[self.body_start..];
+        self.header.sections.iter().map(move |section| {
+            let start = section.offset as usize;
+            (
+                &section.tiles[..],
+                &body[start..start + section.len as usize],
+            )
+        })
+    }
+}
+
+impl<D> std::fmt::Debug for PdbTable<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PdbTable")
+            .field("goal", &self.goal)
+            .field("groups", &self.header.sections.len())
+            .finish_non_exhaustive()
     }
 }

@@ -101,6 +101,11 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn new(data: D) -> Result<Table<D>, TableError> {
         let bytes = data.as_ref();
         let (header, body) = format::read_header(bytes)?;
+        if header.kind()? != format::Kind::NextMoves {
+            return Err(TableError::Invalid(
+                "the file holds pattern databases, not a table of next moves".into(),
+            ));
+        }
         let shape = header.shape()?;
         let body_start = bytes.len() - body.len();
         let sections = header.sections.iter().map(|_| OnceLock::new()).collect();

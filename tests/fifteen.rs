@@ -4,8 +4,9 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use eight::format::write_pattern_dbs;
 use eight::ida::Solver;
-use eight::pdb::PatternDb;
+use eight::pdb::{PatternDb, PdbTable};
 use eight::rank::rank_placement;
 use eight::{Board, Move, Shape, Table};
 
@@ -162,13 +163,24 @@ fn letters(moves: &[Move]) -> String {
     eight::board::moves_to_string(moves)
 }
 
-fn five_five_five(goal: &Board) -> Solver {
-    let groups: [&[u8]; 3] = [&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]];
-    let dbs = groups
+/// The databases of `groups` toward `goal`, written to a file in memory and
+/// read back, as `eight` reads them.
+fn databases(goal: &Board, groups: &[&[u8]]) -> Result<PdbTable<Vec<u8>>, eight::TableError> {
+    let dbs: Vec<PatternDb> = groups
         .iter()
         .map(|tiles| PatternDb::generate(goal, tiles, |_, _| {}))
         .collect();
-    Solver::new(*goal, dbs).unwrap()
+    let parts: Vec<(&[u8], &[u8])> = dbs.iter().map(|db| (db.tiles(), db.entries())).collect();
+    let mut file = Vec::new();
+    write_pattern_dbs(goal, &parts, &mut file).unwrap();
+    let table = PdbTable::new(file)?;
+    table.verify()?;
+    Ok(table)
+}
+
+fn five_five_five(goal: &Board) -> Solver<Vec<u8>> {
+    let groups: [&[u8]; 3] = [&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]];
+    Solver::new(databases(goal, &groups).unwrap())
 }
 
 #[test]
@@ -192,11 +204,7 @@ fn eight_puzzle_search_agrees_with_the_table() {
     let table = Table::builtin().unwrap();
     for blank in [8, 0, 4] {
         let goal = Board::canonical(Shape::EIGHT, blank);
-        let dbs = vec![
-            PatternDb::generate(&goal, &[1, 2, 3, 4], |_, _| {}),
-            PatternDb::generate(&goal, &[5, 6, 7, 8], |_, _| {}),
-        ];
-        let solver = Solver::new(goal, dbs).unwrap();
+        let solver = Solver::new(databases(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap());
         for seed in 0..300u64 {
             let mut cells: Vec<u8> = (0..9).collect();
             let mut state = seed * 2654435761 + 1;
@@ -247,10 +255,34 @@ fn easier_korf_instances_get_their_known_lengths() {
 #[test]
 fn a_partition_must_hold_every_tile_once() {
     let goal = Board::goal(Shape::EIGHT);
-    let db = |tiles: &[u8]| PatternDb::generate(&goal, tiles, |_, _| {});
-    assert!(Solver::new(goal, vec![db(&[1, 2, 3, 4]), db(&[5, 6, 7])]).is_err());
-    assert!(Solver::new(goal, vec![db(&[1, 2, 3, 4]), db(&[4, 5, 6, 7, 8])]).is_err());
+    assert!(databases(&goal, &[&[1, 2, 3, 4], &[5, 6, 7]]).is_err());
+    assert!(databases(&goal, &[&[1, 2, 3, 4], &[4, 5, 6, 7, 8]]).is_err());
+    let solver = Solver::new(databases(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap());
     let unsolvable: Board = "2 1 3 4 5 6 7 8 x".parse().unwrap();
-    let solver = Solver::new(goal, vec![db(&[1, 2, 3, 4]), db(&[5, 6, 7, 8])]).unwrap();
     assert_eq!(solver.solve(&unsolvable).moves, None);
+}
+
+#[test]
+fn damaged_databases_are_refused() {
+    let goal = Board::goal(Shape::EIGHT);
+    let table = databases(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap();
+    let header = table.header().clone();
+    let mut bytes = Vec::new();
+    let groups: Vec<(&[u8], &[u8])> = table.groups().collect();
+    write_pattern_dbs(&goal, &groups, &mut bytes).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let damaged = PdbTable::new(&bytes[..]).expect("the header is intact");
+    assert!(matches!(
+        damaged.verify(),
+        Err(eight::TableError::Checksum { .. })
+    ));
+    bytes.truncate(last);
+    assert!(PdbTable::new(&bytes[..]).is_err());
+    // Each kind of file is refused by the reader of the other.
+    assert!(PdbTable::new(eight::table::BUILTIN_TABLE).is_err());
+    let mut file = Vec::new();
+    write_pattern_dbs(&goal, &groups, &mut file).unwrap();
+    assert!(Table::new(&file[..]).is_err());
+    assert_eq!(header.sections.len(), 2);
 }
