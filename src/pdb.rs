@@ -26,8 +26,10 @@
 //! in any region, gives its entry.
 
 use crate::board::{Board, MAX_CELLS, Move, Shape};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
 use crate::format::{self, Header, Kind, TableError};
-use crate::rank::{placements, rank_placement, unrank_placement};
+use crate::rank::{placements, rank_placement};
 
 /// The value of an entry no search has reached: never read for a placement
 /// of a board that can be solved.
@@ -54,7 +56,10 @@ impl PatternDb {
     pub fn generate(goal: &Board, tiles: &[u8], mut progress: impl FnMut(u32, u64)) -> PatternDb {
         let shape = goal.shape();
         let n = shape.cells();
-        assert!(!tiles.is_empty(), "a group has tiles");
+        assert!(
+            !tiles.is_empty() && tiles.len() < MAX_CELLS,
+            "a group has 1 to 15 tiles"
+        );
         let mut seen_tiles = 0u32;
         for &tile in tiles {
             assert!(
@@ -80,65 +85,100 @@ impl PatternDb {
         let k = tiles.len();
         let count = placements(n, k) as usize;
         // A state is a placement and the region of the blank, named by its
-        // lowest cell: index `placement * n + cell`.
-        let mut visited = vec![0u64; (count * n).div_ceil(64)];
-        let mut entries = vec![UNREACHED; count];
-        let mut layer: Vec<u64> = Vec::new();
+        // lowest cell: visited bit `placement * n + cell`. In a layer it is
+        // packed in a u64: the cells four bits each, the region's cell on top.
+        let visited: Vec<AtomicU64> = (0..(count * n).div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED)).collect();
+        let pack = |cells: &[u8], region_cell: u32| {
+            cells
+                .iter()
+                .enumerate()
+                .fold(u64::from(region_cell) << 60, |packed, (i, &cell)| {
+                    packed | u64::from(cell) << (4 * i)
+                })
+        };
 
         // At home, the blank may be in any region of the free cells.
         let occupied = cells_mask(&homes);
         let home_rank = rank_placement(&homes, n);
-        entries[home_rank as usize] = 0;
+        entries[home_rank as usize].store(0, Ordering::Relaxed);
+        let mut layer: Vec<u64> = Vec::new();
         let mut free = geometry.all & !occupied;
         while free != 0 {
             let region = geometry.region(free, free.trailing_zeros() as usize);
-            let state = home_rank * n as u64 + u64::from(region.trailing_zeros());
-            set(&mut visited, state);
-            layer.push(state);
+            let cell = region.trailing_zeros();
+            test_and_set(&visited, home_rank * n as u64 + u64::from(cell));
+            layer.push(pack(&homes, cell));
             free &= !region;
         }
         progress(0, layer.len() as u64);
 
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
         let mut depth = 0u32;
-        let mut next = Vec::new();
-        let mut cells = vec![0u8; k];
         while !layer.is_empty() {
-            for &state in &layer {
-                let (placement, blank) = (state / n as u64, (state % n as u64) as usize);
-                unrank_placement(placement, n, &mut cells);
-                let occupied = cells_mask(&cells);
-                let region = geometry.region(geometry.all & !occupied, blank);
-                for i in 0..k {
-                    let from = usize::from(cells[i]);
-                    // The tile moves into a cell of the blank's region next
-                    // to it, and the blank takes its cell.
-                    let mut targets = geometry.around[from] & region;
-                    while targets != 0 {
-                        let to = targets.trailing_zeros() as usize;
-                        targets &= targets - 1;
-                        cells[i] = to as u8;
-                        let moved_rank = rank_placement(&cells, n);
-                        let free = (geometry.all & !occupied & !(1 << to)) | (1 << from);
-                        let region = geometry.region(free, from);
-                        let next_state = moved_rank * n as u64 + u64::from(region.trailing_zeros());
-                        if !test_and_set(&mut visited, next_state) {
-                            next.push(next_state);
-                            let entry = &mut entries[moved_rank as usize];
-                            if *entry == UNREACHED {
-                                *entry = (depth + 1).min(u32::from(UNREACHED) - 1) as u8;
+            let value = (depth + 1).min(u32::from(UNREACHED) - 1) as u8;
+            let chunk = layer.len().div_ceil(threads).max(1);
+            let next: Vec<Vec<u64>> = std::thread::scope(|scope| {
+                let workers: Vec<_> = layer
+                    .chunks(chunk)
+                    .map(|states| {
+                        let (geometry, visited, entries) = (&geometry, &visited, &entries);
+                        scope.spawn(move || {
+                            let mut next = Vec::new();
+                            let mut cells = [0u8; MAX_CELLS];
+                            for &state in states {
+                                for (i, cell) in cells.iter_mut().enumerate().take(k) {
+                                    *cell = (state >> (4 * i) & 15) as u8;
+                                }
+                                let cells = &mut cells[..k];
+                                let occupied = cells_mask(cells);
+                                let region = geometry
+                                    .region(geometry.all & !occupied, (state >> 60) as usize);
+                                for i in 0..k {
+                                    let from = usize::from(cells[i]);
+                                    // The tile moves into a cell of the blank's
+                                    // region next to it, and the blank takes
+                                    // its cell.
+                                    let mut targets = geometry.around[from] & region;
+                                    while targets != 0 {
+                                        let to = targets.trailing_zeros() as usize;
+                                        targets &= targets - 1;
+                                        cells[i] = to as u8;
+                                        let rank = rank_placement(cells, n);
+                                        let free =
+                                            (geometry.all & !occupied & !(1 << to)) | 1 << from;
+                                        let cell = geometry.region(free, from).trailing_zeros();
+                                        if !test_and_set(visited, rank * n as u64 + u64::from(cell))
+                                        {
+                                            next.push(pack(cells, cell));
+                                            // Every thread of a layer writes the same value.
+                                            let entry = &entries[rank as usize];
+                                            if entry.load(Ordering::Relaxed) == UNREACHED {
+                                                entry.store(value, Ordering::Relaxed);
+                                            }
+                                        }
+                                    }
+                                    cells[i] = from as u8;
+                                }
                             }
-                        }
-                    }
-                    cells[i] = from as u8;
-                }
-            }
+                            next
+                        })
+                    })
+                    .collect();
+                workers
+                    .into_iter()
+                    .map(|worker| worker.join().expect("a search thread panicked"))
+                    .collect()
+            });
+            layer = next.concat();
             depth += 1;
-            if !next.is_empty() {
-                progress(depth, next.len() as u64);
+            if !layer.is_empty() {
+                progress(depth, layer.len() as u64);
             }
-            std::mem::swap(&mut layer, &mut next);
-            next.clear();
         }
+        let entries = entries.into_iter().map(AtomicU8::into_inner).collect();
         PatternDb {
             shape,
             tiles: tiles.to_vec(),
@@ -186,17 +226,10 @@ fn cells_mask(cells: &[u8]) -> u32 {
     cells.iter().fold(0, |mask, &cell| mask | 1 << cell)
 }
 
-fn set(bits: &mut [u64], index: u64) {
-    bits[(index / 64) as usize] |= 1 << (index % 64);
-}
-
 /// Sets a bit and returns whether it was set before.
-fn test_and_set(bits: &mut [u64], index: u64) -> bool {
-    let word = &mut bits[(index / 64) as usize];
+fn test_and_set(bits: &[AtomicU64], index: u64) -> bool {
     let bit = 1 << (index % 64);
-    let was = *word & bit != 0;
-    *word |= bit;
-    was
+    bits[(index / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit != 0
 }
 
 /// The cells of a shape as bit masks.
