@@ -35,6 +35,19 @@ use crate::rank::{placements, rank_placement};
 /// of a board that can be solved.
 pub const UNREACHED: u8 = u8::MAX;
 
+/// How far [`PatternDb::generate`] has come, told after each depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The depth just finished.
+    pub depth: u32,
+    /// States of the search at that depth.
+    pub states: u64,
+    /// Placements whose entry is known.
+    pub reached: u64,
+    /// All placements.
+    pub placements: u64,
+}
+
 /// A group of tiles and its database.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternDb {
@@ -46,14 +59,15 @@ pub struct PatternDb {
 }
 
 impl PatternDb {
-    /// Searches the database of `tiles` toward `goal`, reporting each depth
-    /// to `progress` as (depth, states at that depth).
+    /// Searches the database of `tiles` toward `goal` on every core,
+    /// reporting each depth to `progress`. The entries depend only on the
+    /// goal and the tiles.
     ///
     /// # Panics
     ///
     /// Panics if `tiles` is empty, holds the blank, a tile twice, or a tile
     /// not on the board.
-    pub fn generate(goal: &Board, tiles: &[u8], mut progress: impl FnMut(u32, u64)) -> PatternDb {
+    pub fn generate(goal: &Board, tiles: &[u8], mut progress: impl FnMut(&Progress)) -> PatternDb {
         let shape = goal.shape();
         let n = shape.cells();
         assert!(
@@ -104,6 +118,7 @@ impl PatternDb {
         let occupied = cells_mask(&homes);
         let home_rank = rank_placement(&homes, n);
         entries[home_rank as usize].store(0, Ordering::Relaxed);
+        let mut reached = 1u64;
         let mut layer: Vec<u64> = Vec::new();
         let mut free = geometry.all & !occupied;
         while free != 0 {
@@ -113,20 +128,26 @@ impl PatternDb {
             layer.push(pack(&homes, cell));
             free &= !region;
         }
-        progress(0, layer.len() as u64);
+        progress(&Progress {
+            depth: 0,
+            states: layer.len() as u64,
+            reached,
+            placements: count as u64,
+        });
 
         let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
         let mut depth = 0u32;
         while !layer.is_empty() {
             let value = (depth + 1).min(u32::from(UNREACHED) - 1) as u8;
             let chunk = layer.len().div_ceil(threads).max(1);
-            let next: Vec<Vec<u64>> = std::thread::scope(|scope| {
+            let next: Vec<(Vec<u64>, u64)> = std::thread::scope(|scope| {
                 let workers: Vec<_> = layer
                     .chunks(chunk)
                     .map(|states| {
                         let (geometry, visited, entries) = (&geometry, &visited, &entries);
                         scope.spawn(move || {
                             let mut next = Vec::new();
+                            let mut reached = 0u64;
                             let mut cells = [0u8; MAX_CELLS];
                             for &state in states {
                                 for (i, cell) in cells.iter_mut().enumerate().take(k) {
@@ -153,17 +174,22 @@ impl PatternDb {
                                         if !test_and_set(visited, rank * n as u64 + u64::from(cell))
                                         {
                                             next.push(pack(cells, cell));
-                                            // Every thread of a layer writes the same value.
+                                            // The first to reach a placement sets it;
+                                            // every thread of a layer would set the same.
                                             let entry = &entries[rank as usize];
-                                            if entry.load(Ordering::Relaxed) == UNREACHED {
-                                                entry.store(value, Ordering::Relaxed);
-                                            }
+                                            let first = entry.compare_exchange(
+                                                UNREACHED,
+                                                value,
+                                                Ordering::Relaxed,
+                                                Ordering::Relaxed,
+                                            );
+                                            reached += u64::from(first.is_ok());
                                         }
                                     }
                                     cells[i] = from as u8;
                                 }
                             }
-                            next
+                            (next, reached)
                         })
                     })
                     .collect();
@@ -172,10 +198,16 @@ impl PatternDb {
                     .map(|worker| worker.join().expect("a search thread panicked"))
                     .collect()
             });
-            layer = next.concat();
+            reached += next.iter().map(|(_, r)| r).sum::<u64>();
+            layer = next.into_iter().flat_map(|(states, _)| states).collect();
             depth += 1;
             if !layer.is_empty() {
-                progress(depth, layer.len() as u64);
+                progress(&Progress {
+                    depth,
+                    states: layer.len() as u64,
+                    reached,
+                    placements: count as u64,
+                });
             }
         }
         let entries = entries.into_iter().map(AtomicU8::into_inner).collect();
@@ -354,4 +386,37 @@ impl<D> std::fmt::Debug for PdbTable<D> {
             .field("groups", &self.header.sections.len())
             .finish_non_exhaustive()
     }
+}
+
+/// Splits the tiles of `goal` into groups of `sizes` tiles, taken in the
+/// goal's reading order: `7-8` toward Korf's goal puts tiles 1 to 7 in the
+/// first group.
+///
+/// # Errors
+///
+/// Fails unless the sizes are at least one each and add up to the tiles.
+pub fn partition(goal: &Board, sizes: &[usize]) -> Result<Vec<Vec<u8>>, String> {
+    let tiles: Vec<u8> = goal.cells().iter().copied().filter(|&t| t != 0).collect();
+    if sizes.contains(&0) || sizes.iter().sum::<usize>() != tiles.len() {
+        return Err(format!(
+            "the group sizes {sizes:?} do not add up to the {} tiles",
+            tiles.len()
+        ));
+    }
+    let mut rest = &tiles[..];
+    Ok(sizes
+        .iter()
+        .map(|&size| {
+            let (group, tail) = rest.split_at(size);
+            rest = tail;
+            group.to_vec()
+        })
+        .collect())
+}
+
+/// The name of the file of pattern databases with groups of `sizes` toward
+/// the 15-puzzle goal with the blank at `blank`: `fifteen-7-8-blank0.pdb`.
+pub fn file_name(sizes: &[usize], blank: usize) -> String {
+    let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+    format!("fifteen-{}-blank{blank}.pdb", sizes.join("-"))
 }

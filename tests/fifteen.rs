@@ -60,7 +60,7 @@ fn reference_entries(goal: &Board, tiles: &[u8]) -> HashMap<Vec<u8>, u32> {
 }
 
 fn check_against_definition(goal: &Board, tiles: &[u8]) {
-    let db = PatternDb::generate(goal, tiles, |_, _| {});
+    let db = PatternDb::generate(goal, tiles, |_| {});
     let reference = reference_entries(goal, tiles);
     let n = goal.shape().cells();
     assert_eq!(
@@ -168,7 +168,7 @@ fn letters(moves: &[Move]) -> String {
 fn databases(goal: &Board, groups: &[&[u8]]) -> Result<PdbTable<Vec<u8>>, eight::TableError> {
     let dbs: Vec<PatternDb> = groups
         .iter()
-        .map(|tiles| PatternDb::generate(goal, tiles, |_, _| {}))
+        .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
         .collect();
     let parts: Vec<(&[u8], &[u8])> = dbs.iter().map(|db| (db.tiles(), db.entries())).collect();
     let mut file = Vec::new();

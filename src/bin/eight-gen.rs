@@ -6,8 +6,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Parser as _;
-use eight::Shape;
 use eight::bfs::{self, GoalDone};
+use eight::pdb::{self, PatternDb};
+use eight::{Board, Shape, format};
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// The file name of the table inside the output folder.
 const TABLE_FILE: &str = "eight.table";
@@ -27,6 +29,22 @@ struct Args {
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
+    /// Build the 15-puzzle's pattern databases instead (minutes, gigabytes).
+    #[arg(long)]
+    fifteen: bool,
+    /// With --fifteen: the sizes of the groups of tiles, taken in the goal's
+    /// reading order.
+    #[arg(
+        long,
+        value_name = "SIZES",
+        default_value = "7-8",
+        requires = "fifteen"
+    )]
+    partition: String,
+    /// With --fifteen: the goal's blank cell, 15 for `1 2 ... 15 x`, 0 for
+    /// Korf's goal `x 1 2 ... 15`.
+    #[arg(long, value_name = "CELL", default_value_t = 15, requires = "fifteen")]
+    blank: usize,
 }
 
 fn main() -> ExitCode {
@@ -40,6 +58,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<ExitCode> {
+    if args.fifteen {
+        return fifteen(args);
+    }
     let started = Instant::now();
     let report = |done: &GoalDone| {
         if !args.quiet {
@@ -80,14 +101,7 @@ fn run(args: &Args) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    // Write beside the target, then rename, so a reader never sees half a file.
-    let partial = args.out.join(format!("{TABLE_FILE}.partial"));
-    std::fs::write(&partial, &table)
-        .with_context(|| format!("cannot write {}", partial.display()))?;
-    std::fs::rename(&partial, &path)
-        .with_context(|| format!("cannot move {} into place", partial.display()))?;
+    write_atomically(&path, &table)?;
     if !args.quiet {
         eprintln!(
             "wrote {} ({} bytes) in {:.0} ms",
@@ -97,4 +111,96 @@ fn run(args: &Args) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Builds the pattern databases of the 15-puzzle and writes them, or checks
+/// the file with --check.
+fn fifteen(args: &Args) -> Result<ExitCode> {
+    let sizes: Vec<usize> = args
+        .partition
+        .split('-')
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .with_context(|| {
+            format!(
+                "--partition {:?}: expected sizes such as 7-8",
+                args.partition
+            )
+        })?;
+    if args.blank >= Shape::FIFTEEN.cells() {
+        anyhow::bail!("--blank {}: a 4x4 board has cells 0 to 15", args.blank);
+    }
+    let goal = Board::canonical(Shape::FIFTEEN, args.blank);
+    let groups = pdb::partition(&goal, &sizes).map_err(|e| anyhow::anyhow!("--partition: {e}"))?;
+    let started = Instant::now();
+    let dbs: Vec<PatternDb> = groups
+        .iter()
+        .map(|tiles| {
+            let bar = match args.quiet {
+                true => ProgressBar::hidden(),
+                false => {
+                    ProgressBar::new(eight::rank::placements(goal.shape().cells(), tiles.len()))
+                }
+            };
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} placements {msg}",
+                )
+                .expect("the template is valid"),
+            );
+            bar.set_prefix(format!("tiles {tiles:?}"));
+            let db = PatternDb::generate(&goal, tiles, |progress| {
+                bar.set_position(progress.reached);
+                bar.set_message(format!("depth {}", progress.depth));
+            });
+            bar.finish();
+            db
+        })
+        .collect();
+    let parts: Vec<(&[u8], &[u8])> = dbs.iter().map(|db| (db.tiles(), db.entries())).collect();
+    let mut bytes = Vec::new();
+    format::write_pattern_dbs(&goal, &parts, &mut bytes)?;
+    let path = args.out.join(pdb::file_name(&sizes, args.blank));
+    let command = format!(
+        "cargo run --release --bin eight-gen -- --fifteen --partition {} --blank {} --out {}",
+        args.partition,
+        args.blank,
+        args.out.display()
+    );
+    if args.check {
+        let same = std::fs::read(&path).is_ok_and(|committed| committed == bytes);
+        if !same {
+            eprintln!(
+                "eight-gen: {} is missing or stale; run `{command}`",
+                path.display()
+            );
+            return Ok(ExitCode::from(1));
+        }
+        if !args.quiet {
+            eprintln!("{} is up to date ({} bytes)", path.display(), bytes.len());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    write_atomically(&path, &bytes)?;
+    if !args.quiet {
+        eprintln!(
+            "wrote {} ({} bytes) in {:.1} s",
+            path.display(),
+            bytes.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes beside the target, then renames, so that a reader never sees half
+/// a file.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, bytes)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    std::fs::rename(&partial, path)
+        .with_context(|| format!("cannot move {} into place", partial.display()))
 }
