@@ -28,13 +28,22 @@ pub struct Found {
 pub struct Solver<D> {
     table: PdbTable<D>,
     goal: Board,
-    /// Each group's tiles, and where its entries start in the table's body.
+    /// Each group's tiles.
     groups: Vec<Vec<u8>>,
-    /// The reflection, when the goal is its own reflection: the cell each
-    /// cell reflects to, and the tile each tile is renamed to.
-    mirror: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
+    /// The group of each tile.
+    group_of: [u8; MAX_CELLS],
+    /// The reflection, when the goal is its own reflection.
+    mirror: Option<Mirror>,
     /// `neighbors[cell][move code]`: where the blank goes.
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
+}
+
+/// The reflection about the main diagonal: the cell each cell reflects to,
+/// and the tile each tile is renamed to.
+#[derive(Clone, Copy, Debug)]
+struct Mirror {
+    cell_to: [u8; MAX_CELLS],
+    tile_to: [u8; MAX_CELLS],
 }
 
 impl<D: AsRef<[u8]>> Solver<D> {
@@ -49,12 +58,19 @@ impl<D: AsRef<[u8]>> Solver<D> {
                 targets[usize::from(mv.code())] = shape.neighbor(cell, mv).map(|c| c as u8);
             }
         }
-        let groups = table.groups().map(|(tiles, _)| tiles.to_vec()).collect();
+        let groups: Vec<Vec<u8>> = table.groups().map(|(tiles, _)| tiles.to_vec()).collect();
+        let mut group_of = [0u8; MAX_CELLS];
+        for (g, tiles) in groups.iter().enumerate() {
+            for &tile in tiles {
+                group_of[usize::from(tile)] = g as u8;
+            }
+        }
         Solver {
             mirror: mirror_of(&goal),
             goal,
             table,
             groups,
+            group_of,
             neighbors,
         }
     }
@@ -67,8 +83,7 @@ impl<D: AsRef<[u8]>> Solver<D> {
     /// The heuristic value of `board`: the larger of the databases' sums for
     /// the board and for its reflection.
     pub fn estimate(&self, board: &Board) -> u32 {
-        let state = State::new(self, board);
-        state.estimate(self)
+        State::new(self, board).estimate()
     }
 
     /// Finds the shortest moves from `start` to the goal, and of those the
@@ -90,7 +105,7 @@ impl<D: AsRef<[u8]>> Solver<D> {
             };
         }
         let mut state = State::new(self, start);
-        let mut bound = state.estimate(self);
+        let mut bound = state.estimate();
         let mut search = Search {
             solver: self,
             path: Vec::new(),
@@ -108,11 +123,23 @@ impl<D: AsRef<[u8]>> Solver<D> {
             }
         }
     }
+
+    /// The database value of group `g` for tiles standing on `cell_of`.
+    #[inline]
+    fn value(&self, g: usize, cell_of: &[u8; MAX_CELLS]) -> u8 {
+        let tiles = &self.groups[g];
+        let mut cells = [0u8; MAX_CELLS];
+        for (cell, &tile) in cells.iter_mut().zip(tiles) {
+            *cell = cell_of[usize::from(tile)];
+        }
+        let rank = rank_placement(&cells[..tiles.len()], self.goal.shape().cells());
+        self.table.entries(g)[rank as usize]
+    }
 }
 
 /// The reflection about the main diagonal, for a square goal that is its
 /// own reflection once tiles are renamed: its blank on the diagonal.
-fn mirror_of(goal: &Board) -> Option<([u8; MAX_CELLS], [u8; MAX_CELLS])> {
+fn mirror_of(goal: &Board) -> Option<Mirror> {
     let shape = goal.shape();
     if shape.rows() != shape.cols() {
         return None;
@@ -127,18 +154,28 @@ fn mirror_of(goal: &Board) -> Option<([u8; MAX_CELLS], [u8; MAX_CELLS])> {
     for (cell, &tile) in goal.cells().iter().enumerate() {
         tile_to[usize::from(tile)] = goal.cells()[usize::from(cell_to[cell])];
     }
-    (tile_to[0] == 0).then_some((cell_to, tile_to))
+    (tile_to[0] == 0).then_some(Mirror { cell_to, tile_to })
 }
 
-/// The board being searched, with the cell of every tile of it and of its
-/// reflection.
+/// The board being searched: its cells, the cell of every tile of it and of
+/// its reflection, and each group's database value for both.
 struct State {
     cells: [u8; MAX_CELLS],
     blank: usize,
-    /// `cell_of[tile]` on the board.
     cell_of: [u8; MAX_CELLS],
-    /// `mirror_cell_of[tile]` on the reflected board.
     mirror_cell_of: [u8; MAX_CELLS],
+    values: [u8; MAX_CELLS],
+    mirror_values: [u8; MAX_CELLS],
+    sum: u32,
+    mirror_sum: u32,
+}
+
+/// What a move changed in the values, to undo it.
+struct Undo {
+    group: usize,
+    value: u8,
+    mirror_group: usize,
+    mirror_value: u8,
 }
 
 impl State {
@@ -148,44 +185,82 @@ impl State {
             blank: board.blank(),
             cell_of: [0; MAX_CELLS],
             mirror_cell_of: [0; MAX_CELLS],
+            values: [0; MAX_CELLS],
+            mirror_values: [0; MAX_CELLS],
+            sum: 0,
+            mirror_sum: 0,
         };
         state.cells[..board.cells().len()].copy_from_slice(board.cells());
         for (cell, &tile) in board.cells().iter().enumerate() {
-            state.place(solver, tile, cell);
+            state.cell_of[usize::from(tile)] = cell as u8;
+            if let Some(mirror) = &solver.mirror {
+                state.mirror_cell_of[usize::from(mirror.tile_to[usize::from(tile)])] =
+                    mirror.cell_to[cell];
+            }
+        }
+        for g in 0..solver.groups.len() {
+            state.values[g] = solver.value(g, &state.cell_of);
+            state.sum += u32::from(state.values[g]);
+            if solver.mirror.is_some() {
+                state.mirror_values[g] = solver.value(g, &state.mirror_cell_of);
+                state.mirror_sum += u32::from(state.mirror_values[g]);
+            }
         }
         state
     }
 
-    /// Records that `tile` stands on `cell`.
-    fn place<D>(&mut self, solver: &Solver<D>, tile: u8, cell: usize) {
-        self.cell_of[usize::from(tile)] = cell as u8;
-        if let Some((cell_to, tile_to)) = &solver.mirror {
-            self.mirror_cell_of[usize::from(tile_to[usize::from(tile)])] = cell_to[cell];
+    fn estimate(&self) -> u32 {
+        self.sum.max(self.mirror_sum)
+    }
+
+    /// Moves the blank to `to`; only the moved tile's group changes value.
+    #[inline]
+    fn play<D: AsRef<[u8]>>(&mut self, solver: &Solver<D>, to: usize) -> Undo {
+        let from = self.blank;
+        let tile = self.cells[to];
+        self.cells.swap(from, to);
+        self.blank = to;
+        self.cell_of[usize::from(tile)] = from as u8;
+        let group = usize::from(solver.group_of[usize::from(tile)]);
+        let value = self.values[group];
+        self.values[group] = solver.value(group, &self.cell_of);
+        self.sum = self.sum + u32::from(self.values[group]) - u32::from(value);
+        let (mut mirror_group, mut mirror_value) = (0, 0);
+        if let Some(mirror) = &solver.mirror {
+            let mirrored = mirror.tile_to[usize::from(tile)];
+            self.mirror_cell_of[usize::from(mirrored)] = mirror.cell_to[from];
+            mirror_group = usize::from(solver.group_of[usize::from(mirrored)]);
+            mirror_value = self.mirror_values[mirror_group];
+            self.mirror_values[mirror_group] = solver.value(mirror_group, &self.mirror_cell_of);
+            self.mirror_sum = self.mirror_sum + u32::from(self.mirror_values[mirror_group])
+                - u32::from(mirror_value);
+        }
+        Undo {
+            group,
+            value,
+            mirror_group,
+            mirror_value,
         }
     }
 
-    fn estimate<D: AsRef<[u8]>>(&self, solver: &Solver<D>) -> u32 {
-        let direct = sum(solver, &self.cell_of);
-        match solver.mirror {
-            Some(_) => direct.max(sum(solver, &self.mirror_cell_of)),
-            None => direct,
+    /// Takes back the move that brought the blank from `from`.
+    #[inline]
+    fn unplay<D>(&mut self, solver: &Solver<D>, from: usize, undo: Undo) {
+        let to = self.blank;
+        let tile = self.cells[from];
+        self.cells.swap(from, to);
+        self.blank = from;
+        self.cell_of[usize::from(tile)] = to as u8;
+        self.sum = self.sum - u32::from(self.values[undo.group]) + u32::from(undo.value);
+        self.values[undo.group] = undo.value;
+        if let Some(mirror) = &solver.mirror {
+            let mirrored = mirror.tile_to[usize::from(tile)];
+            self.mirror_cell_of[usize::from(mirrored)] = mirror.cell_to[to];
+            self.mirror_sum = self.mirror_sum - u32::from(self.mirror_values[undo.mirror_group])
+                + u32::from(undo.mirror_value);
+            self.mirror_values[undo.mirror_group] = undo.mirror_value;
         }
     }
-}
-
-/// The databases' values added up for a board whose tiles stand on `cell_of`.
-fn sum<D: AsRef<[u8]>>(solver: &Solver<D>, cell_of: &[u8; MAX_CELLS]) -> u32 {
-    let n = solver.goal.shape().cells();
-    let mut total = 0u32;
-    let mut cells = [0u8; MAX_CELLS];
-    for (tiles, (_, entries)) in solver.groups.iter().zip(solver.table.groups()) {
-        for (cell, &tile) in cells.iter_mut().zip(tiles) {
-            *cell = cell_of[usize::from(tile)];
-        }
-        let rank = rank_placement(&cells[..tiles.len()], n);
-        total += u32::from(entries[rank as usize]);
-    }
-    total
 }
 
 enum Step {
@@ -202,7 +277,7 @@ struct Search<'s, D> {
 
 impl<D: AsRef<[u8]>> Search<'_, D> {
     fn dfs(&mut self, state: &mut State, g: u32, bound: u32, last: Option<Move>) -> Step {
-        let h = state.estimate(self.solver);
+        let h = state.estimate();
         if g + h > bound {
             return Step::Over(g + h);
         }
@@ -219,22 +294,15 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
             let Some(target) = self.solver.neighbors[state.blank][usize::from(mv.code())] else {
                 continue;
             };
-            let (from, to) = (state.blank, usize::from(target));
-            let tile = state.cells[to];
-            state.cells.swap(from, to);
-            state.blank = to;
-            state.place(self.solver, tile, from);
-            state.place(self.solver, 0, to);
+            let from = state.blank;
+            let undo = state.play(self.solver, usize::from(target));
             self.path.push(mv);
             match self.dfs(state, g + 1, bound, Some(mv)) {
                 Step::Found => return Step::Found,
                 Step::Over(over) => least = least.min(over),
             }
             self.path.pop();
-            state.cells.swap(from, to);
-            state.blank = from;
-            state.place(self.solver, tile, to);
-            state.place(self.solver, 0, from);
+            state.unplay(self.solver, from, undo);
         }
         Step::Over(least)
     }

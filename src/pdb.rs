@@ -366,6 +366,18 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
         &self.header
     }
 
+    /// The entries of group `index`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if there is no such group.
+    #[inline]
+    pub fn entries(&self, index: usize) -> &[u8] {
+        let section = &self.header.sections[index];
+        let start = self.body_start + section.offset as usize;
+        &self.data.as_ref()[start..start + section.len as usize]
+    }
+
     /// Each group's tiles and entries.
     pub fn groups(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
         let body = &self.data.as_ref()[self.body_start..];
