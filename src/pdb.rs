@@ -426,6 +426,18 @@ pub fn partition(goal: &Board, sizes: &[usize]) -> Result<Vec<Vec<u8>>, String> 
         .collect())
 }
 
+/// Reads group sizes written as `7-8` or `5-5-5`.
+///
+/// # Errors
+///
+/// Fails if a size is not a number.
+pub fn parse_sizes(text: &str) -> Result<Vec<usize>, String> {
+    text.split('-')
+        .map(|size| size.trim().parse::<usize>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("{text:?}: expected group sizes such as 7-8"))
+}
+
 /// The name of the file of pattern databases with groups of `sizes` toward
 /// the 15-puzzle goal with the blank at `blank`: `fifteen-7-8-blank0.pdb`.
 pub fn file_name(sizes: &[usize], blank: usize) -> String {

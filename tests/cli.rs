@@ -315,3 +315,63 @@ fn the_generator_writes_and_checks_the_same_bytes() {
         .code(1)
         .stderr(predicate::str::contains("differs").and(predicate::str::contains("eight-gen")));
 }
+
+/// Builds small (5-5-5) pattern databases of the 15-puzzle toward the goal
+/// with the blank at `blank`, in `dir`.
+fn build_small_databases(dir: &std::path::Path, blank: &str) {
+    assert_cmd::Command::new(cargo_bin("eight-gen"))
+        .args(["--quiet", "--fifteen", "--partition", "5-5-5", "--blank", blank, "--out"])
+        .arg(dir)
+        .assert()
+        .success();
+}
+
+#[test]
+fn fifteen_puzzle_boards_are_solved_with_pattern_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    build_small_databases(dir.path(), "15");
+    let pdb = dir.path().to_str().unwrap();
+    let input = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n\
+                 1 2 3 4\n5 6 x 8\n9 10 7 11\n13 14 15 12\n\
+                 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 x\n\
+                 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n\
+                 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";
+    let (out, err, code) = run(&["--pdb", pdb, "--partition", "5-5-5"], input);
+    assert_eq!(out, "r\ndrd\nunsolvable\ninvalid\n\n");
+    assert!(err.contains("<stdin>:7: unknown tile \"16\""), "{err}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn korfs_first_instance_toward_his_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    build_small_databases(dir.path(), "0");
+    let pdb = dir.path().to_str().unwrap();
+    let korf_goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let args = ["--pdb", pdb, "--partition", "5-5-5", "--goal", korf_goal, "--json"];
+    let (out, _, code) = run(&args, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n");
+    assert_eq!(code, 0);
+    let answer: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    // Korf's optimal length for his first instance.
+    assert_eq!(answer["length"], 57);
+}
+
+#[test]
+fn missing_or_damaged_databases_say_how_to_build_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdb = dir.path().to_str().unwrap();
+    let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n";
+    let args = ["--pdb", pdb, "--partition", "5-5-5"];
+    let (out, err, code) = run(&args, board);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("eight-gen -- --fifteen --partition 5-5-5 --blank 15"), "{err}");
+    build_small_databases(dir.path(), "15");
+    let file = dir.path().join("fifteen-5-5-5-blank15.pdb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&file, bytes).unwrap();
+    let (out, err, code) = run(&args, board);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("damaged") && err.contains("eight-gen"), "{err}");
+}

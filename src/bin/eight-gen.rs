@@ -116,17 +116,8 @@ fn run(args: &Args) -> Result<ExitCode> {
 /// Builds the pattern databases of the 15-puzzle and writes them, or checks
 /// the file with --check.
 fn fifteen(args: &Args) -> Result<ExitCode> {
-    let sizes: Vec<usize> = args
-        .partition
-        .split('-')
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .with_context(|| {
-            format!(
-                "--partition {:?}: expected sizes such as 7-8",
-                args.partition
-            )
-        })?;
+    let sizes =
+        pdb::parse_sizes(&args.partition).map_err(|e| anyhow::anyhow!("--partition {e}"))?;
     if args.blank >= Shape::FIFTEEN.cells() {
         anyhow::bail!("--blank {}: a 4x4 board has cells 0 to 15", args.blank);
     }

@@ -16,34 +16,40 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 use std::thread;
 
 use anyhow::{Context, Result, anyhow};
-use eight::{Board, Item, Parser, Table, TableError};
+use eight::{Board, Item, Parser, TableError};
 
-use crate::render::{self, Job, Scratch, Style};
+use crate::render::{self, Engine, Job, Scratch, Style};
 
 /// How much input is read, and output buffered, at a time.
 const IO_BUFFER: usize = 64 * 1024;
-
-/// Jobs sent to a worker at once.
-const BATCH: usize = 4096;
 
 /// Blocks of input read ahead of the parser.
 const READ_AHEAD: usize = 4;
 
 /// Answers everything on stdin; returns the exit code.
-pub fn run<D>(table: Arc<Table<D>>, goal: Board, style: Style, pairs: bool) -> Result<ExitCode>
+pub fn run<D>(
+    engine: Arc<Engine<D>>,
+    goal: Board,
+    style: Style,
+    pairs: bool,
+    head: Vec<u8>,
+) -> Result<ExitCode>
 where
     D: AsRef<[u8]> + Send + Sync + 'static,
 {
     let mut parser = match pairs {
-        true => Parser::with_count(table.shape()),
-        false => Parser::new(table.shape()),
+        true => Parser::with_count(engine.shape()),
+        false => Parser::new(engine.shape()),
     };
     let mut session = Session {
-        pipeline: Pipeline::new(table, style),
+        pipeline: Pipeline::new(engine, style),
         goal,
         pairs: pairs.then(Pairs::default),
         invalid: false,
     };
+    // What `main` read to tell the boards' shape comes first.
+    parser.feed(&head, &mut |item| session.take(item));
+    session.pipeline.check()?;
     let mut input = Input::Direct(io::stdin().lock());
     // Before the input waits, hand over every answer so far.
     while let Some(block) = input.next(|| session.pipeline.drain())? {
@@ -242,7 +248,7 @@ struct Worker {
 /// Batches jobs, solves them here or on the workers, and writes the answers
 /// in input order.
 struct Pipeline<D> {
-    table: Arc<Table<D>>,
+    engine: Arc<Engine<D>>,
     style: Style,
     batch: Vec<Job>,
     workers: Vec<Worker>,
@@ -257,11 +263,11 @@ struct Pipeline<D> {
 }
 
 impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
-    fn new(table: Arc<Table<D>>, style: Style) -> Pipeline<D> {
+    fn new(engine: Arc<Engine<D>>, style: Style) -> Pipeline<D> {
         Pipeline {
-            table,
+            batch: Vec::with_capacity(engine.batch()),
+            engine,
             style,
-            batch: Vec::with_capacity(BATCH),
             workers: Vec::new(),
             in_flight: VecDeque::new(),
             next_worker: 0,
@@ -274,7 +280,7 @@ impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
 
     fn push(&mut self, job: Job) {
         self.batch.push(job);
-        if self.batch.len() == BATCH && self.failure.is_none() {
+        if self.batch.len() >= self.engine.batch() && self.failure.is_none() {
             if let Err(err) = self.send_batch() {
                 self.failure = Some(err);
             }
@@ -296,7 +302,7 @@ impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
         if self.in_flight.len() >= 2 * self.workers.len() {
             self.write_oldest()?;
         }
-        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.engine.batch()));
         let worker = self.next_worker;
         self.next_worker = (worker + 1) % self.workers.len();
         self.workers[worker]
@@ -310,15 +316,15 @@ impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
     fn spawn_worker(&self) -> Worker {
         let (jobs, batches) = mpsc::sync_channel::<Vec<Job>>(2);
         let (done, answers) = mpsc::sync_channel(2);
-        let table = Arc::clone(&self.table);
+        let engine = Arc::clone(&self.engine);
         let style = self.style;
         thread::spawn(move || {
             let mut scratch = Scratch::default();
             for batch in batches {
                 let mut out = Vec::with_capacity(batch.len() * 32);
-                let answered = batch
-                    .iter()
-                    .try_for_each(|job| render::answer(&table, style, job, &mut scratch, &mut out));
+                let answered = batch.iter().try_for_each(|job| {
+                    render::answer(&engine, style, job, &mut scratch, &mut out)
+                });
                 if done.send(answered.map(|()| out)).is_err() {
                     return;
                 }
@@ -345,7 +351,7 @@ impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
             self.answers.clear();
             for job in &self.batch {
                 render::answer(
-                    &self.table,
+                    &self.engine,
                     self.style,
                     job,
                     &mut self.scratch,

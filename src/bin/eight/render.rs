@@ -2,7 +2,9 @@
 
 use std::io::Write;
 
-use eight::{Board, Move, SolveError, Table, TableError};
+use eight::ida::Solver;
+use eight::{Board, Move, Shape, SolveError, Table, TableError};
+use memmap2::Mmap;
 use serde::Serialize;
 
 /// Boards drawn side by side by `--show` before it wraps.
@@ -17,6 +19,66 @@ pub enum Style {
     Show,
     /// One JSON object per board.
     Json,
+}
+
+/// What answers the boards: the table of next moves (3x3), or IDA* over
+/// pattern databases (4x4).
+pub enum Engine<D> {
+    /// Walks the table's next moves.
+    Table(Table<D>),
+    /// Searches, toward the databases' goal (any goal with its blank in the
+    /// same cell, by relabelling).
+    Search(Solver<Mmap>),
+}
+
+impl<D: AsRef<[u8]>> Engine<D> {
+    /// The shape of the boards it answers.
+    pub fn shape(&self) -> Shape {
+        match self {
+            Engine::Table(table) => table.shape(),
+            Engine::Search(solver) => solver.goal().shape(),
+        }
+    }
+
+    /// Jobs worth sending to a worker thread at once: a search takes long
+    /// enough to go alone.
+    pub fn batch(&self) -> usize {
+        match self {
+            Engine::Table(_) => 4096,
+            Engine::Search(_) => 1,
+        }
+    }
+
+    /// Solves `start` toward `goal`, handing over each move; the number of
+    /// moves, or `None` if unsolvable.
+    fn solve_each(
+        &self,
+        start: &Board,
+        goal: &Board,
+        mut emit: impl FnMut(Move),
+    ) -> Result<Option<usize>, SolveError> {
+        let solver = match self {
+            Engine::Table(table) => return table.solve_each(start, goal, emit),
+            Engine::Search(solver) => solver,
+        };
+        for board in [start, goal] {
+            if board.shape() != self.shape() {
+                return Err(SolveError::Shape {
+                    expected: self.shape(),
+                    got: board.shape(),
+                });
+            }
+        }
+        if !start.solvable_to(goal) {
+            return Ok(None);
+        }
+        // The databases lead to one goal; `main` made sure the blank of any
+        // goal asked for stands where that goal's does.
+        let start = start.relabelled(goal, solver.goal());
+        let moves = solver.solve(&start).moves.unwrap_or_default();
+        moves.iter().copied().for_each(&mut emit);
+        Ok(Some(moves.len()))
+    }
 }
 
 /// A board (or pair) to answer, in input order.
@@ -44,7 +106,7 @@ pub struct Scratch {
 ///
 /// Fails only if the table is damaged or wrong: then nothing can be answered.
 pub fn answer<D: AsRef<[u8]>>(
-    table: &Table<D>,
+    engine: &Engine<D>,
     style: Style,
     job: &Job,
     scratch: &mut Scratch,
@@ -59,7 +121,7 @@ pub fn answer<D: AsRef<[u8]>>(
     };
     let letters = &mut scratch.letters;
     letters.clear();
-    match table.solve_each(start, goal, |mv| letters.push(mv.letter() as u8)) {
+    match engine.solve_each(start, goal, |mv| letters.push(mv.letter() as u8)) {
         Ok(found) => {
             let moves = found.map(|_| &letters[..]);
             write(style, job, Outcome::Solved { start, goal, moves }, out);
