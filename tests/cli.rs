@@ -320,7 +320,15 @@ fn the_generator_writes_and_checks_the_same_bytes() {
 /// with the blank at `blank`, in `dir`.
 fn build_small_databases(dir: &std::path::Path, blank: &str) {
     assert_cmd::Command::new(cargo_bin("eight-gen"))
-        .args(["--quiet", "--fifteen", "--partition", "5-5-5", "--blank", blank, "--out"])
+        .args([
+            "--quiet",
+            "--fifteen",
+            "--partition",
+            "5-5-5",
+            "--blank",
+            blank,
+            "--out",
+        ])
         .arg(dir)
         .assert()
         .success();
@@ -348,7 +356,15 @@ fn korfs_first_instance_toward_his_goal() {
     build_small_databases(dir.path(), "0");
     let pdb = dir.path().to_str().unwrap();
     let korf_goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
-    let args = ["--pdb", pdb, "--partition", "5-5-5", "--goal", korf_goal, "--json"];
+    let args = [
+        "--pdb",
+        pdb,
+        "--partition",
+        "5-5-5",
+        "--goal",
+        korf_goal,
+        "--json",
+    ];
     let (out, _, code) = run(&args, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n");
     assert_eq!(code, 0);
     let answer: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
@@ -364,7 +380,10 @@ fn missing_or_damaged_databases_say_how_to_build_them() {
     let args = ["--pdb", pdb, "--partition", "5-5-5"];
     let (out, err, code) = run(&args, board);
     assert_eq!((out.as_str(), code), ("", 2));
-    assert!(err.contains("eight-gen -- --fifteen --partition 5-5-5 --blank 15"), "{err}");
+    assert!(
+        err.contains("eight-gen -- --fifteen --partition 5-5-5 --blank 15"),
+        "{err}"
+    );
     build_small_databases(dir.path(), "15");
     let file = dir.path().join("fifteen-5-5-5-blank15.pdb");
     let mut bytes = std::fs::read(&file).unwrap();
@@ -373,5 +392,8 @@ fn missing_or_damaged_databases_say_how_to_build_them() {
     std::fs::write(&file, bytes).unwrap();
     let (out, err, code) = run(&args, board);
     assert_eq!((out.as_str(), code), ("", 2));
-    assert!(err.contains("damaged") && err.contains("eight-gen"), "{err}");
+    assert!(
+        err.contains("damaged") && err.contains("eight-gen"),
+        "{err}"
+    );
 }

@@ -1,6 +1,6 @@
 //! `eight-gen`: generates the table of next moves, or checks the committed one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -58,10 +58,59 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<ExitCode> {
-    if args.fifteen {
-        return fifteen(args);
-    }
     let started = Instant::now();
+    let (path, bytes, command) = match args.fifteen {
+        true => fifteen(args)?,
+        false => eight(args),
+    };
+    if args.check {
+        return Ok(check(&path, &bytes, &command, args.quiet));
+    }
+    write_atomically(&path, &bytes)?;
+    if !args.quiet {
+        eprintln!(
+            "wrote {} ({} bytes) in {:.3} s",
+            path.display(),
+            bytes.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Compares a fresh generation with the file at `path`; on a difference,
+/// says which command makes it anew.
+fn check(path: &Path, fresh: &[u8], command: &str, quiet: bool) -> ExitCode {
+    match std::fs::read(path) {
+        Err(err) => {
+            eprintln!(
+                "eight-gen: cannot read {}: {err}; run `{command}` to make it",
+                path.display()
+            );
+            ExitCode::from(1)
+        }
+        Ok(on_disk) if on_disk != fresh => {
+            eprintln!(
+                "eight-gen: {} differs from a fresh generation ({} bytes on disk, {} generated); \
+                 run `{command}` and commit the result",
+                path.display(),
+                on_disk.len(),
+                fresh.len(),
+            );
+            ExitCode::from(1)
+        }
+        Ok(_) => {
+            if !quiet {
+                eprintln!("{} is up to date ({} bytes)", path.display(), fresh.len());
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// Makes the 8-puzzle table: its path, its bytes, and the command that
+/// makes it.
+fn eight(args: &Args) -> (PathBuf, Vec<u8>, String) {
     let report = |done: &GoalDone| {
         if !args.quiet {
             eprintln!(
@@ -71,51 +120,16 @@ fn run(args: &Args) -> Result<ExitCode> {
         }
     };
     let table = bfs::generate(Shape::EIGHT, report);
-    let elapsed = started.elapsed();
-    let path = args.out.join(TABLE_FILE);
-    if args.check {
-        let committed = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(err) => {
-                eprintln!(
-                    "eight-gen: cannot read {}: {err}; run `cargo run --release --bin eight-gen -- --out {}` to make it",
-                    path.display(),
-                    args.out.display()
-                );
-                return Ok(ExitCode::from(1));
-            }
-        };
-        if committed != table {
-            eprintln!(
-                "eight-gen: {} differs from a fresh generation ({} bytes on disk, {} generated); \
-                 run `cargo run --release --bin eight-gen -- --out {}` and commit the result",
-                path.display(),
-                committed.len(),
-                table.len(),
-                args.out.display()
-            );
-            return Ok(ExitCode::from(1));
-        }
-        if !args.quiet {
-            eprintln!("{} is up to date ({} bytes)", path.display(), table.len());
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    write_atomically(&path, &table)?;
-    if !args.quiet {
-        eprintln!(
-            "wrote {} ({} bytes) in {:.0} ms",
-            path.display(),
-            table.len(),
-            elapsed.as_secs_f64() * 1e3
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+    let command = format!(
+        "cargo run --release --bin eight-gen -- --out {}",
+        args.out.display()
+    );
+    (args.out.join(TABLE_FILE), table, command)
 }
 
-/// Builds the pattern databases of the 15-puzzle and writes them, or checks
-/// the file with --check.
-fn fifteen(args: &Args) -> Result<ExitCode> {
+/// Builds the pattern databases of the 15-puzzle: their path, their bytes,
+/// and the command that makes them.
+fn fifteen(args: &Args) -> Result<(PathBuf, Vec<u8>, String)> {
     let sizes =
         pdb::parse_sizes(&args.partition).map_err(|e| anyhow::anyhow!("--partition {e}"))?;
     if args.blank >= Shape::FIFTEEN.cells() {
@@ -123,7 +137,6 @@ fn fifteen(args: &Args) -> Result<ExitCode> {
     }
     let goal = Board::canonical(Shape::FIFTEEN, args.blank);
     let groups = pdb::partition(&goal, &sizes).map_err(|e| anyhow::anyhow!("--partition: {e}"))?;
-    let started = Instant::now();
     let dbs: Vec<PatternDb> = groups
         .iter()
         .map(|tiles| {
@@ -158,30 +171,7 @@ fn fifteen(args: &Args) -> Result<ExitCode> {
         args.blank,
         args.out.display()
     );
-    if args.check {
-        let same = std::fs::read(&path).is_ok_and(|committed| committed == bytes);
-        if !same {
-            eprintln!(
-                "eight-gen: {} is missing or stale; run `{command}`",
-                path.display()
-            );
-            return Ok(ExitCode::from(1));
-        }
-        if !args.quiet {
-            eprintln!("{} is up to date ({} bytes)", path.display(), bytes.len());
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    write_atomically(&path, &bytes)?;
-    if !args.quiet {
-        eprintln!(
-            "wrote {} ({} bytes) in {:.1} s",
-            path.display(),
-            bytes.len(),
-            started.elapsed().as_secs_f64()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok((path, bytes, command))
 }
 
 /// Writes beside the target, then renames, so that a reader never sees half
