@@ -9,6 +9,9 @@
 //!
 //! then run `cargo bench --bench korf`. It prints each instance's length,
 //! nodes and time, checks every length against Korf's, and the totals.
+//! `KORF_PARTITION=5-5-5` reads other databases (built with `--partition`),
+//! `KORF_FOLDER` another folder, and `KORF_FIRST=10` solves only the first
+//! instances.
 
 use std::fs::File;
 use std::sync::Mutex;
@@ -23,12 +26,16 @@ use memmap2::Mmap;
 const INSTANCES: &str = include_str!("../tests/data/korf100.txt");
 
 fn main() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("generated")
-        .join(pdb::file_name(&[7, 8], 0));
+    let partition = std::env::var("KORF_PARTITION").unwrap_or_else(|_| "7-8".into());
+    let sizes = pdb::parse_sizes(&partition).expect("KORF_PARTITION holds group sizes");
+    let folder = std::env::var("KORF_FOLDER")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/generated").into());
+    let first: usize = std::env::var("KORF_FIRST").map_or(100, |n| n.parse().expect("a count"));
+    let path = std::path::Path::new(&folder).join(pdb::file_name(&sizes, 0));
     let Ok(file) = File::open(&path) else {
         eprintln!(
-            "{} is missing: run `cargo run --release --bin eight-gen -- --fifteen --blank 0` first",
+            "{} is missing: run `cargo run --release --bin eight-gen -- --fifteen --partition \
+             {partition} --blank 0 --out {folder}` first",
             path.display()
         );
         std::process::exit(1);
@@ -44,6 +51,7 @@ fn main() {
     let instances: Vec<(Board, usize)> = INSTANCES
         .lines()
         .filter(|line| !line.trim().is_empty())
+        .take(first)
         .map(|line| {
             let numbers: Vec<&str> = line.split_whitespace().collect();
             let board = Board::parse(Shape::FIFTEEN, numbers[..16].join(" ").as_bytes())
@@ -88,7 +96,7 @@ fn main() {
         );
     }
     println!(
-        "Korf's 100 instances: {} solved optimally, {nodes} nodes ({} per instance), \
+        "Korf's instances ({partition} databases): {} solved optimally, {nodes} nodes ({} per instance), \
          {:.3} s on {threads} threads; databases mapped and checked in {:.3} s",
         instances.len() - wrong,
         nodes / instances.len() as u64,
