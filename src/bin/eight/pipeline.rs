@@ -8,11 +8,11 @@
 //! written and flushed; a small input is answered on the main thread alone,
 //! so one board costs no thread start-up but the reader's.
 
-use std::collections::VecDeque;
+use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 use anyhow::{Context, Result, anyhow};
@@ -239,10 +239,11 @@ impl<D: AsRef<[u8]> + Send + Sync + 'static> Session<D> {
     }
 }
 
-/// A worker thread: batches of jobs in, their answers out, in order.
-struct Worker {
-    jobs: SyncSender<Vec<Job>>,
-    answers: Receiver<Result<Vec<u8>, TableError>>,
+/// Worker threads, one per core, sharing one queue of numbered batches.
+struct Workers {
+    batches: SyncSender<(u64, Vec<Job>)>,
+    answers: Receiver<(u64, Result<Vec<u8>, TableError>)>,
+    count: usize,
 }
 
 /// Batches jobs, solves them here or on the workers, and writes the answers
@@ -251,10 +252,12 @@ struct Pipeline<D> {
     engine: Arc<Engine<D>>,
     style: Style,
     batch: Vec<Job>,
-    workers: Vec<Worker>,
-    /// The worker of each batch not yet written, oldest first.
-    in_flight: VecDeque<usize>,
-    next_worker: usize,
+    workers: Option<Workers>,
+    /// Batches sent to the workers, and written.
+    sent: u64,
+    written: u64,
+    /// Answers that came back before those of earlier batches.
+    waiting: BTreeMap<u64, Result<Vec<u8>, TableError>>,
     scratch: Scratch,
     answers: Vec<u8>,
     out: io::BufWriter<io::StdoutLock<'static>>,
@@ -268,9 +271,10 @@ impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
             batch: Vec::with_capacity(engine.batch()),
             engine,
             style,
-            workers: Vec::new(),
-            in_flight: VecDeque::new(),
-            next_worker: 0,
+            workers: None,
+            sent: 0,
+            written: 0,
+            waiting: BTreeMap::new(),
             scratch: Scratch::default(),
             answers: Vec::new(),
             out: io::BufWriter::with_capacity(IO_BUFFER, io::stdout().lock()),
@@ -292,61 +296,84 @@ impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
         self.failure.take().map_or(Ok(()), Err)
     }
 
-    /// Sends the batch to the next worker, starting the workers if need be
-    /// and writing the oldest answers first if enough are in flight.
+    /// Queues the batch for the workers, starting them if need be and
+    /// writing the oldest answers first if enough are in flight.
     fn send_batch(&mut self) -> Result<()> {
-        if self.workers.is_empty() {
-            let cores = thread::available_parallelism().map_or(1, |n| n.get());
-            self.workers = (0..cores).map(|_| self.spawn_worker()).collect();
+        if self.workers.is_none() {
+            self.workers = Some(self.spawn_workers());
         }
-        if self.in_flight.len() >= 2 * self.workers.len() {
-            self.write_oldest()?;
+        let count = self.workers.as_ref().map_or(1, |workers| workers.count);
+        while self.sent - self.written >= (self.engine.in_flight() * count) as u64 {
+            self.write_next()?;
         }
         let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.engine.batch()));
-        let worker = self.next_worker;
-        self.next_worker = (worker + 1) % self.workers.len();
-        self.workers[worker]
-            .jobs
-            .send(batch)
+        let workers = self.workers.as_ref().expect("the workers are started");
+        workers
+            .batches
+            .send((self.sent, batch))
             .map_err(|_| anyhow!("a worker thread stopped"))?;
-        self.in_flight.push_back(worker);
+        self.sent += 1;
         Ok(())
     }
 
-    fn spawn_worker(&self) -> Worker {
-        let (jobs, batches) = mpsc::sync_channel::<Vec<Job>>(2);
-        let (done, answers) = mpsc::sync_channel(2);
-        let engine = Arc::clone(&self.engine);
-        let style = self.style;
-        thread::spawn(move || {
-            let mut scratch = Scratch::default();
-            for batch in batches {
-                let mut out = Vec::with_capacity(batch.len() * 32);
-                let answered = batch.iter().try_for_each(|job| {
-                    render::answer(&engine, style, job, &mut scratch, &mut out)
-                });
-                if done.send(answered.map(|()| out)).is_err() {
-                    return;
+    /// One worker per core; each takes the next batch from the shared queue,
+    /// so a long job holds up only its own worker.
+    fn spawn_workers(&self) -> Workers {
+        let count = thread::available_parallelism().map_or(1, |n| n.get());
+        let (batches, queue) =
+            mpsc::sync_channel::<(u64, Vec<Job>)>(self.engine.in_flight() * count);
+        let queue = Arc::new(Mutex::new(queue));
+        let (done, answers) = mpsc::channel();
+        for _ in 0..count {
+            let (queue, done) = (Arc::clone(&queue), done.clone());
+            let engine = Arc::clone(&self.engine);
+            let style = self.style;
+            thread::spawn(move || {
+                let mut scratch = Scratch::default();
+                loop {
+                    let next = queue.lock().map(|queue| queue.recv());
+                    let Ok(Ok((number, batch))) = next else {
+                        return;
+                    };
+                    let mut out = Vec::with_capacity(batch.len() * 32);
+                    let answered = batch.iter().try_for_each(|job| {
+                        render::answer(&engine, style, job, &mut scratch, &mut out)
+                    });
+                    if done.send((number, answered.map(|()| out))).is_err() {
+                        return;
+                    }
                 }
-            }
-        });
-        Worker { jobs, answers }
+            });
+        }
+        Workers {
+            batches,
+            answers,
+            count,
+        }
     }
 
-    fn write_oldest(&mut self) -> Result<()> {
-        let worker = self.in_flight.pop_front().expect("a batch in flight");
-        let answers = self.workers[worker]
-            .answers
-            .recv()
-            .map_err(|_| anyhow!("a worker thread stopped"))?
-            .context("the table")?;
+    /// Writes the answers of the oldest batch not yet written.
+    fn write_next(&mut self) -> Result<()> {
+        let answers = loop {
+            if let Some(answers) = self.waiting.remove(&self.written) {
+                break answers;
+            }
+            let workers = self.workers.as_ref().expect("batches were sent");
+            let (number, answers) = workers
+                .answers
+                .recv()
+                .map_err(|_| anyhow!("a worker thread stopped"))?;
+            self.waiting.insert(number, answers);
+        };
+        self.written += 1;
+        let answers = answers.context("the table")?;
         self.out.write_all(&answers).context("cannot write stdout")
     }
 
     /// Answers every job so far, writes the answers and flushes them.
     fn drain(&mut self) -> Result<()> {
         self.check()?;
-        if self.in_flight.is_empty() {
+        if self.sent == self.written {
             // Little input: answer it here rather than wake the workers.
             self.answers.clear();
             for job in &self.batch {
@@ -366,8 +393,8 @@ impl<D: AsRef<[u8]> + Send + Sync + 'static> Pipeline<D> {
         } else if !self.batch.is_empty() {
             self.send_batch()?;
         }
-        while !self.in_flight.is_empty() {
-            self.write_oldest()?;
+        while self.written < self.sent {
+            self.write_next()?;
         }
         self.out.flush().context("cannot write stdout")
     }

@@ -49,6 +49,16 @@ impl<D: AsRef<[u8]>> Engine<D> {
         }
     }
 
+    /// Batches worth keeping queued or in work per worker: searches vary
+    /// so much in length that more of them keep every core busy, while
+    /// batches of the table are large and alike.
+    pub fn in_flight(&self) -> usize {
+        match self {
+            Engine::Table(_) => 2,
+            Engine::Search(_) => 8,
+        }
+    }
+
     /// Solves `start` toward `goal`, handing over each move; the number of
     /// moves, or `None` if unsolvable.
     fn solve_each(
