@@ -11,6 +11,10 @@
 //! goal board into a canonical one, so the nine sections answer every start
 //! toward every goal.
 //!
+//! Boards too large for a table of every board (the 15-puzzle's 10^13) are
+//! solved by IDA* ([`ida`]) guided by additive pattern databases ([`pdb`]),
+//! built offline into a file of the same format and read in place.
+//!
 //! # Example
 //!
 //! ```
