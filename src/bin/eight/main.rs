@@ -1,4 +1,5 @@
-//! `eight`: answers 8-puzzle boards from stdin with their shortest moves.
+//! `eight`: answers 8-puzzle (and 15-puzzle) boards from stdin with their
+//! shortest moves.
 //!
 //! Exit codes: 0 every board answered (`unsolvable` is an answer), 1 some
 //! board invalid, 2 fatal (bad arguments, a table that cannot be read or fails
@@ -30,6 +31,9 @@ use crate::render::{Engine, Style};
 /// A board is 9 tiles (1-8, and x, X or 0 for the blank) separated by any
 /// whitespace, on one line or over several, or written together as
 /// `23415x768`. A bad board gets a message on stderr and the line `invalid`.
+///
+/// 4x4 boards (16 tiles, one number a token) are solved optimally by IDA*
+/// over pattern databases built with `eight-gen --fifteen`.
 ///
 /// Exit codes: 0 every board answered, 1 some board invalid, 2 fatal error.
 #[derive(clap::Parser, Debug)]
