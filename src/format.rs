@@ -195,6 +195,18 @@ pub enum TableError {
 }
 
 impl Header {
+    /// A header with no sections yet.
+    fn empty(shape: Shape, rank: RankScheme, codec: Codec) -> Header {
+        Header {
+            rows: shape.rows() as u8,
+            cols: shape.cols() as u8,
+            rank,
+            codec,
+            sections: Vec::new(),
+            reserved: 0,
+        }
+    }
+
     /// What the file holds.
     ///
     /// # Errors
@@ -538,14 +550,7 @@ pub fn assemble(shape: Shape, frames: &[Frame]) -> Vec<u8> {
         "one section per blank position"
     );
     let mut body = Vec::new();
-    let mut header = Header {
-        rows: shape.rows() as u8,
-        cols: shape.cols() as u8,
-        rank: RankScheme::LehmerHalf,
-        codec: Codec::Zstd2Bit,
-        sections: Vec::with_capacity(frames.len()),
-        reserved: 0,
-    };
+    let mut header = Header::empty(shape, RankScheme::LehmerHalf, Codec::Zstd2Bit);
     for (blank, frame) in frames.iter().enumerate() {
         assert_eq!(
             frame.goal,
@@ -600,14 +605,7 @@ pub fn write_pattern_dbs(
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
     let shape = goal.shape();
-    let mut header = Header {
-        rows: shape.rows() as u8,
-        cols: shape.cols() as u8,
-        rank: RankScheme::Placement,
-        codec: Codec::Raw8,
-        sections: Vec::with_capacity(groups.len()),
-        reserved: 0,
-    };
+    let mut header = Header::empty(shape, RankScheme::Placement, Codec::Raw8);
     let mut offset = 0u64;
     for &(tiles, entries) in groups {
         let count = placements(shape.cells(), tiles.len());
