@@ -232,26 +232,6 @@ impl PatternDb {
     pub fn entries(&self) -> &[u8] {
         &self.entries
     }
-
-    /// The fewest moves of the group's tiles that bring them home from
-    /// where they stand on `board`.
-    ///
-    /// # Panics
-    ///
-    /// Panics if `board` is of another shape.
-    pub fn lookup(&self, board: &Board) -> u8 {
-        assert_eq!(board.shape(), self.shape, "a board of the database's shape");
-        let mut where_is = [0u8; MAX_CELLS];
-        for (cell, &tile) in board.cells().iter().enumerate() {
-            where_is[usize::from(tile)] = cell as u8;
-        }
-        let mut cells = [0u8; MAX_CELLS];
-        for (cell, &tile) in cells.iter_mut().zip(&self.tiles) {
-            *cell = where_is[usize::from(tile)];
-        }
-        let rank = rank_placement(&cells[..self.tiles.len()], self.shape.cells());
-        self.entries[rank as usize]
-    }
 }
 
 fn cells_mask(cells: &[u8]) -> u32 {
