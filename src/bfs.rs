@@ -61,9 +61,7 @@ pub fn search(goal: &Board) -> Search {
     let mut depth = vec![UNSEEN; states];
     let mut codes = vec![0u8; states / 2];
     let mut histogram = vec![1u64];
-    let targets: Vec<[Option<usize>; 4]> = (0..n)
-        .map(|cell| Move::ALL.map(|mv| shape.neighbor(cell, mv)))
-        .collect();
+    let targets = shape.neighbor_table();
 
     let mut start = Node {
         cells: [0; MAX_CELLS],
@@ -78,7 +76,9 @@ pub fn search(goal: &Board) -> Search {
     while !layer.is_empty() {
         for node in &layer {
             for (mv, target) in Move::ALL.into_iter().zip(targets[node.blank]) {
-                let Some(target) = target else { continue };
+                let Some(target) = target.map(usize::from) else {
+                    continue;
+                };
                 let rank =
                     node.rank
                         .wrapping_add_signed(rank_delta(&node.cells[..n], node.blank, target));

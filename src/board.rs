@@ -86,6 +86,19 @@ impl Shape {
         }
     }
 
+    /// Where the blank goes from each cell by each move, indexed by
+    /// [`Move::code`]: [`Shape::neighbor`] for every cell at once, for loops
+    /// that make millions of moves.
+    pub fn neighbor_table(self) -> [[Option<u8>; 4]; MAX_CELLS] {
+        let mut table = [[None; 4]; MAX_CELLS];
+        for (cell, targets) in table.iter_mut().enumerate().take(self.cells()) {
+            for mv in Move::ALL {
+                targets[usize::from(mv.code())] = self.neighbor(cell, mv).map(|c| c as u8);
+            }
+        }
+        table
+    }
+
     /// The taxicab distance between two cells.
     fn distance(self, a: usize, b: usize) -> usize {
         let (ra, ca) = (a / self.cols(), a % self.cols());

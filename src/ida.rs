@@ -52,12 +52,6 @@ impl<D: AsRef<[u8]>> Solver<D> {
     pub fn new(table: PdbTable<D>) -> Solver<D> {
         let goal = *table.goal();
         let shape = goal.shape();
-        let mut neighbors = [[None; 4]; MAX_CELLS];
-        for (cell, targets) in neighbors.iter_mut().enumerate().take(shape.cells()) {
-            for mv in Move::ALL {
-                targets[usize::from(mv.code())] = shape.neighbor(cell, mv).map(|c| c as u8);
-            }
-        }
         let groups: Vec<Vec<u8>> = table.groups().map(|(tiles, _)| tiles.to_vec()).collect();
         let mut group_of = [0u8; MAX_CELLS];
         for (g, tiles) in groups.iter().enumerate() {
@@ -71,7 +65,7 @@ impl<D: AsRef<[u8]>> Solver<D> {
             table,
             groups,
             group_of,
-            neighbors,
+            neighbors: shape.neighbor_table(),
         }
     }
 

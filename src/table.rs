@@ -69,16 +69,13 @@ pub struct Table<D> {
     shape: Shape,
     body_start: usize,
     sections: Vec<OnceLock<Result<Box<[u8]>, TableError>>>,
-    /// `neighbors[cell][move code]`: where the blank goes, or [`NO_CELL`].
-    neighbors: [[u8; 4]; MAX_CELLS],
+    /// `neighbors[cell][move code]`: where the blank goes.
+    neighbors: [[Option<u8>; 4]; MAX_CELLS],
     /// The goal of each section, its rank and its parity.
     goals: Vec<Board>,
     goal_ranks: Vec<u64>,
     goal_parities: Vec<usize>,
 }
-
-/// Marks a move off the board in `Table::neighbors`.
-const NO_CELL: u8 = u8::MAX;
 
 impl Table<&'static [u8]> {
     /// The table built into the crate.
@@ -109,14 +106,6 @@ impl<D: AsRef<[u8]>> Table<D> {
         let shape = header.shape()?;
         let body_start = bytes.len() - body.len();
         let sections = header.sections.iter().map(|_| OnceLock::new()).collect();
-        let mut neighbors = [[NO_CELL; 4]; MAX_CELLS];
-        for (cell, targets) in neighbors.iter_mut().enumerate().take(shape.cells()) {
-            for mv in Move::ALL {
-                if let Some(target) = shape.neighbor(cell, mv) {
-                    targets[usize::from(mv.code())] = target as u8;
-                }
-            }
-        }
         let goals: Vec<Board> = (0..shape.cells())
             .map(|blank| Board::canonical(shape, blank))
             .collect();
@@ -128,7 +117,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             shape,
             body_start,
             sections,
-            neighbors,
+            neighbors: shape.neighbor_table(),
             goals,
             goal_ranks,
             goal_parities,
@@ -246,12 +235,11 @@ impl<D: AsRef<[u8]>> Table<D> {
                 )));
             }
             let mv = Move::from_code(format::code_at(codes, rank / 2));
-            let target = self.neighbors[blank][usize::from(mv.code())];
-            if target == NO_CELL {
+            let Some(target) = self.neighbors[blank][usize::from(mv.code())] else {
                 return Err(TableError::Walk(format!(
                     "section {index} moves the blank off the board"
                 )));
-            }
+            };
             let target = usize::from(target);
             rank = rank.wrapping_add_signed(rank_delta(cells, blank, target));
             cells.swap(blank, target);
