@@ -13,6 +13,7 @@
 use crate::board::{Board, MAX_CELLS, Move};
 use crate::pdb::PdbTable;
 use crate::rank::rank_placement;
+use crate::table::SolveError;
 
 /// What [`Solver::solve`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +79,33 @@ impl<D: AsRef<[u8]>> Solver<D> {
     /// the board and for its reflection.
     pub fn estimate(&self, board: &Board) -> u32 {
         State::new(self, board).estimate()
+    }
+
+    /// Finds the shortest moves from `start` to any `goal` with its blank
+    /// where the databases' goal has it: the tiles are relabelled so that
+    /// `goal` becomes the databases' goal, as [`Table`](crate::Table) does.
+    ///
+    /// # Errors
+    ///
+    /// Fails if a board is of another shape, or the goal's blank is
+    /// elsewhere.
+    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<Found, SolveError> {
+        let shape = self.goal.shape();
+        for board in [start, goal] {
+            if board.shape() != shape {
+                return Err(SolveError::Shape {
+                    expected: shape,
+                    got: board.shape(),
+                });
+            }
+        }
+        if goal.blank() != self.goal.blank() {
+            return Err(SolveError::GoalBlank {
+                expected: self.goal.blank(),
+                got: goal.blank(),
+            });
+        }
+        Ok(self.solve(&start.relabelled(goal, &self.goal)))
     }
 
     /// Finds the shortest moves from `start` to the goal, and of those the

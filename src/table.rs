@@ -55,6 +55,14 @@ pub enum SolveError {
     /// The table is damaged or wrong.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// Pattern databases lead only to goals with their blank in one cell.
+    #[error("these pattern databases serve goals with the blank at cell {expected}, not {got}")]
+    GoalBlank {
+        /// The databases' blank cell.
+        expected: usize,
+        /// The goal's blank cell.
+        got: usize,
+    },
 }
 
 /// A table of next moves, read in place from any bytes: a `Vec<u8>`, a

@@ -286,3 +286,36 @@ fn damaged_databases_are_refused() {
     assert!(Table::new(&file[..]).is_err());
     assert_eq!(header.sections.len(), 2);
 }
+
+/// Any goal with the databases' blank cell is served by relabelling, as the
+/// table serves it; a goal with the blank elsewhere is refused.
+#[test]
+fn search_relabels_toward_goals_with_the_same_blank() {
+    let table = Table::builtin().unwrap();
+    let canonical = Board::goal(Shape::EIGHT);
+    let solver = Solver::new(databases(&canonical, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap());
+    let goal: Board = "8 7 6 5 4 3 2 1 x".parse().unwrap();
+    for text in [
+        "x 1 3 4 2 5 7 8 6",
+        "8 6 7 2 5 4 3 x 1",
+        "1 2 3 4 5 6 8 7 x",
+    ] {
+        let start: Board = text.parse().unwrap();
+        let found = solver.solve_to(&start, &goal).unwrap();
+        let expected = table.solve_to(&start, &goal).unwrap();
+        assert_eq!(
+            found.moves.map(|m| letters(&m)),
+            expected.moves().map(letters),
+            "{text}"
+        );
+    }
+    let elsewhere = Board::canonical(Shape::EIGHT, 0);
+    let err = solver.solve_to(&canonical, &elsewhere).unwrap_err();
+    assert_eq!(
+        err,
+        eight::SolveError::GoalBlank {
+            expected: 8,
+            got: 0
+        }
+    );
+}
