@@ -9,7 +9,7 @@ mod pipeline;
 mod render;
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -109,15 +109,12 @@ fn read_head(pairs: bool) -> io::Result<Vec<u8>> {
     const MAX_HEAD: usize = 1 << 20;
     let mut stdin = io::stdin().lock();
     let mut head = Vec::new();
-    let mut block = [0u8; 4096];
     while head.len() < MAX_HEAD && first_board_line(&head, pairs).is_none() {
-        let read = match stdin.read(&mut block) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(err) => return Err(err),
-        };
-        head.extend_from_slice(&block[..read]);
+        let block = pipeline::read_block(&mut stdin, 4096)?;
+        if block.is_empty() {
+            break;
+        }
+        head.extend_from_slice(&block);
     }
     Ok(head)
 }

@@ -75,18 +75,11 @@ impl Input {
         match self {
             Input::Direct(stdin) => {
                 before_wait()?;
-                let mut block = vec![0u8; IO_BUFFER];
-                let read = loop {
-                    match stdin.read(&mut block) {
-                        Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                        read => break read.context("cannot read stdin")?,
-                    }
-                };
-                if read == IO_BUFFER {
+                let block = read_block(stdin, IO_BUFFER).context("cannot read stdin")?;
+                if block.len() == IO_BUFFER {
                     *self = Input::Background(read_in_background());
                 }
-                block.truncate(read);
-                Ok((read > 0).then_some(block))
+                Ok((!block.is_empty()).then_some(block))
             }
             Input::Background(blocks) => {
                 let block = match blocks.try_recv() {
@@ -106,6 +99,22 @@ impl Input {
     }
 }
 
+/// One read of at most `size` bytes, tried again if a signal interrupts it;
+/// an empty block at end of input.
+pub fn read_block(input: &mut impl Read, size: usize) -> io::Result<Vec<u8>> {
+    let mut block = vec![0u8; size];
+    loop {
+        match input.read(&mut block) {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+            Ok(read) => {
+                block.truncate(read);
+                return Ok(block);
+            }
+        }
+    }
+}
+
 /// Reads stdin on a thread of its own, in blocks, until end of input or an
 /// error. The thread is not joined: at exit it may still wait for input.
 fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
@@ -113,19 +122,17 @@ fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
     thread::spawn(move || {
         let mut stdin = io::stdin().lock();
         loop {
-            let mut block = vec![0u8; IO_BUFFER];
-            let read = match stdin.read(&mut block) {
-                Ok(0) => return,
-                Ok(read) => read,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            match read_block(&mut stdin, IO_BUFFER) {
+                Ok(block) if block.is_empty() => return,
+                Ok(block) => {
+                    if send.send(Ok(block)).is_err() {
+                        return;
+                    }
+                }
                 Err(err) => {
                     let _ = send.send(Err(err));
                     return;
                 }
-            };
-            block.truncate(read);
-            if send.send(Ok(block)).is_err() {
-                return;
             }
         }
     });
