@@ -122,6 +122,15 @@ pub enum Kind {
     PatternDbs,
 }
 
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::NextMoves => "a table of next moves",
+            Kind::PatternDbs => "pattern databases",
+        })
+    }
+}
+
 /// The entries of one goal, or of one group of tiles.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
@@ -244,6 +253,30 @@ fn invalid(reason: String) -> TableError {
 /// The CRC-32 of `bytes`, as the format stores it.
 pub fn checksum(bytes: &[u8]) -> u32 {
     crc32fast::hash(bytes)
+}
+
+/// Reads the header as [`read_header`] does and checks that the file is of
+/// the `expected` kind; returns the header and where the body starts.
+///
+/// # Errors
+///
+/// Fails with the first thing wrong, or if the file is of the other kind.
+pub fn read_header_of(bytes: &[u8], expected: Kind) -> Result<(Header, usize), TableError> {
+    let (header, body) = read_header(bytes)?;
+    let kind = header.kind()?;
+    if kind != expected {
+        return Err(invalid(format!("the file holds {kind}, not {expected}")));
+    }
+    Ok((header, bytes.len() - body.len()))
+}
+
+/// Checks the checksum of every section of `body`.
+///
+/// # Errors
+///
+/// Fails with the first damaged section.
+pub fn verify_sections(header: &Header, body: &[u8]) -> Result<(), TableError> {
+    (0..header.sections.len()).try_for_each(|index| section_frame(header, body, index).map(drop))
 }
 
 /// Reads and checks the prefix and header of a table file, and the placement

@@ -305,18 +305,11 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
     ///
     /// Fails with the first thing wrong with the header.
     pub fn new(data: D) -> Result<PdbTable<D>, TableError> {
-        let bytes = data.as_ref();
-        let (header, body) = format::read_header(bytes)?;
-        if header.kind()? != Kind::PatternDbs {
-            return Err(TableError::Invalid(
-                "the file holds a table of next moves, not pattern databases".into(),
-            ));
-        }
+        let (header, body_start) = format::read_header_of(data.as_ref(), Kind::PatternDbs)?;
         let shape = header.shape()?;
         // `read_header` checked that there is a section and its goal is a board.
         let goal = Board::from_cells(shape, &header.sections[0].goal)
             .map_err(|e| TableError::Invalid(e.to_string()))?;
-        let body_start = bytes.len() - body.len();
         Ok(PdbTable {
             data,
             header,
@@ -331,9 +324,7 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
     ///
     /// Fails with the first damaged one.
     pub fn verify(&self) -> Result<(), TableError> {
-        let body = &self.data.as_ref()[self.body_start..];
-        (0..self.header.sections.len())
-            .try_for_each(|index| format::section_frame(&self.header, body, index).map(drop))
+        format::verify_sections(&self.header, &self.data.as_ref()[self.body_start..])
     }
 
     /// The goal the databases lead to.

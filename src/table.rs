@@ -104,15 +104,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// Fails with the first thing wrong with the header: see [`TableError`].
     pub fn new(data: D) -> Result<Table<D>, TableError> {
-        let bytes = data.as_ref();
-        let (header, body) = format::read_header(bytes)?;
-        if header.kind()? != format::Kind::NextMoves {
-            return Err(TableError::Invalid(
-                "the file holds pattern databases, not a table of next moves".into(),
-            ));
-        }
+        let (header, body_start) = format::read_header_of(data.as_ref(), format::Kind::NextMoves)?;
         let shape = header.shape()?;
-        let body_start = bytes.len() - body.len();
         let sections = header.sections.iter().map(|_| OnceLock::new()).collect();
         let goals: Vec<Board> = (0..shape.cells())
             .map(|blank| Board::canonical(shape, blank))
@@ -138,8 +131,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// Fails with the first damaged section.
     pub fn verify(&self) -> Result<(), TableError> {
-        (0..self.header.sections.len())
-            .try_for_each(|index| format::section_frame(&self.header, self.body(), index).map(drop))
+        format::verify_sections(&self.header, self.body())
     }
 
     /// The shape of the boards the table answers.
