@@ -1,21 +1,42 @@
-//! Copies the committed table into OUT_DIR, where `Table::builtin` includes
-//! it. A missing table becomes an empty one, so that the generator can still
-//! be built to make it; the built-in table then refuses to load and says how
-//! to regenerate it.
+//! Builds the list of files the program carries from `generated/`: every
+//! committed table (`*.table`), copied into OUT_DIR, and `builtin.rs`, which
+//! includes them by name (see `src/data.rs`). A missing folder builds an
+//! empty list, so that the generator can still be built to make the files;
+//! the program then says which file is missing. Writes only into OUT_DIR.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::{env, fs};
 
-const TABLE: &str = "generated/eight.table";
+const FOLDER: &str = "generated";
+
+/// The kinds of file built in; anything else in the folder (large files
+/// made on request) is left out.
+const EXTENSIONS: [&str; 1] = ["table"];
 
 fn main() {
-    println!("cargo::rerun-if-changed={TABLE}");
+    println!("cargo::rerun-if-changed={FOLDER}");
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let bytes = fs::read(Path::new(TABLE)).unwrap_or_else(|_| {
-        println!(
-            "cargo::warning={TABLE} is missing; run `cargo run --release --bin eight-gen` to make it"
-        );
-        Vec::new()
-    });
-    fs::write(out.join("eight.table"), bytes).expect("OUT_DIR is writable");
+    let mut names: Vec<String> = fs::read_dir(FOLDER)
+        .map(|entries| {
+            entries
+                .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+                .filter(|name| {
+                    EXTENSIONS
+                        .iter()
+                        .any(|ext| name.strip_suffix(ext).is_some_and(|s| s.ends_with('.')))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut list = String::from("&[\n");
+    for name in &names {
+        println!("cargo::rerun-if-changed={FOLDER}/{name}");
+        let bytes = fs::read(format!("{FOLDER}/{name}")).expect("a listed file reads");
+        fs::write(out.join(name), bytes).expect("OUT_DIR is writable");
+        list +=
+            &format!("    ({name:?}, include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{name}\"))),\n");
+    }
+    list += "]\n";
+    fs::write(out.join("builtin.rs"), list).expect("OUT_DIR is writable");
 }

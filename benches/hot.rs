@@ -4,30 +4,26 @@
 
 use std::hint::black_box;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use eight::rank::board_rank;
-use eight::{Board, Item, Parser, Shape, Table};
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
+use eight::{Board, Layout, Parser, Shape, Solver};
 
 const BOARDS: usize = 10_000;
 
 fn random_boards(n: usize) -> Vec<Board> {
-    let mut rng = StdRng::seed_from_u64(8);
+    let mut rng = common::Rng(8);
     (0..n)
-        .map(|_| {
-            let mut cells: Vec<u8> = (0..9).collect();
-            cells.shuffle(&mut rng);
-            Board::from_cells(Shape::EIGHT, &cells).unwrap()
-        })
+        .map(|_| Board::from_cells(Shape::EIGHT, &rng.board(9)).unwrap())
         .collect()
 }
 
 fn benches(c: &mut Criterion) {
     let boards = random_boards(BOARDS);
     let text: String = boards.iter().map(|b| format!("{b}\n")).collect();
-    let table = Table::builtin().unwrap();
+    let table = Solver::builtin(Shape::EIGHT).unwrap();
     let goal = Board::goal(Shape::EIGHT);
     let solvable: Vec<Board> = boards
         .iter()
@@ -39,10 +35,10 @@ fn benches(c: &mut Criterion) {
     group.throughput(Throughput::Elements(BOARDS as u64));
     group.bench_function("parse", |b| {
         b.iter(|| {
-            let mut parser = Parser::new(Shape::EIGHT);
+            let mut parser = Parser::new(Layout::Auto);
             let mut count = 0usize;
             parser.feed(black_box(text.as_bytes()), &mut |item| {
-                count += matches!(item, Item::Board { result: Ok(_), .. }) as usize
+                count += item.result.is_ok() as usize
             });
             parser.finish(&mut |_| {});
             count

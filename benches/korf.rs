@@ -4,60 +4,50 @@
 //! Build the databases first (minutes, a few gigabytes of memory):
 //!
 //! ```text
-//! cargo run --release --bin eight-gen -- --fifteen --blank 0
+//! cargo run --release --bin eight-gen -- --shape 4x4 --blank 0
 //! ```
 //!
 //! then run `cargo bench --bench korf`. It prints each instance's length,
-//! nodes and time, checks every length against Korf's, and the totals.
+//! nodes and time, checks every length against Korf's, and the totals. The
+//! databases are read from the data folder (`$EIGHT_DATA`, else the user's);
 //! `KORF_PARTITION=5-5-5` reads other databases (built with `--partition`),
-//! `KORF_FOLDER` another folder, and `KORF_FIRST=10` solves only the first
-//! instances.
+//! and `KORF_FIRST=10` solves only the first instances.
 
-use std::fs::File;
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use eight::ida::Solver;
-use eight::pdb::{self, PdbTable};
-use eight::{Board, Shape};
-use memmap2::Mmap;
-
-const INSTANCES: &str = include_str!("../tests/data/korf100.txt");
+use eight::solver::{self, Data};
+use eight::{Board, DataDir, PdbTable, Searcher, Shape, map, pdb};
 
 fn main() {
     let partition = std::env::var("KORF_PARTITION").unwrap_or_else(|_| "7-8".into());
     let sizes = pdb::parse_sizes(&partition).expect("KORF_PARTITION holds group sizes");
-    let folder = std::env::var("KORF_FOLDER")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/generated").into());
     let first: usize = std::env::var("KORF_FIRST").map_or(100, |n| n.parse().expect("a count"));
-    let path = std::path::Path::new(&folder).join(pdb::file_name(&sizes, 0));
-    let Ok(file) = File::open(&path) else {
+    let dir = DataDir::locate().expect("a data folder");
+    let path = dir.path().join(solver::pdb_file(Shape::FIFTEEN, &sizes, 0));
+    let Ok(file) = map::open(&path) else {
         eprintln!(
-            "{} is missing: run `cargo run --release --bin eight-gen -- --fifteen --partition \
-             {partition} --blank 0 --out {folder}` first",
+            "{} is missing: run `cargo run --release --bin eight-gen -- --shape 4x4 --partition \
+             {partition} --blank 0` first",
             path.display()
         );
         std::process::exit(1);
     };
     let loading = Instant::now();
     // SAFETY: the file is only read, and nothing writes it while this runs.
-    let map = unsafe { Mmap::map(&file) }.expect("the databases map");
-    let table = PdbTable::new(map).expect("the databases are valid");
-    table.verify().expect("the databases are intact");
-    let solver = Solver::new(table);
+    let map = unsafe { map::map(&file) }.expect("the databases map");
+    let table = PdbTable::new(Data::Mapped(map)).expect("the databases are valid");
+    let searcher = Searcher::new(table);
     let load_time = loading.elapsed();
 
-    let instances: Vec<(Board, usize)> = INSTANCES
-        .lines()
-        .filter(|line| !line.trim().is_empty())
+    let instances: Vec<(Board, usize)> = common::korf()
+        .into_iter()
         .take(first)
-        .map(|line| {
-            let numbers: Vec<&str> = line.split_whitespace().collect();
-            let board = Board::parse(Shape::FIFTEEN, numbers[..16].join(" ").as_bytes())
-                .expect("Korf's boards parse");
-            (board, numbers[16].parse().expect("a length"))
-        })
+        .map(|(cells, length)| (Board::from_cells(Shape::FIFTEEN, &cells).unwrap(), length))
         .collect();
     let results: Vec<Mutex<Option<(usize, u64, Duration)>>> =
         instances.iter().map(|_| Mutex::new(None)).collect();
@@ -73,10 +63,12 @@ fn main() {
                         return;
                     };
                     let one = Instant::now();
-                    let found = solver.solve(board);
-                    let moves = found.moves.expect("Korf's instances are solvable");
-                    *results[index].lock().unwrap() =
-                        Some((moves.len(), found.nodes, one.elapsed()));
+                    let (solution, nodes) = searcher.solve(board).expect("the search ends");
+                    let moves = solution
+                        .moves()
+                        .expect("Korf's instances are solvable")
+                        .len();
+                    *results[index].lock().unwrap() = Some((moves, nodes, one.elapsed()));
                 }
             });
         }
@@ -96,8 +88,8 @@ fn main() {
         );
     }
     println!(
-        "Korf's instances ({partition} databases): {} solved optimally, {nodes} nodes ({} per instance), \
-         {:.3} s on {threads} threads; databases mapped and checked in {:.3} s",
+        "Korf's instances ({partition} databases): {} solved optimally, {nodes} nodes ({} per \
+         instance), {:.3} s on {threads} threads; databases mapped and opened in {:.3} s",
         instances.len() - wrong,
         nodes / instances.len() as u64,
         total.as_secs_f64(),

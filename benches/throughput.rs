@@ -17,9 +17,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 const BOARDS: usize = 1_000_000;
 const PAIRS: usize = 100_000;
@@ -31,7 +30,7 @@ const EIGHT: &str = env!("CARGO_BIN_EXE_eight");
 
 fn main() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let mut rng = StdRng::seed_from_u64(SEED);
+    let mut rng = common::Rng(SEED);
 
     // Throughput.
     let input: String = (0..BOARDS).map(|_| random_board(&mut rng) + "\n").collect();
@@ -56,6 +55,13 @@ fn main() {
     });
     let reference_time = bfs_time + walk_time;
     let same = std::fs::read(&output_path).unwrap() == reference_output;
+
+    // A million invalid boards (8 tiles a line), each with its message.
+    let invalid_path = dir.path().join("invalid.txt");
+    std::fs::write(&invalid_path, "1 2 3 4 5 6 7 8\n".repeat(BOARDS)).unwrap();
+    let invalid_time = best_of(RUNS, || {
+        run_failing(&invalid_path, &output_path, &dir.path().join("invalid.err"))
+    });
 
     // Start-up: one board, against a process that does nothing.
     let one = dir.path().join("one.txt");
@@ -85,7 +91,7 @@ fn main() {
     let mut table = Vec::new();
     let generate_time = best_of(RUNS, || {
         let started = Instant::now();
-        table = eight::bfs::generate(eight::Shape::EIGHT, |_| {});
+        table = eight::bfs::generate(eight::Shape::EIGHT, &(0..9).collect::<Vec<_>>(), |_, _| {});
         started.elapsed()
     });
 
@@ -113,6 +119,11 @@ fn main() {
         if same { "yes" } else { "NO" }
     );
     println!(
+        "  invalid    {:>8.1} ms for {BOARDS} invalid boards with their messages, {:.1}x the good ones",
+        ms(invalid_time),
+        invalid_time.as_secs_f64() / eight_time.as_secs_f64()
+    );
+    println!(
         "  start-up   {:>8.3} ms for one board; `eight --version` {:.3} ms, `true` {:.3} ms",
         ms(eight_start),
         ms(version_start),
@@ -133,22 +144,28 @@ fn main() {
 }
 
 /// A random arrangement of the 3x3 board, tiles separated by spaces.
-fn random_board(rng: &mut StdRng) -> String {
-    let mut cells = ['1', '2', '3', '4', '5', '6', '7', '8', 'x'];
-    cells.shuffle(rng);
-    // Keep the generator's draws independent of the layout.
-    let _ = rng.random::<u8>();
-    cells
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+fn random_board(rng: &mut common::Rng) -> String {
+    common::text(&rng.board(9))
 }
 
 fn run_eight(args: &[&str], input: &Path, output: &Path) -> Duration {
     let mut command = Command::new(EIGHT);
     command.args(args);
     run_timed(command, input, output)
+}
+
+/// Runs `eight` on input it must call invalid (exit 1), stderr to a file.
+fn run_failing(input: &Path, output: &Path, errors: &Path) -> Duration {
+    let started = Instant::now();
+    let status = Command::new(EIGHT)
+        .stdin(File::open(input).unwrap())
+        .stdout(File::create(output).unwrap())
+        .stderr(File::create(errors).unwrap())
+        .status()
+        .expect("eight runs");
+    let elapsed = started.elapsed();
+    assert_eq!(status.code(), Some(1), "invalid boards exit 1");
+    elapsed
 }
 
 /// Runs a command from `input` to `output` and returns its wall time.

@@ -1,4 +1,5 @@
-//! The reverse breadth-first search that makes the next-move codes.
+//! The reverse breadth-first search that makes next-move codes, and the
+//! layered search machinery it shares with the [proof](crate::table::prove).
 //!
 //! From a goal, the search visits every board that can reach it, layer by
 //! layer. A board first met at depth `d + 1` from a board at depth `d` by the
@@ -8,22 +9,127 @@
 //! paths, the lexicographically smallest: any shortest path that starts with
 //! a smaller letter would need a neighbour at depth `d`, which would have
 //! given that letter.
+//!
+//! A board that reaches the goal is identified by its entry,
+//! [`board_rank`](crate::rank::board_rank)` / 2` (see [`crate::file`]). A
+//! layer holds boards packed into a `u64`, four bits a cell; large layers
+//! are expanded on every core, with the per-entry state in atomics so that
+//! the result does not depend on how the work was split.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
-use crate::board::{Board, MAX_CELLS, Move, Shape};
-use crate::format::{self, Frame, SectionCodes};
-use crate::rank::{board_rank, factorial, rank_delta};
+use crate::board::Board;
+use crate::file::{self, Codec, NewSection, RankScheme};
+use crate::rank::{cells_rank, factorial, rank_delta};
+use crate::shape::{MAX_CELLS, Move, Shape};
 
-/// The most cells a board may have for a full search: `n!` must index a
-/// `Vec` of bytes in memory.
-pub const MAX_SEARCH_CELLS: usize = 12;
+/// The most cells a board may have for a table of every board: `n! / 2`
+/// entries must fit in memory.
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// An entry no search has reached.
+pub(crate) const UNSEEN: u8 = u8::MAX;
+
+/// Layers smaller than this are expanded on the calling thread.
+const PARALLEL_LAYER: usize = 1 << 15;
+
+/// Sections of at most this many bytes of codes are compressed hardest:
+/// every table built into the program; larger ones (the data folder's)
+/// at [`LARGE_LEVEL`], which is many times faster.
+const SMALL_SECTION: u64 = 1 << 20;
+
+/// The zstd level of sections of up to a megabyte of codes.
+pub const SMALL_LEVEL: i32 = 19;
+
+/// The zstd level of larger sections.
+pub const LARGE_LEVEL: i32 = 9;
+
+/// Packs a board's cells four bits each, the first cell lowest.
+#[inline]
+pub(crate) fn pack(cells: &[u8]) -> u64 {
+    cells
+        .iter()
+        .enumerate()
+        .fold(0, |packed, (i, &cell)| packed | u64::from(cell) << (4 * i))
+}
+
+/// The cells of a packed board of `n` cells, and the blank's cell.
+#[inline]
+pub(crate) fn unpack(packed: u64, n: usize) -> ([u8; MAX_CELLS], usize) {
+    let mut cells = [0u8; MAX_CELLS];
+    let mut blank = 0;
+    for (i, cell) in cells.iter_mut().enumerate().take(n) {
+        *cell = (packed >> (4 * i) & 15) as u8;
+        if *cell == 0 {
+            blank = i;
+        }
+    }
+    (cells, blank)
+}
+
+/// Runs `work` on parts of `layer`, on every core when the layer is large;
+/// returns the boards each part found for the next layer, in the order of
+/// the parts, and each part's result.
+pub(crate) fn expand<R: Send>(
+    layer: &[u64],
+    work: impl Fn(&[u64], &mut Vec<u64>) -> R + Sync,
+) -> (Vec<u64>, Vec<R>) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if layer.len() < PARALLEL_LAYER || threads == 1 {
+        let mut next = Vec::new();
+        let result = work(layer, &mut next);
+        return (next, vec![result]);
+    }
+    // More parts than threads, taken in turn, keep every core busy while
+    // the parts run at different speeds.
+    let parts: Vec<&[u64]> = layer.chunks(layer.len().div_ceil(threads * 8)).collect();
+    type Slot<R> = Mutex<Option<(Vec<u64>, R)>>;
+    let done: Vec<Slot<R>> = parts.iter().map(|_| Mutex::new(None)).collect();
+    let next_part = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next_part.fetch_add(1, Ordering::Relaxed);
+                    let Some(part) = parts.get(index) else { return };
+                    let mut next = Vec::new();
+                    let result = work(part, &mut next);
+                    *done[index].lock().expect("no part panics") = Some((next, result));
+                }
+            });
+        }
+    });
+    let mut next = Vec::with_capacity(layer.len());
+    let mut results = Vec::with_capacity(parts.len());
+    for slot in done {
+        let (found, result) = slot
+            .into_inner()
+            .expect("no part panics")
+            .expect("every part is done");
+        next.extend_from_slice(&found);
+        results.push(result);
+    }
+    (next, results)
+}
+
+/// One layer of a search, as reported to a progress callback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layer {
+    /// The layer's depth.
+    pub depth: u32,
+    /// Boards in it.
+    pub boards: u64,
+    /// Boards in it and every layer before.
+    pub reached: u64,
+    /// All boards that reach the goal.
+    pub total: u64,
+}
 
 /// What the search found for one goal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Search {
-    /// The codes, one byte per entry `rank / 2` (see [`crate::format`](mod@crate::format)).
+    /// The codes, one byte per entry `rank / 2` (see [`crate::file`]).
     pub codes: Vec<u8>,
     /// `histogram[d]` is the number of boards at distance `d` from the goal.
     pub histogram: Vec<u64>,
@@ -36,77 +142,86 @@ impl Search {
     }
 }
 
-/// Runs the reverse search from `goal`.
+/// The entries of a table for `shape`: one per board that can reach a goal,
+/// `n! / 2`.
+pub fn entries(shape: Shape) -> u64 {
+    factorial(shape.cells()) / 2
+}
+
+/// Runs the reverse search from `goal`, telling `progress` about each
+/// layer. Large layers are searched on every core.
 ///
 /// # Panics
 ///
-/// Panics if the board has more than [`MAX_SEARCH_CELLS`] cells.
-pub fn search(goal: &Board) -> Search {
-    /// A board met by the search, with its blank and rank.
-    #[derive(Clone, Copy)]
-    struct Node {
-        cells: [u8; MAX_CELLS],
-        blank: usize,
-        rank: u64,
-    }
-
+/// Panics if the board has more than [`MAX_TABLE_CELLS`] cells.
+pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
     let shape = goal.shape();
     let n = shape.cells();
     assert!(
-        n <= MAX_SEARCH_CELLS,
-        "a full search of a {shape} board does not fit in memory"
+        n <= MAX_TABLE_CELLS,
+        "a table of every {shape} board does not fit in memory"
     );
-    const UNSEEN: u8 = u8::MAX;
-    let states = factorial(n) as usize;
-    let mut depth = vec![UNSEEN; states];
-    let mut codes = vec![0u8; states / 2];
-    let mut histogram = vec![1u64];
+    let total = entries(shape);
+    let depth: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
+    let codes: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
     let targets = shape.neighbor_table();
-
-    let mut start = Node {
-        cells: [0; MAX_CELLS],
-        blank: goal.blank(),
-        rank: board_rank(goal),
-    };
-    start.cells[..n].copy_from_slice(goal.cells());
-    depth[start.rank as usize] = 0;
-    let mut layer = vec![start];
-    let mut next_layer = Vec::new();
+    let goal_entry = (cells_rank(goal.cells()) / 2) as usize;
+    depth[goal_entry].store(0, Ordering::Relaxed);
+    codes[goal_entry].store(0, Ordering::Relaxed);
+    let mut layer = vec![pack(goal.cells())];
+    let mut histogram = vec![1u64];
+    let mut reached = 1u64;
+    progress(&Layer {
+        depth: 0,
+        boards: 1,
+        reached,
+        total,
+    });
     let mut d = 0u8;
     while !layer.is_empty() {
-        for node in &layer {
-            for (mv, target) in Move::ALL.into_iter().zip(targets[node.blank]) {
-                let Some(target) = target.map(usize::from) else {
-                    continue;
-                };
-                let rank =
-                    node.rank
-                        .wrapping_add_signed(rank_delta(&node.cells[..n], node.blank, target));
-                let r = rank as usize;
-                let back = mv.opposite().code();
-                if depth[r] == UNSEEN {
-                    depth[r] = d + 1;
-                    codes[r / 2] = back;
-                    let mut next = Node {
-                        blank: target,
-                        rank,
-                        ..*node
+        let (next, _) = expand(&layer, |part, next| {
+            for &packed in part {
+                let (mut cells, blank) = unpack(packed, n);
+                let rank = cells_rank(&cells[..n]);
+                for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
+                    let Some(target) = target.map(usize::from) else {
+                        continue;
                     };
-                    next.cells.swap(node.blank, target);
-                    next_layer.push(next);
-                } else if depth[r] == d + 1 && back < codes[r / 2] {
-                    codes[r / 2] = back;
+                    let entry = (rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target))
+                        / 2) as usize;
+                    let back = mv.opposite().code();
+                    if depth[entry].load(Ordering::Relaxed) == UNSEEN
+                        && depth[entry]
+                            .compare_exchange(UNSEEN, d + 1, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                    {
+                        cells.swap(blank, target);
+                        next.push(pack(&cells[..n]));
+                        cells.swap(blank, target);
+                    }
+                    if depth[entry].load(Ordering::Relaxed) == d + 1 {
+                        codes[entry].fetch_min(back, Ordering::Relaxed);
+                    }
                 }
             }
+        });
+        if !next.is_empty() {
+            reached += next.len() as u64;
+            histogram.push(next.len() as u64);
+            progress(&Layer {
+                depth: u32::from(d) + 1,
+                boards: next.len() as u64,
+                reached,
+                total,
+            });
         }
-        if !next_layer.is_empty() {
-            histogram.push(next_layer.len() as u64);
-        }
-        std::mem::swap(&mut layer, &mut next_layer);
-        next_layer.clear();
+        layer = next;
         d += 1;
     }
-    Search { codes, histogram }
+    Search {
+        codes: codes.into_iter().map(AtomicU8::into_inner).collect(),
+        histogram,
+    }
 }
 
 /// A goal finished by [`generate`].
@@ -120,54 +235,170 @@ pub struct GoalDone {
     pub max_depth: u32,
 }
 
-/// Searches from every canonical goal of `shape` and writes the table file
-/// (see [`crate::format`](mod@crate::format)). The goals are searched and
-/// compressed on every core; then `progress` is told about each goal, in
-/// order. The bytes depend only on the shape.
+/// One goal's codes packed and compressed, ready to be placed in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Frame {
+    goal: Board,
+    entries: u64,
+    max_depth: u32,
+    raw_len: u64,
+    bytes: Vec<u8>,
+}
+
+impl Frame {
+    /// Packs and compresses the codes of one goal.
+    fn new(goal: Board, search: &Search) -> Frame {
+        let packed = pack_codes(&search.codes);
+        let level = match packed.len() as u64 <= SMALL_SECTION {
+            true => SMALL_LEVEL,
+            false => LARGE_LEVEL,
+        };
+        Frame {
+            goal,
+            entries: search.codes.len() as u64,
+            max_depth: search.max_depth(),
+            raw_len: packed.len() as u64,
+            bytes: file::compress(&packed, level),
+        }
+    }
+}
+
+/// Searches from the canonical goals of `shape` with the blank at each of
+/// `blanks` and writes the table file (see [`crate::file`]). Small shapes'
+/// goals are searched on every core at once, large shapes' one at a time,
+/// each on every core. `progress` hears of each layer of large shapes as
+/// it is done, and of each goal when it is done, in order. The bytes
+/// depend only on the shape and the blanks.
 ///
 /// # Panics
 ///
-/// Panics if the board has more than [`MAX_SEARCH_CELLS`] cells.
-pub fn generate(shape: Shape, mut progress: impl FnMut(&GoalDone)) -> Vec<u8> {
-    let goals: Vec<Board> = (0..shape.cells())
-        .map(|blank| Board::canonical(shape, blank))
+/// Panics if the board has more than [`MAX_TABLE_CELLS`] cells, or `blanks`
+/// are not distinct cells of the shape in increasing order.
+pub fn generate(
+    shape: Shape,
+    blanks: &[usize],
+    mut progress: impl FnMut(Option<&Layer>, Option<&GoalDone>),
+) -> Vec<u8> {
+    assert!(
+        blanks.windows(2).all(|w| w[0] < w[1]) && blanks.iter().all(|&b| b < shape.cells()),
+        "distinct blank cells in increasing order"
+    );
+    let goals: Vec<Board> = blanks
+        .iter()
+        .map(|&blank| Board::canonical(shape, blank))
         .collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next_goal = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<(GoalDone, Frame)>>> =
-        goals.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(goals.len()) {
-            scope.spawn(|| {
-                loop {
-                    let index = next_goal.fetch_add(1, Ordering::Relaxed);
-                    let Some(goal) = goals.get(index) else { return };
-                    let found = search(goal);
-                    let done = GoalDone {
-                        goal: *goal,
-                        boards: found.histogram.iter().sum(),
-                        max_depth: found.max_depth(),
-                    };
-                    let frame = Frame::new(&SectionCodes {
-                        goal: *goal,
-                        max_depth: found.max_depth(),
-                        codes: found.codes,
+    let done = |goal: Board, search: &Search| {
+        let frame = Frame::new(goal, search);
+        let report = GoalDone {
+            goal,
+            boards: search.histogram.iter().sum(),
+            max_depth: search.max_depth(),
+        };
+        (report, frame)
+    };
+    let frames: Vec<Frame> = match entries(shape) < PARALLEL_LAYER as u64 * 8 {
+        true => {
+            let next_goal = AtomicUsize::new(0);
+            let results: Vec<Mutex<Option<(GoalDone, Frame)>>> =
+                goals.iter().map(|_| Mutex::new(None)).collect();
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            std::thread::scope(|scope| {
+                for _ in 0..threads.min(goals.len()) {
+                    scope.spawn(|| {
+                        loop {
+                            let index = next_goal.fetch_add(1, Ordering::Relaxed);
+                            let Some(goal) = goals.get(index) else { return };
+                            let found = search(goal, |_| {});
+                            *results[index].lock().expect("no thread panics") =
+                                Some(done(*goal, &found));
+                        }
                     });
-                    *results[index].lock().expect("no thread panics") = Some((done, frame));
                 }
             });
+            results
+                .into_iter()
+                .map(|slot| {
+                    let (report, frame) = slot
+                        .into_inner()
+                        .expect("no thread panics")
+                        .expect("every goal is searched");
+                    progress(None, Some(&report));
+                    frame
+                })
+                .collect()
         }
-    });
-    let frames: Vec<Frame> = results
-        .into_iter()
-        .map(|slot| {
-            let (done, frame) = slot
-                .into_inner()
-                .expect("no thread panics")
-                .expect("every goal is searched");
-            progress(&done);
-            frame
+        false => goals
+            .iter()
+            .map(|goal| {
+                let found = search(goal, |layer| progress(Some(layer), None));
+                let (report, frame) = done(*goal, &found);
+                progress(None, Some(&report));
+                frame
+            })
+            .collect(),
+    };
+    let sections: Vec<NewSection<'_>> = frames
+        .iter()
+        .map(|frame| NewSection {
+            goal: frame.goal,
+            tiles: Vec::new(),
+            entries: frame.entries,
+            max_depth: frame.max_depth,
+            raw_len: frame.raw_len,
+            bytes: &frame.bytes,
         })
         .collect();
-    format::assemble(shape, &frames)
+    let mut out = Vec::new();
+    file::write(
+        &mut out,
+        shape,
+        RankScheme::LehmerHalf,
+        Codec::Zstd2Bit,
+        &sections,
+    )
+    .expect("writing into memory cannot fail");
+    out
+}
+
+/// Packs one code per byte (the low two bits) into 2-bit codes, four to a
+/// byte.
+pub fn pack_codes(codes: &[u8]) -> Vec<u8> {
+    codes
+        .chunks(4)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .enumerate()
+                .fold(0u8, |byte, (i, &code)| byte | ((code & 3) << (2 * i)))
+        })
+        .collect()
+}
+
+/// The code of entry `index` in packed codes.
+#[inline]
+pub(crate) fn code_at(packed: &[u8], index: u64) -> u8 {
+    (packed[(index / 4) as usize] >> (2 * (index % 4))) & 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_codes_read_back() {
+        let codes: Vec<u8> = (0..37usize).map(|i| ((i * 7 + i / 3) % 4) as u8).collect();
+        let packed = pack_codes(&codes);
+        assert_eq!(packed.len(), codes.len().div_ceil(4));
+        for (i, &code) in codes.iter().enumerate() {
+            assert_eq!(code_at(&packed, i as u64), code);
+        }
+    }
+
+    #[test]
+    fn packed_boards_read_back() {
+        let board = Board::goal(Shape::FIFTEEN);
+        let (cells, blank) = unpack(pack(board.cells()), 16);
+        assert_eq!(&cells[..], board.cells());
+        assert_eq!(blank, 15);
+    }
 }

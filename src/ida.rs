@@ -9,24 +9,20 @@
 //! under the last bound is, of the shortest answers, the lexicographically
 //! smallest: a prefix of any shortest answer is never cut, since the
 //! heuristic never overestimates.
+//!
+//! The bound never passes the shape's [diameter](crate::Shape::diameter_bound): a
+//! search that would is refused as a sign of wrong databases, never run
+//! without end.
 
-use crate::board::{Board, MAX_CELLS, Move};
+use crate::board::Board;
 use crate::pdb::PdbTable;
 use crate::rank::rank_placement;
-use crate::table::SolveError;
+use crate::shape::{MAX_CELLS, Move};
+use crate::solver::{Solution, SolveError};
 
-/// What [`Solver::solve`] found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Found {
-    /// The moves, or `None` if the board cannot reach the goal.
-    pub moves: Option<Vec<Move>>,
-    /// Boards the search expanded.
-    pub nodes: u64,
-}
-
-/// An IDA* solver toward the goal of a set of pattern databases.
+/// An IDA* search toward the goal of a set of pattern databases.
 #[derive(Debug)]
-pub struct Solver<D> {
+pub struct Searcher<D> {
     table: PdbTable<D>,
     goal: Board,
     /// Each group's tiles.
@@ -37,6 +33,8 @@ pub struct Solver<D> {
     mirror: Option<Mirror>,
     /// `neighbors[cell][move code]`: where the blank goes.
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    /// The longest answer the search looks for.
+    bound: u32,
 }
 
 /// The reflection about the main diagonal: the cell each cell reflects to,
@@ -47,10 +45,10 @@ struct Mirror {
     tile_to: [u8; MAX_CELLS],
 }
 
-impl<D: AsRef<[u8]>> Solver<D> {
-    /// A solver over `table`, whose groups hold every tile once (the file
+impl<D: AsRef<[u8]>> Searcher<D> {
+    /// A search over `table`, whose groups hold every tile once (the file
     /// format makes sure of it).
-    pub fn new(table: PdbTable<D>) -> Solver<D> {
+    pub fn new(table: PdbTable<D>) -> Searcher<D> {
         let goal = *table.goal();
         let shape = goal.shape();
         let groups: Vec<Vec<u8>> = table.groups().map(|(tiles, _)| tiles.to_vec()).collect();
@@ -60,19 +58,31 @@ impl<D: AsRef<[u8]>> Solver<D> {
                 group_of[usize::from(tile)] = g as u8;
             }
         }
-        Solver {
+        Searcher {
             mirror: mirror_of(&goal),
             goal,
             table,
             groups,
             group_of,
             neighbors: shape.neighbor_table(),
+            bound: shape.diameter_bound(),
         }
     }
 
     /// The goal.
     pub fn goal(&self) -> &Board {
         &self.goal
+    }
+
+    /// The databases.
+    pub fn table(&self) -> &PdbTable<D> {
+        &self.table
+    }
+
+    /// Whether the search answers boards toward `goal`: any goal of its
+    /// shape with the blank in the databases' goal's cell.
+    pub fn serves(&self, goal: &Board) -> bool {
+        goal.shape() == self.goal.shape() && goal.blank() == self.goal.blank()
     }
 
     /// The heuristic value of `board`: the larger of the databases' sums for
@@ -82,14 +92,16 @@ impl<D: AsRef<[u8]>> Solver<D> {
     }
 
     /// Finds the shortest moves from `start` to any `goal` with its blank
-    /// where the databases' goal has it: the tiles are relabelled so that
-    /// `goal` becomes the databases' goal, as [`Table`](crate::Table) does.
+    /// where the databases' goal has it, and of those the lexicographically
+    /// smallest; also the number of boards expanded. The tiles are
+    /// relabelled so that `goal` becomes the databases' goal, as
+    /// [`Table`](crate::Table) does.
     ///
     /// # Errors
     ///
-    /// Fails if a board is of another shape, or the goal's blank is
-    /// elsewhere.
-    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<Found, SolveError> {
+    /// Fails if a board is of another shape, the goal's blank is elsewhere,
+    /// or the search passes the longest answer of the shape.
+    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
         let shape = self.goal.shape();
         for board in [start, goal] {
             if board.shape() != shape {
@@ -100,31 +112,31 @@ impl<D: AsRef<[u8]>> Solver<D> {
             }
         }
         if goal.blank() != self.goal.blank() {
-            return Err(SolveError::GoalBlank {
-                expected: self.goal.blank(),
-                got: goal.blank(),
+            return Err(SolveError::NoData {
+                shape,
+                blank: goal.blank(),
             });
         }
-        Ok(self.solve(&start.relabelled(goal, &self.goal)))
+        self.solve(&start.relabelled(goal, &self.goal))
     }
 
-    /// Finds the shortest moves from `start` to the goal, and of those the
-    /// lexicographically smallest.
+    /// Finds the shortest moves from `start` to the databases' goal, and of
+    /// those the lexicographically smallest; also the number of boards
+    /// expanded.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// Panics if `start` is of another shape than the goal.
-    pub fn solve(&self, start: &Board) -> Found {
-        assert_eq!(
-            start.shape(),
-            self.goal.shape(),
-            "a board of the goal's shape"
-        );
+    /// Fails if `start` is of another shape, or the search passes the
+    /// longest answer of the shape (the databases are wrong).
+    pub fn solve(&self, start: &Board) -> Result<(Solution, u64), SolveError> {
+        if start.shape() != self.goal.shape() {
+            return Err(SolveError::Shape {
+                expected: self.goal.shape(),
+                got: start.shape(),
+            });
+        }
         if !start.solvable_to(&self.goal) {
-            return Found {
-                moves: None,
-                nodes: 0,
-            };
+            return Ok((Solution::Unsolvable, 0));
         }
         let mut state = State::new(self, start);
         let mut bound = state.estimate();
@@ -134,14 +146,16 @@ impl<D: AsRef<[u8]>> Solver<D> {
             nodes: 0,
         };
         loop {
+            if bound > self.bound {
+                return Err(SolveError::TooDeep {
+                    shape: self.goal.shape(),
+                    bound: self.bound,
+                });
+            }
             match search.dfs(&mut state, 0, bound, None) {
-                Step::Found => {
-                    return Found {
-                        moves: Some(search.path),
-                        nodes: search.nodes,
-                    };
-                }
+                Step::Found => return Ok((Solution::Moves(search.path), search.nodes)),
                 Step::Over(next) => bound = next,
+                Step::Changed => return Err(SolveError::Changed),
             }
         }
     }
@@ -201,7 +215,7 @@ struct Undo {
 }
 
 impl State {
-    fn new<D: AsRef<[u8]>>(solver: &Solver<D>, board: &Board) -> State {
+    fn new<D: AsRef<[u8]>>(solver: &Searcher<D>, board: &Board) -> State {
         let mut state = State {
             cells: [0; MAX_CELLS],
             blank: board.blank(),
@@ -237,7 +251,7 @@ impl State {
 
     /// Moves the blank to `to`; only the moved tile's group changes value.
     #[inline]
-    fn play<D: AsRef<[u8]>>(&mut self, solver: &Solver<D>, to: usize) -> Undo {
+    fn play<D: AsRef<[u8]>>(&mut self, solver: &Searcher<D>, to: usize) -> Undo {
         let from = self.blank;
         let tile = self.cells[to];
         self.cells.swap(from, to);
@@ -267,7 +281,7 @@ impl State {
 
     /// Takes back the move that brought the blank from `from`.
     #[inline]
-    fn unplay<D>(&mut self, solver: &Solver<D>, from: usize, undo: Undo) {
+    fn unplay<D>(&mut self, solver: &Searcher<D>, from: usize, undo: Undo) {
         let to = self.blank;
         let tile = self.cells[from];
         self.cells.swap(from, to);
@@ -289,10 +303,15 @@ enum Step {
     Found,
     /// Every path went over the bound; the smallest value over it.
     Over(u32),
+    /// A mapped file under the databases changed: stop.
+    Changed,
 }
 
+/// Nodes between two looks at whether a mapped file changed.
+const CHANGE_CHECK: u64 = 1 << 14;
+
 struct Search<'s, D> {
-    solver: &'s Solver<D>,
+    solver: &'s Searcher<D>,
     path: Vec<Move>,
     nodes: u64,
 }
@@ -303,11 +322,13 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
         if g + h > bound {
             return Step::Over(g + h);
         }
-        if h == 0 {
-            // Every group is home, so every tile is.
+        if h == 0 && state.cells[..self.solver.goal.cells().len()] == *self.solver.goal.cells() {
             return Step::Found;
         }
         self.nodes += 1;
+        if self.nodes.is_multiple_of(CHANGE_CHECK) && crate::map::changed() {
+            return Step::Changed;
+        }
         let mut least = u32::MAX;
         for mv in Move::ALL {
             if last == Some(mv.opposite()) {
@@ -320,8 +341,8 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
             let undo = state.play(self.solver, usize::from(target));
             self.path.push(mv);
             match self.dfs(state, g + 1, bound, Some(mv)) {
-                Step::Found => return Step::Found,
                 Step::Over(over) => least = least.min(over),
+                done => return done,
             }
             self.path.pop();
             state.unplay(self.solver, from, undo);

@@ -18,7 +18,7 @@
 //! entries are the cells of the two highest tiles, so ranks `2k` and `2k + 1`
 //! differ by swapping two tiles with the blank in place: one of the two boards
 //! can reach a given goal and the other cannot. `board_rank / 2` therefore
-//! indexes the boards that reach a goal without gaps: see [`crate::format`](mod@crate::format).
+//! indexes the boards that reach a goal without gaps: see [`crate::file`].
 
 use crate::board::Board;
 
@@ -122,11 +122,22 @@ pub fn board_rank(board: &Board) -> u64 {
     board_rank_and_parity(board).0
 }
 
+/// The rank of a board given by its cells, as [`board_rank`].
+#[inline]
+pub(crate) fn cells_rank(cells: &[u8]) -> u64 {
+    cells_rank_and_parity(cells).0
+}
+
 /// The rank of a board, as [`board_rank`], and the parity of its cells as a
 /// permutation (`0` even, `1` odd): the Lehmer digits add up to the number of
-/// inversions, which a permutation and its inverse share.
+/// inversions, which a permutation and its inverse share. The one place
+/// inversions are counted.
 pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
-    let cells = board.cells();
+    cells_rank_and_parity(board.cells())
+}
+
+#[inline]
+fn cells_rank_and_parity(cells: &[u8]) -> (u64, usize) {
     let last = cells.len() - 1;
     // The digit of tile `t` counts the later entries of the positions that
     // are smaller: the larger tiles that stand before `t` in reading order.
@@ -187,7 +198,7 @@ const FACTORIALS: [u64; MAX_RANKED_CELLS + 1] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Shape;
+    use crate::shape::Shape;
 
     /// The 3x3 board whose positions (cell of each tile, blank first) have
     /// rank `r`, built by unranking: independent of `board_rank`.
@@ -248,7 +259,7 @@ mod tests {
 
     #[test]
     fn rank_delta_follows_every_move_of_every_board() {
-        use crate::board::Move;
+        use crate::shape::Move;
         for r in 0..factorial(9) {
             let board = board_of_rank(r);
             for mv in Move::ALL {

@@ -1,137 +1,321 @@
-//! A table of next moves over any bytes, and the walk that answers a board.
+//! Tables of next moves: the walk that answers a board, and the proof that a
+//! table's moves are right.
+//!
+//! A [`Table`] reads a file of [next moves](crate::file) in place from any
+//! bytes. A board is answered by following its codes to the goal, at most
+//! [`Shape::diameter_bound`] moves, each one checked to stay on the board.
+//!
+//! # The proof
+//!
+//! A checksum shows that a file is what its writer wrote, not that the moves
+//! are right. [`prove`] shows that from the codes alone: following them
+//! defines a distance for every board (the moves to the goal), and the codes
+//! are right exactly when
+//!
+//! 1. every board reaches the goal by them (no loop, no move off the board);
+//! 2. no neighbour of a board is more than one step closer than the board's
+//!    own next move: then every distance is the true shortest one, since
+//!    along any shortest path the distance falls by at most one a move;
+//! 3. no smaller letter than the code's leads one step closer: then the
+//!    answers are the lexicographically smallest of the shortest.
+//!
+//! It is one search over the tree the codes make, as fast as making them.
 
 use std::fmt;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
 
-use crate::board::{Board, MAX_CELLS, Move, Shape, connected, moves_to_string};
-use crate::format::{self, Header, TableError};
-use crate::rank::{board_rank, board_rank_and_parity, rank_delta};
+use crate::bfs::{self, UNSEEN, code_at, expand, pack, unpack};
+use crate::board::{Board, connected};
+use crate::file::{FileError, HeaderError, Kind, RawFile};
+use crate::rank::{board_rank_and_parity, cells_rank, rank_delta};
+use crate::shape::{MAX_CELLS, Move, Shape};
+use crate::solver::{Solution, SolveError};
 
-/// The table built into this crate at compile time from
-/// `generated/eight.table` (empty if that file was missing when it was built).
-pub static BUILTIN_TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/eight.table"));
-
-/// The answer for a board: the moves of the blank, or that there are none.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Solution {
-    /// The shortest moves to the goal, lexicographically smallest of those;
-    /// empty for a board already at the goal.
-    Moves(Vec<Move>),
-    /// No sequence of moves leads to the goal.
-    Unsolvable,
-}
-
-impl Solution {
-    /// The moves, or `None` if unsolvable.
-    pub fn moves(&self) -> Option<&[Move]> {
-        match self {
-            Solution::Moves(moves) => Some(moves),
-            Solution::Unsolvable => None,
-        }
-    }
-}
-
-/// Shows the move letters, or `unsolvable`.
-impl fmt::Display for Solution {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Solution::Moves(moves) => f.write_str(&moves_to_string(moves)),
-            Solution::Unsolvable => f.write_str("unsolvable"),
-        }
-    }
-}
-
-/// Why a board could not be answered.
+/// Why a table was refused or could not answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SolveError {
-    /// The board is not of the table's shape.
-    #[error("a {got} board cannot be solved with a {expected} table")]
-    Shape {
-        /// The table's shape.
-        expected: Shape,
-        /// The board's shape.
-        got: Shape,
-    },
-    /// The table is damaged or wrong.
+#[non_exhaustive]
+pub enum TableError {
+    /// The file itself is damaged, truncated or of another kind.
     #[error(transparent)]
-    Table(#[from] TableError),
-    /// Pattern databases lead only to goals with their blank in one cell.
-    #[error("these pattern databases serve goals with the blank at cell {expected}, not {got}")]
-    GoalBlank {
-        /// The databases' blank cell.
-        expected: usize,
-        /// The goal's blank cell.
-        got: usize,
+    File(#[from] FileError),
+    /// The file is intact but its moves are wrong.
+    #[error("the table is wrong: section {section} (the goal with the blank at {blank}): {proof}")]
+    Wrong {
+        /// The section.
+        section: usize,
+        /// Its goal's blank cell.
+        blank: usize,
+        /// What is wrong.
+        proof: Proof,
     },
+}
+
+/// What [`prove`] found wrong with a table's moves.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Proof {
+    /// Some boards never reach the goal by their codes.
+    #[error(
+        "{boards} boards never reach the goal by their moves (the moves loop or leave the board)"
+    )]
+    Unreached {
+        /// How many.
+        boards: u64,
+    },
+    /// A board whose next move is not on a shortest path.
+    #[error(
+        "from {board} the moves take {depth}, but a neighbour is closer: they are not the shortest"
+    )]
+    NotShortest {
+        /// The board.
+        board: Board,
+        /// The moves its codes take.
+        depth: u32,
+    },
+    /// A board whose next move is not the smallest letter of the shortest.
+    #[error("from {board} the move {got} is taken where {smaller} is as short and smaller")]
+    NotSmallest {
+        /// The board.
+        board: Board,
+        /// The code's move.
+        got: Move,
+        /// The smaller move.
+        smaller: Move,
+    },
+    /// Answers longer than any on the shape.
+    #[error("the moves take more than {bound}, longer than any shortest answer on the board")]
+    TooLong {
+        /// The most moves a shortest answer on the shape takes.
+        bound: u32,
+    },
+    /// The header's longest answer is not the codes'.
+    #[error("the header says the longest answer is {header} moves, the moves make it {proven}")]
+    MaxDepth {
+        /// What the header says.
+        header: u32,
+        /// What the codes say.
+        proven: u32,
+    },
+    /// Following a board's moves went wrong while answering it.
+    #[error("the moves from {board} {problem}")]
+    Walk {
+        /// The board.
+        board: Board,
+        /// What happened.
+        problem: &'static str,
+    },
+}
+
+/// Proves the packed 2-bit `codes` of a table toward `goal` right, as the
+/// [module](self) docs say; returns the number of boards at each distance.
+///
+/// # Errors
+///
+/// Fails with the first thing found wrong.
+///
+/// # Panics
+///
+/// Panics if `codes` are not `ceil(n! / 8)` bytes, one code per entry.
+pub fn prove(goal: &Board, codes: &[u8]) -> Result<Vec<u64>, Proof> {
+    let shape = goal.shape();
+    let n = shape.cells();
+    let total = bfs::entries(shape);
+    assert_eq!(codes.len() as u64, total.div_ceil(4), "one code per entry");
+    let bound = shape.diameter_bound();
+    let dist: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
+    dist[(cells_rank(goal.cells()) / 2) as usize].store(0, Ordering::Relaxed);
+    let targets = shape.neighbor_table();
+    let mut layer = vec![pack(goal.cells())];
+    let mut histogram = vec![1u64];
+    let mut d = 0u32;
+    while !layer.is_empty() {
+        if d > bound {
+            return Err(Proof::TooLong { bound });
+        }
+        let (next, found) = expand(&layer, |part, next| {
+            for &packed in part {
+                let (mut cells, blank) = unpack(packed, n);
+                let rank = cells_rank(&cells[..n]);
+                let code = code_at(codes, rank / 2);
+                for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
+                    let Some(target) = target.map(usize::from) else {
+                        continue;
+                    };
+                    let entry =
+                        rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target)) / 2;
+                    let seen = dist[entry as usize].load(Ordering::Relaxed);
+                    if d > 0 && seen != UNSEEN {
+                        let board = || Board::from_permutation(shape, &cells[..n]);
+                        if u32::from(seen) + 1 < d {
+                            return Some(Proof::NotShortest {
+                                board: board(),
+                                depth: d,
+                            });
+                        }
+                        // Moves come in letter order: the first such is the
+                        // smallest.
+                        if u32::from(seen) + 1 == d && mv.code() < code {
+                            return Some(Proof::NotSmallest {
+                                board: board(),
+                                got: Move::from_code(code),
+                                smaller: mv,
+                            });
+                        }
+                    }
+                    // The neighbour whose next move leads here is one step
+                    // further; only this board can be its parent.
+                    if seen == UNSEEN && code_at(codes, entry) == mv.opposite().code() {
+                        dist[entry as usize].store(d as u8 + 1, Ordering::Relaxed);
+                        cells.swap(blank, target);
+                        next.push(pack(&cells[..n]));
+                        cells.swap(blank, target);
+                    }
+                }
+            }
+            None
+        });
+        if let Some(proof) = found.into_iter().flatten().next() {
+            return Err(proof);
+        }
+        if !next.is_empty() {
+            histogram.push(next.len() as u64);
+        }
+        layer = next;
+        d += 1;
+    }
+    let reached: u64 = histogram.iter().sum();
+    match reached == total {
+        true => Ok(histogram),
+        false => Err(Proof::Unreached {
+            boards: total - reached,
+        }),
+    }
 }
 
 /// A table of next moves, read in place from any bytes: a `Vec<u8>`, a
-/// memory map, or the [built-in table](Table::builtin).
+/// [memory map](crate::map), or a table built into the program.
 ///
-/// [`Table::new`] checks the header cheaply; a goal's codes are checked and
-/// decompressed the first time a board is solved toward it, so a query
-/// touches only the section it needs. [`Table::verify`] checks every section.
+/// [`Table::new`] checks the header cheaply; a goal's codes are checked
+/// against their checksum and decompressed the first time a board is solved
+/// toward it, so a query touches only the section it needs, and proven
+/// right then too if the table was made with [`Table::proving`].
+/// [`Table::verify`] checks and proves every section.
 pub struct Table<D> {
-    data: D,
-    header: Header,
+    file: RawFile<D>,
     shape: Shape,
-    body_start: usize,
-    sections: Vec<OnceLock<Result<Box<[u8]>, TableError>>>,
+    /// The section of each blank cell, if the table has one.
+    section_of: [Option<u8>; MAX_CELLS],
+    codes: Vec<OnceLock<Result<Box<[u8]>, TableError>>>,
+    /// Prove each section before its first use.
+    prove: bool,
     /// `neighbors[cell][move code]`: where the blank goes.
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
     /// The goal of each section, its rank and its parity.
     goals: Vec<Board>,
     goal_ranks: Vec<u64>,
     goal_parities: Vec<usize>,
-}
-
-impl Table<&'static [u8]> {
-    /// The table built into the crate.
-    ///
-    /// # Errors
-    ///
-    /// Fails if the crate was built without a valid `generated/eight.table`.
-    pub fn builtin() -> Result<Table<&'static [u8]>, TableError> {
-        Table::new(BUILTIN_TABLE)
-    }
+    /// The most moves a walk may take.
+    bound: u32,
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
     /// Reads a table from `data`, checking its magic, version, header
-    /// checksum and layout.
+    /// checksum and layout: one section per goal, each a canonical goal, in
+    /// increasing order of the blank's cell, with one entry per board.
     ///
     /// # Errors
     ///
-    /// Fails with the first thing wrong with the header: see [`TableError`].
+    /// Fails with the first thing wrong with the header.
     pub fn new(data: D) -> Result<Table<D>, TableError> {
-        let (header, body_start) = format::read_header_of(data.as_ref(), format::Kind::NextMoves)?;
-        let shape = header.shape()?;
-        let sections = header.sections.iter().map(|_| OnceLock::new()).collect();
-        let goals: Vec<Board> = (0..shape.cells())
-            .map(|blank| Board::canonical(shape, blank))
-            .collect();
-        let goal_ranks = goals.iter().map(board_rank).collect();
+        let file = RawFile::of_kind(data, Kind::NextMoves)?;
+        let shape = file.shape();
+        let bound = shape.diameter_bound();
+        let entries = bfs::entries(shape);
+        let mut section_of = [None; MAX_CELLS];
+        let mut goals = Vec::new();
+        let mut previous = None;
+        for (index, section) in file.header().sections.iter().enumerate() {
+            let blank = section.goal.iter().position(|&t| t == 0).unwrap_or(0);
+            let invalid = |error: HeaderError| TableError::File(FileError::Header(error));
+            if section.goal != Board::canonical(shape, blank).cells() || !section.tiles.is_empty() {
+                return Err(invalid(HeaderError::Goal { section: index }));
+            }
+            if previous.is_some_and(|p| p >= blank) {
+                return Err(invalid(HeaderError::Order { section: index }));
+            }
+            previous = Some(blank);
+            if section.entries != entries || section.raw_len != entries.div_ceil(4) {
+                return Err(invalid(HeaderError::Entries {
+                    section: index,
+                    expected: entries,
+                    got: section.entries,
+                    len: section.raw_len,
+                }));
+            }
+            if section.max_depth > bound {
+                return Err(invalid(HeaderError::Depth {
+                    section: index,
+                    got: section.max_depth,
+                    shape,
+                    bound,
+                }));
+            }
+            section_of[blank] = Some(index as u8);
+            goals.push(Board::canonical(shape, blank));
+        }
+        let codes = goals.iter().map(|_| OnceLock::new()).collect();
+        let goal_ranks = goals.iter().map(|g| board_rank_and_parity(g).0).collect();
         let goal_parities = goals.iter().map(Board::parity).collect();
         Ok(Table {
-            data,
-            header,
+            file,
             shape,
-            body_start,
-            sections,
+            section_of,
+            codes,
+            prove: false,
             neighbors: shape.neighbor_table(),
             goals,
             goal_ranks,
             goal_parities,
+            bound,
         })
     }
 
-    /// Checks the checksum of every section.
+    /// This table, with each section [proven](prove) right before its first
+    /// use: for tables from files, which a checksum cannot vouch for. A
+    /// section of the 3x3 board takes a few milliseconds.
+    pub fn proving(mut self) -> Table<D> {
+        self.prove = true;
+        self
+    }
+
+    /// Checks the checksum of every section, decodes it and proves it
+    /// right, and checks the header's longest answers.
     ///
     /// # Errors
     ///
-    /// Fails with the first damaged section.
+    /// Fails with the first section damaged or wrong.
     pub fn verify(&self) -> Result<(), TableError> {
-        format::verify_sections(&self.header, self.body())
+        // Every checksum first: a damaged file is told apart in
+        // microseconds, before any proof.
+        self.file.verify()?;
+        for (index, goal) in self.goals.iter().enumerate() {
+            let codes = self.file.decompress(index)?;
+            let wrong = |proof| TableError::Wrong {
+                section: index,
+                blank: goal.blank(),
+                proof,
+            };
+            let histogram = prove(goal, &codes).map_err(wrong)?;
+            let header = self.file.header().sections[index].max_depth;
+            let proven = histogram.len() as u32 - 1;
+            if header != proven {
+                return Err(wrong(Proof::MaxDepth { header, proven }));
+            }
+            // Keep the proven codes for the walks to come.
+            let _ = self.codes[index].set(Ok(codes.into_boxed_slice()));
+        }
+        Ok(())
     }
 
     /// The shape of the boards the table answers.
@@ -139,9 +323,20 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.shape
     }
 
-    /// The table's header.
-    pub fn header(&self) -> &Header {
-        &self.header
+    /// The raw file under the table.
+    pub fn file(&self) -> &RawFile<D> {
+        &self.file
+    }
+
+    /// The cells of the blank of the goals the table has sections for.
+    pub fn blanks(&self) -> impl Iterator<Item = usize> + '_ {
+        self.goals.iter().map(Board::blank)
+    }
+
+    /// Whether the table answers boards toward `goal`: any goal of its
+    /// shape whose blank is in the cell of one of its sections.
+    pub fn serves(&self, goal: &Board) -> bool {
+        goal.shape() == self.shape && self.section_of[goal.blank()].is_some()
     }
 
     /// Solves `start` toward the usual goal, tiles in order and the blank
@@ -149,7 +344,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// # Errors
     ///
-    /// Fails if the board is of another shape or the table is damaged.
+    /// As [`Table::solve_each`].
     pub fn solve(&self, start: &Board) -> Result<Solution, SolveError> {
         self.solve_to(start, &Board::goal(self.shape))
     }
@@ -158,7 +353,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// # Errors
     ///
-    /// Fails if a board is of another shape or the table is damaged.
+    /// As [`Table::solve_each`].
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<Solution, SolveError> {
         let mut moves = Vec::new();
         Ok(match self.solve_each(start, goal, |mv| moves.push(mv))? {
@@ -177,8 +372,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// # Errors
     ///
-    /// Fails if a board is of another shape or the table is damaged; `emit`
-    /// may have been handed some moves by then.
+    /// Fails if a board is of another shape, the table has no section for
+    /// the goal's blank, or the section is damaged or wrong; `emit` may have
+    /// been handed some moves by then.
     pub fn solve_each(
         &self,
         start: &Board,
@@ -194,7 +390,12 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
         }
         let blank = goal.blank();
-        let canonical = &self.goals[blank];
+        let index = self.section_of[blank].ok_or(SolveError::NoData {
+            shape: self.shape,
+            blank,
+        })?;
+        let index = usize::from(index);
+        let canonical = &self.goals[index];
         let start = match goal == canonical {
             true => *start,
             false => start.relabelled(goal, canonical),
@@ -202,17 +403,17 @@ impl<D: AsRef<[u8]>> Table<D> {
         let (rank, parity) = board_rank_and_parity(&start);
         if !connected(
             self.shape,
-            parity ^ self.goal_parities[blank],
+            parity ^ self.goal_parities[index],
             start.blank(),
             blank,
         ) {
             return Ok(None);
         }
-        Ok(Some(self.walk(&start, rank, blank, emit)?))
+        Ok(Some(self.walk(&start, rank, index, emit)?))
     }
 
-    /// Follows the codes of section `index` from `start` to `goal`, keeping
-    /// the rank up to date move by move ([`rank_delta`]).
+    /// Follows the codes of section `index` from `start` to its goal,
+    /// keeping the rank up to date move by move ([`rank_delta`]).
     fn walk(
         &self,
         start: &Board,
@@ -221,24 +422,29 @@ impl<D: AsRef<[u8]>> Table<D> {
         mut emit: impl FnMut(Move),
     ) -> Result<usize, TableError> {
         let codes = self.codes(index)?;
-        let max_depth = self.header.sections[index].max_depth as usize;
         let goal_rank = self.goal_ranks[index];
         let mut cells = [0u8; MAX_CELLS];
         let cells = &mut cells[..start.cells().len()];
         cells.copy_from_slice(start.cells());
         let mut blank = start.blank();
         let mut steps = 0;
+        let wrong = |problem| TableError::Wrong {
+            section: index,
+            blank: self.goals[index].blank(),
+            proof: Proof::Walk {
+                board: *start,
+                problem,
+            },
+        };
         while rank != goal_rank {
-            if steps == max_depth {
-                return Err(TableError::Walk(format!(
-                    "section {index} does not reach its goal within {max_depth} moves"
-                )));
+            if steps == self.bound {
+                return Err(wrong(
+                    "do not reach the goal within the longest answer of the board",
+                ));
             }
-            let mv = Move::from_code(format::code_at(codes, rank / 2));
+            let mv = Move::from_code(code_at(codes, rank / 2));
             let Some(target) = self.neighbors[blank][usize::from(mv.code())] else {
-                return Err(TableError::Walk(format!(
-                    "section {index} moves the blank off the board"
-                )));
+                return Err(wrong("leave the board"));
             };
             let target = usize::from(target);
             rank = rank.wrapping_add_signed(rank_delta(cells, blank, target));
@@ -247,21 +453,27 @@ impl<D: AsRef<[u8]>> Table<D> {
             steps += 1;
             emit(mv);
         }
-        Ok(steps)
+        Ok(steps as usize)
     }
 
-    /// The packed codes of section `index`, decoded on first use.
-    fn codes(&self, index: usize) -> Result<&[u8], TableError> {
-        self.sections[index]
+    /// The packed codes of section `index`, checked, decoded (and proven,
+    /// if asked) on first use.
+    pub(crate) fn codes(&self, index: usize) -> Result<&[u8], TableError> {
+        self.codes[index]
             .get_or_init(|| {
-                format::decode_section(&self.header, self.body(), index).map(Vec::into_boxed_slice)
+                let codes = self.file.decompress(index)?;
+                if self.prove {
+                    let goal = &self.goals[index];
+                    prove(goal, &codes).map_err(|proof| TableError::Wrong {
+                        section: index,
+                        blank: goal.blank(),
+                        proof,
+                    })?;
+                }
+                Ok(codes.into_boxed_slice())
             })
             .as_deref()
             .map_err(Clone::clone)
-    }
-
-    fn body(&self) -> &[u8] {
-        &self.data.as_ref()[self.body_start..]
     }
 }
 
@@ -269,7 +481,7 @@ impl<D> fmt::Debug for Table<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Table")
             .field("shape", &self.shape)
-            .field("sections", &self.header.sections.len())
+            .field("sections", &self.goals.len())
             .finish_non_exhaustive()
     }
 }

@@ -1,31 +1,10 @@
-//! The `eight` and `eight-gen` command lines: every mode, every kind of bad
-//! input, the exit codes, and damaged table files.
+//! The `eight` command line: every mode, every shape family, the messages
+//! and the exit codes.
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
-
-use assert_cmd::cargo::cargo_bin;
-use eight::table::BUILTIN_TABLE;
+use common::{eight, run};
 use predicates::prelude::*;
-
-fn eight() -> assert_cmd::Command {
-    assert_cmd::Command::new(cargo_bin("eight"))
-}
-
-/// Runs `eight` with `args` on `input`; returns stdout, stderr and the code.
-fn run(args: &[&str], input: impl Into<Vec<u8>>) -> (String, String, i32) {
-    let output = eight().args(args).write_stdin(input).output().unwrap();
-
-    (
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.code().unwrap(),
-    )
-}
 
 #[test]
 fn the_seed_sample_gets_the_smallest_shortest_answer() {
@@ -33,25 +12,13 @@ fn the_seed_sample_gets_the_smallest_shortest_answer() {
     // The statements print another answer of the same length; ours is the
     // lexicographically smallest of the shortest.
     assert_eq!(out, "dlurullddrurdllurdr\n");
-    assert_eq!(err, "");
-    assert_eq!(code, 0);
+    assert_eq!((err.as_str(), code), ("", 0));
+    let start = [2, 3, 4, 1, 5, 0, 7, 6, 8];
+    let goal = common::canonical(9, 8);
     let seeds_answer = "ullddrurdllurdruldr";
-    assert_eq!(
-        common::follow("23415x768", seeds_answer).as_deref(),
-        Some("12345678x")
-    );
-    assert_eq!(
-        common::follow("23415x768", "dlurullddrurdllurdr").as_deref(),
-        Some("12345678x")
-    );
+    assert_eq!(common::follow(3, &start, seeds_answer), Some(goal.clone()));
+    assert_eq!(common::follow(3, &start, "dlurullddrurdllurdr"), Some(goal));
     assert!("dlurullddrurdllurdr" < seeds_answer);
-}
-
-#[test]
-fn the_statement_example_and_the_goal_itself() {
-    let (out, _, code) = run(&[], "1 2 3 x 4 6 7 5 8\n1 2 3 4 5 6 7 8 x\n");
-    assert_eq!(out, "rdr\n\n");
-    assert_eq!(code, 0);
 }
 
 #[test]
@@ -61,11 +28,13 @@ fn many_boards_until_end_of_input_in_every_layout() {
                  123x46758\n\
                  1 2 3 0 4 6 7 5 8\n\
                  123 X46 758\n\
-                 2 1 3 4 5 6 7 8 x";
+                 1 2 3/x 4 6/7 5 8\n\
+                 \n\
+                 2 1 3 4 5 6 7 8 x\n\
+                 1 2 3 4 5 6 7 8 x";
     let (out, err, code) = run(&[], input);
-    assert_eq!(out, "rdr\nrdr\nrdr\nrdr\nrdr\nunsolvable\n");
-    assert_eq!(err, "");
-    assert_eq!(code, 0);
+    assert_eq!(out, "rdr\nrdr\nrdr\nrdr\nrdr\nrdr\nunsolvable\n\n");
+    assert_eq!((err.as_str(), code), ("", 0));
 }
 
 #[test]
@@ -91,8 +60,8 @@ fn bad_boards_are_reported_and_the_rest_answered() {
         (3, "unknown tile \"-1\""),
         (4, "unknown tile \"\u{ff18}\""),
         (5, "tile 5 written more than once; tile 8 missing"),
-        (6, "too many tiles"),
-        (8, "board cut short at end of input: 4 of 9 tiles"),
+        (6, "10 tiles on one line"),
+        (8, "a 4x4 grid cut short after 1 of 4 rows"),
     ]) {
         let prefix = format!("eight: <stdin>:{number}: ");
         assert!(line.starts_with(&prefix) && line.contains(what), "{line:?}");
@@ -101,28 +70,11 @@ fn bad_boards_are_reported_and_the_rest_answered() {
 }
 
 #[test]
-fn binary_input_never_crashes() {
-    let mut input: Vec<u8> = (0..=255u8).cycle().take(1 << 20).collect();
-    input.extend_from_slice(b"\n1 2 3 x 4 6 7 5 8\n");
-    let output = eight().write_stdin(input).output().unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    // One answer line per board, each error naming its board's line.
-    assert_eq!(
-        stdout.lines().count(),
-        stderr.lines().count() + stdout.matches("rdr").count()
-    );
-}
-
-#[test]
 fn pairs_mode_matches_hdu_3567_byte_for_byte() {
     let input = "2\n12X453786\n12345678X\n564178X23\n7568X4123\n";
     let (out, err, code) = run(&["--pairs"], input);
     assert_eq!(out, "Case 1: 2\ndd\nCase 2: 8\nurrulldr\n");
-    assert_eq!(err, "");
-    assert_eq!(code, 0);
+    assert_eq!((err.as_str(), code), ("", 0));
 }
 
 #[test]
@@ -150,20 +102,31 @@ fn pairs_mode_checks_the_count() {
         "{err}"
     );
     assert_eq!(code, 1);
-    let (out, err, code) = run(&["--pairs"], "two\n12X453786\n12345678X\n");
+    let (out, err, code) = run(
+        &["--pairs"],
+        "1\n12X453786\n12345678X\n12X453786\n12345678X\n",
+    );
+    assert_eq!(out, "Case 1: 2\ndd\nCase 2: 2\ndd\n");
+    assert!(err.contains("announces 1 case but holds 2"), "{err}");
+    assert_eq!(code, 1);
+    // No count: the first line is read as a board, and the pairs stay paired.
+    let (out, err, code) = run(&["--pairs"], "12X453786\n12345678X\n");
     assert_eq!(out, "Case 1: 2\ndd\n");
     assert!(
-        err.contains("<stdin>:1: expected the number of cases"),
+        err.contains("<stdin>:1: expected the number of cases first"),
         "{err}"
     );
+    assert_eq!(code, 1);
+    let (out, err, code) = run(&["--pairs"], "");
+    assert_eq!(out, "");
+    assert!(err.contains("no input"), "{err}");
     assert_eq!(code, 1);
 }
 
 #[test]
 fn goal_option_solves_toward_any_board() {
     let (out, _, code) = run(&["--goal", "7568X4123"], "564178X23\n");
-    assert_eq!(out, "urrulldr\n");
-    assert_eq!(code, 0);
+    assert_eq!((out.as_str(), code), ("urrulldr\n", 0));
     let (out, err, code) = run(&["--goal", "1 2 3 4 5 6 7 8 9"], "564178X23\n");
     assert_eq!(out, "");
     assert!(
@@ -171,6 +134,20 @@ fn goal_option_solves_toward_any_board() {
         "{err}"
     );
     assert_eq!(code, 2);
+    let (_, err, code) = run(&["--goal", "abc"], "");
+    assert!(err.contains("unknown tile \"abc\""), "{err}");
+    assert_eq!(code, 2);
+    // The goal fixes the shape: a board of another shape is invalid.
+    let (out, err, code) = run(
+        &["--goal", "12345678x"],
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n",
+    );
+    assert_eq!(out, "invalid\n");
+    assert!(
+        err.contains("<stdin>:1: 16 tiles on one line: a 3x3 board"),
+        "{err}"
+    );
+    assert_eq!(code, 1);
 }
 
 #[test]
@@ -188,7 +165,8 @@ fn json_mode_prints_one_object_per_board() {
     assert_eq!(objects[1]["unsolvable"], true);
     assert_eq!(
         objects[2],
-        serde_json::json!({"line": 3, "error": "board cut short at end of input: 3 of 9 tiles"})
+        serde_json::json!({"line": 3, "error":
+            "a 3x3 grid cut short after 1 of 3 rows (a grid is 3 consecutive lines of one row each)"})
     );
     assert_eq!(code, 1);
 }
@@ -204,83 +182,55 @@ fn show_mode_draws_the_boards() {
     assert_eq!(code, 0);
 }
 
+/// Every built-in shape on the command line, and its answers against the
+/// oracle.
 #[test]
-fn an_answer_comes_while_the_input_is_still_open() {
-    let mut child = Command::new(cargo_bin("eight"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        send.send(line).unwrap();
-    });
-    stdin.write_all(b"1 2 3 x 4 6 7 5 8\n").unwrap();
-    stdin.flush().unwrap();
-    let line = receive.recv_timeout(Duration::from_secs(30));
-    drop(stdin);
-    child.wait().unwrap();
-    assert_eq!(line.unwrap(), "rdr\n");
-}
-
-#[test]
-fn a_broken_pipe_ends_quietly() {
-    let script = format!(
-        "yes '8 6 7 2 5 4 3 x 1' | head -n 200000 | '{}' | head -n 1",
-        cargo_bin("eight").display()
-    );
-    let output = Command::new("sh").arg("-c").arg(script).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 1);
-    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
-}
-
-#[test]
-fn a_table_file_is_memory_mapped() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("eight.table");
-    std::fs::write(&path, BUILTIN_TABLE).unwrap();
-    eight()
-        .arg("--table")
-        .arg(&path)
-        .write_stdin("1 2 3 x 4 6 7 5 8\n")
-        .assert()
-        .success()
-        .stdout("rdr\n");
-}
-
-#[test]
-fn damaged_table_files_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("eight.table");
-    let mut flipped = BUILTIN_TABLE.to_vec();
-    let last = flipped.len() - 1;
-    flipped[last] ^= 1;
-    for (bytes, what) in [
-        (Vec::new(), "empty"),
-        (BUILTIN_TABLE[..1000].to_vec(), "truncated"),
-        (b"not a table at all".to_vec(), "not an eight table"),
-        (flipped, "damaged"),
+fn every_built_in_shape_is_answered() {
+    for (shape, rows, cols) in [
+        ("2x2", 2, 2),
+        ("2x3", 2, 3),
+        ("3x2", 3, 2),
+        ("2x4", 2, 4),
+        ("4x2", 4, 2),
     ] {
-        std::fs::write(&path, &bytes).unwrap();
-        eight()
-            .arg("--table")
-            .arg(&path)
-            .write_stdin("1 2 3 x 4 6 7 5 8\n")
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(predicate::str::contains(what).and(predicate::str::contains("eight-gen")));
+        let n = rows * cols;
+        let goal = common::canonical(n, n - 1);
+        let oracle = common::Oracle::new(cols, &goal);
+        let mut rng = common::Rng(n as u64);
+        let boards: Vec<Vec<u8>> = (0..50).map(|_| rng.board(n)).collect();
+        let input: String = boards.iter().map(|b| common::text(b) + "\n").collect();
+        let (out, err, code) = run(&["--shape", shape], input);
+        assert_eq!((err.as_str(), code), ("", 0), "{shape}");
+        for (board, line) in boards.iter().zip(out.lines()) {
+            let expected = oracle
+                .best_path(board)
+                .unwrap_or_else(|| "unsolvable".into());
+            assert_eq!(line, expected, "{shape} {board:?}");
+        }
+        assert_eq!(out.lines().count(), 50);
     }
-    eight()
-        .arg("--table")
-        .arg(dir.path().join("missing"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("missing"));
+    // Tiles written together, and rows, on a small shape.
+    let (out, _, code) = run(&["--shape", "2x3"], "12345x\n123\n4x5\n");
+    assert_eq!((out.as_str(), code), ("\nr\n", 0));
+}
+
+#[test]
+fn unsupported_shapes_and_partitions_are_refused_with_the_reason() {
+    for (args, what) in [
+        (&["--shape", "4x5"][..], "at most 16 cells"),
+        (&["--shape", "1x9"][..], "at least 2 rows"),
+        (&["--shape", "three"][..], "rows x columns"),
+        (&["--partition", "5-5"][..], "add up to the 15 tiles"),
+        (
+            &["--partition", "4-4", "--shape", "3x3"][..],
+            "answered from a table",
+        ),
+        (&["--partition", "a-b"][..], "group sizes"),
+    ] {
+        let (out, err, code) = run(args, "1 2 3 x 4 6 7 5 8\n");
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}");
+        assert!(err.contains(what), "{args:?}: {err}");
+    }
 }
 
 #[test]
@@ -293,59 +243,166 @@ fn bad_arguments_exit_2() {
 }
 
 #[test]
-fn the_generator_writes_and_checks_the_same_bytes() {
+fn missing_data_names_the_command_that_makes_it() {
     let dir = tempfile::tempdir().unwrap();
-    assert_cmd::Command::new(cargo_bin("eight-gen"))
-        .args(["--quiet", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success();
-    let written = std::fs::read(dir.path().join("eight.table")).unwrap();
-    assert!(written == BUILTIN_TABLE);
-    assert_cmd::Command::new(cargo_bin("eight-gen"))
-        .args(["--check", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success();
-    std::fs::write(dir.path().join("eight.table"), b"stale").unwrap();
-    assert_cmd::Command::new(cargo_bin("eight-gen"))
-        .args(["--check", "--out"])
-        .arg(dir.path())
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("differs").and(predicate::str::contains("eight-gen")));
+    let data = dir.path().to_str().unwrap();
+    for (shape, board, command) in [
+        (
+            "3x4",
+            "1 2 3 4 5 6 7 8 9 10 11 x",
+            "eight-gen --shape 3x4 --blank 11",
+        ),
+        (
+            "2x5",
+            "1 2 3 4 5 6 7 8 9 x",
+            "eight-gen --shape 2x5 --blank 9",
+        ),
+        (
+            "4x4",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x",
+            "eight-gen --shape 4x4 --blank 15",
+        ),
+        (
+            "3x5",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x",
+            "eight-gen --shape 3x5 --blank 14",
+        ),
+    ] {
+        let (out, err, code) = run(&["--shape", shape, "--data", data], format!("{board}\n"));
+        assert_eq!((out.as_str(), code), ("", 2), "{shape}");
+        assert!(
+            err.contains(command) && err.contains("missing"),
+            "{shape}: {err}"
+        );
+    }
 }
 
-/// Builds small (5-5-5) pattern databases of the 15-puzzle toward the goal
-/// with the blank at `blank`, in `dir`.
-fn build_small_databases(dir: &std::path::Path, blank: &str) {
-    assert_cmd::Command::new(cargo_bin("eight-gen"))
-        .args([
-            "--quiet",
-            "--fifteen",
-            "--partition",
-            "5-5-5",
-            "--blank",
-            blank,
-            "--out",
-        ])
-        .arg(dir)
+#[test]
+fn where_tells_the_data_folder_and_what_answers_each_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, _, code) = common::eight()
+        .arg("--where")
+        .env("EIGHT_DATA", dir.path())
+        .output()
+        .map(|o| {
+            (
+                String::from_utf8(o.stdout).unwrap(),
+                (),
+                o.status.code().unwrap(),
+            )
+        })
+        .unwrap();
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(&format!(
+            "data folder: {} (from $EIGHT_DATA)",
+            dir.path().display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("3x3: the 3x3 table built into the program"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "4x4: the 4x4 pattern databases (7-8) for goals with the blank at cell 15 is missing"
+        ),
+        "{out}"
+    );
+    common::eight_gen()
+        .arg("--where")
+        .env("EIGHT_DATA", dir.path())
         .assert()
-        .success();
+        .success()
+        .stdout(predicate::str::contains(dir.path().to_str().unwrap()));
+}
+
+/// A table file on the command line is mapped, proven and used; it fixes
+/// the shape.
+#[test]
+fn a_table_file_is_mapped_and_proven() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("2x4.table");
+    std::fs::write(&path, eight::data::builtin("2x4".parse().unwrap()).unwrap()).unwrap();
+    let (out, err, code) = run(
+        &["--table", path.to_str().unwrap()],
+        "1 2 3 4 5 6 x 7\n1 2 3 x 4 6 7 5 8\n",
+    );
+    assert_eq!(out, "r\ninvalid\n");
+    assert!(
+        err.contains("<stdin>:2: 9 tiles on one line: a 2x4 board"),
+        "{err}"
+    );
+    assert_eq!(code, 1);
+    let (_, err, code) = run(&["--table", path.to_str().unwrap(), "--shape", "3x3"], "");
+    assert!(err.contains("it is a 2x4 table, not 3x3"), "{err}");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn damaged_or_special_table_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3.table");
+    let builtin = eight::data::builtin(eight::Shape::EIGHT).unwrap();
+    let mut flipped = builtin.to_vec();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    for (bytes, what) in [
+        (Vec::new(), "empty"),
+        (builtin[..1000].to_vec(), "truncated"),
+        (
+            b"not a table at all".to_vec(),
+            "not a file of eight's tables",
+        ),
+        (flipped, "damaged"),
+    ] {
+        std::fs::write(&path, &bytes).unwrap();
+        eight()
+            .arg("--table")
+            .arg(&path)
+            .write_stdin("1 2 3 x 4 6 7 5 8\n")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(what).and(predicate::str::contains("eight-gen")));
+    }
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for (path, what) in [
+        (fifo, "a FIFO (named pipe), not a regular file"),
+        (dir.path().to_path_buf(), "a folder, not a regular file"),
+        (dir.path().join("missing"), "does not exist"),
+    ] {
+        eight()
+            .arg("--table")
+            .arg(&path)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(what));
+    }
 }
 
 #[test]
 fn fifteen_puzzle_boards_are_solved_with_pattern_databases() {
     let dir = tempfile::tempdir().unwrap();
-    build_small_databases(dir.path(), "15");
-    let pdb = dir.path().to_str().unwrap();
+    common::build_databases(dir.path(), "4x4", "5-5-5", 15);
+    let data = dir.path().to_str().unwrap();
     let input = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n\
                  1 2 3 4\n5 6 x 8\n9 10 7 11\n13 14 15 12\n\
                  2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 x\n\
                  1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n\
-                 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n";
-    let (out, err, code) = run(&["--pdb", pdb, "--partition", "5-5-5"], input);
-    assert_eq!(out, "r\ndrd\nunsolvable\ninvalid\n\n");
+                 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n\
+                 1 2 3 x 4 6 7 5 8\n";
+    let (out, err, code) = run(&["--data", data, "--partition", "5-5-5"], input);
+    assert_eq!(out, "r\ndrd\nunsolvable\ninvalid\n\nrdr\n");
     assert!(err.contains("<stdin>:7: unknown tile \"16\""), "{err}");
     assert_eq!(code, 1);
 }
@@ -353,12 +410,12 @@ fn fifteen_puzzle_boards_are_solved_with_pattern_databases() {
 #[test]
 fn korfs_first_instance_toward_his_goal() {
     let dir = tempfile::tempdir().unwrap();
-    build_small_databases(dir.path(), "0");
-    let pdb = dir.path().to_str().unwrap();
+    common::build_databases(dir.path(), "4x4", "5-5-5", 0);
+    let data = dir.path().to_str().unwrap();
     let korf_goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
     let args = [
-        "--pdb",
-        pdb,
+        "--data",
+        data,
         "--partition",
         "5-5-5",
         "--goal",
@@ -373,27 +430,37 @@ fn korfs_first_instance_toward_his_goal() {
 }
 
 #[test]
-fn missing_or_damaged_databases_say_how_to_build_them() {
+fn damaged_or_misnamed_databases_say_how_to_build_them_once() {
     let dir = tempfile::tempdir().unwrap();
-    let pdb = dir.path().to_str().unwrap();
+    let data = dir.path().to_str().unwrap();
     let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n";
-    let args = ["--pdb", pdb, "--partition", "5-5-5"];
-    let (out, err, code) = run(&args, board);
-    assert_eq!((out.as_str(), code), ("", 2));
-    assert!(
-        err.contains("eight-gen -- --fifteen --partition 5-5-5 --blank 15"),
-        "{err}"
-    );
-    build_small_databases(dir.path(), "15");
-    let file = dir.path().join("fifteen-5-5-5-blank15.pdb");
-    let mut bytes = std::fs::read(&file).unwrap();
+    let args = ["--data", data, "--partition", "5-5-5"];
+    common::build_databases(dir.path(), "4x4", "5-5-5", 15);
+    let file = dir.path().join("4x4-5-5-5-blank15.pdb");
+    let good = std::fs::read(&file).unwrap();
+    let mut bytes = good.clone();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
-    std::fs::write(&file, bytes).unwrap();
-    let (out, err, code) = run(&args, board);
+    std::fs::write(&file, &bytes).unwrap();
+    let (out, err, code) = run(&["--verify", "--data", data, "--partition", "5-5-5"], board);
     assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("damaged"), "{err}");
+    assert_eq!(err.matches("eight-gen").count(), 1, "one fix: {err}");
     assert!(
-        err.contains("damaged") && err.contains("eight-gen"),
+        err.contains("eight-gen --shape 4x4 --blank 15 --partition 5-5-5"),
+        "{err}"
+    );
+    // Databases renamed to another blank cell are refused, not used.
+    std::fs::write(&file, &good).unwrap();
+    std::fs::write(dir.path().join("4x4-5-5-5-blank14.pdb"), &good).unwrap();
+    let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15";
+    let (out, err, code) = run(&[&args[..], &["--goal", goal]].concat(), board);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(
+        err.contains(
+            "it holds the 4x4 pattern databases (5-5-5) for goals with the blank at cell 15, \
+             not the 4x4 pattern databases (5-5-5) for goals with the blank at cell 14"
+        ),
         "{err}"
     );
 }

@@ -1,115 +1,144 @@
-//! Every board toward every canonical goal (and some other goals), checked
-//! against the plain BFS in `common`.
+//! Every board of every built-in shape toward every goal with the tiles in
+//! order (and some other goals), checked against the plain BFS in `common`.
 
 mod common;
 
-use eight::{Board, Solution, Table};
+use eight::{Board, Shape, Solution, Solver};
 
-/// Solves all 9! boards toward `goal` with the built-in table and compares
-/// each answer with the reference: the same shortest, lexicographically
-/// smallest path, and `unsolvable` exactly for the boards that cannot reach
-/// the goal.
-fn check_every_board_toward(goal: &str) {
-    let table = Table::builtin().expect("the built-in table loads");
-    let distance = common::distances(goal);
-    assert_eq!(distance.len(), 181_440, "half of all boards reach {goal}");
-    let goal_board: Board = goal.parse().unwrap();
+/// Solves every board of `shape` toward `goal` with the built-in table and
+/// compares each answer with the oracle's: the same shortest,
+/// lexicographically smallest path, and `unsolvable` exactly for the boards
+/// that cannot reach the goal. Returns the oracle's histogram.
+fn check_every_board_toward(shape: Shape, goal: &[u8]) -> Vec<u64> {
+    let solver = Solver::builtin(shape).expect("the built-in table loads");
+    let oracle = common::Oracle::new(shape.cols(), goal);
+    let boards = common::all_boards(shape.cells());
+    assert_eq!(
+        oracle.distance.len(),
+        boards.len() / 2,
+        "half of all boards reach the goal"
+    );
+    let goal_board = Board::from_cells(shape, goal).unwrap();
     let mut unsolvable = 0;
-    for text in common::all_boards() {
-        let board: Board = text.parse().unwrap();
-        let solution = table.solve_to(&board, &goal_board).unwrap();
-        match (solution, common::best_path(&distance, &text)) {
+    for cells in &boards {
+        let board = Board::from_cells(shape, cells).unwrap();
+        let solution = solver.solve_to(&board, &goal_board).unwrap();
+        match (solution, oracle.best_path(cells)) {
             (Solution::Moves(moves), Some(expected)) => {
-                let got = eight::board::moves_to_string(&moves);
-                assert_eq!(got, expected, "{text} toward {goal}");
-                assert_eq!(common::follow(&text, &got).as_deref(), Some(goal));
+                let got = eight::shape::moves_to_string(&moves);
+                assert_eq!(got, expected, "{shape} {cells:?} toward {goal:?}");
             }
             (Solution::Unsolvable, None) => unsolvable += 1,
-            (got, expected) => panic!("{text} toward {goal}: got {got}, expected {expected:?}"),
+            (got, expected) => {
+                panic!("{shape} {cells:?} toward {goal:?}: got {got}, expected {expected:?}")
+            }
         }
     }
-    assert_eq!(unsolvable, 181_440);
+    assert_eq!(unsolvable, boards.len() / 2);
+    oracle.histogram()
+}
+
+/// Every goal of every small shape, and the longest answers within the
+/// shape's bound (and equal to it from a corner, where it is published).
+#[test]
+fn every_board_of_the_small_shapes_toward_every_goal() {
+    for shape in Shape::all().filter(|s| s.cells() <= 8) {
+        let mut deepest = 0;
+        for blank in 0..shape.cells() {
+            let goal = common::canonical(shape.cells(), blank);
+            let histogram = check_every_board_toward(shape, &goal);
+            deepest = deepest.max(histogram.len() as u32 - 1);
+            if blank == 0 {
+                let corner = histogram.len() as u32 - 1;
+                let center = ((shape.rows() - 1) / 2 + (shape.cols() - 1) / 2) as u32;
+                assert_eq!(corner + center, shape.diameter_bound(), "{shape}");
+            }
+        }
+        assert!(deepest <= shape.diameter_bound(), "{shape}");
+    }
+}
+
+fn check_3x3(blank: usize) {
+    let histogram = check_every_board_toward(Shape::EIGHT, &common::canonical(9, blank));
+    assert!(histogram.len() as u32 - 1 <= Shape::EIGHT.diameter_bound());
 }
 
 #[test]
-fn every_board_toward_the_usual_goal() {
-    check_every_board_toward("12345678x");
+fn every_3x3_board_toward_blank_at_0() {
+    check_3x3(0);
 }
 
 #[test]
-fn every_board_toward_blank_at_0() {
-    check_every_board_toward("x12345678");
+fn every_3x3_board_toward_blank_at_1() {
+    check_3x3(1);
 }
 
 #[test]
-fn every_board_toward_blank_at_1() {
-    check_every_board_toward("1x2345678");
+fn every_3x3_board_toward_blank_at_2() {
+    check_3x3(2);
 }
 
 #[test]
-fn every_board_toward_blank_at_2() {
-    check_every_board_toward("12x345678");
+fn every_3x3_board_toward_blank_at_3() {
+    check_3x3(3);
 }
 
 #[test]
-fn every_board_toward_blank_at_3() {
-    check_every_board_toward("123x45678");
+fn every_3x3_board_toward_blank_at_4() {
+    check_3x3(4);
 }
 
 #[test]
-fn every_board_toward_blank_at_4() {
-    check_every_board_toward("1234x5678");
+fn every_3x3_board_toward_blank_at_5() {
+    check_3x3(5);
 }
 
 #[test]
-fn every_board_toward_blank_at_5() {
-    check_every_board_toward("12345x678");
+fn every_3x3_board_toward_blank_at_6() {
+    check_3x3(6);
 }
 
 #[test]
-fn every_board_toward_blank_at_6() {
-    check_every_board_toward("123456x78");
-}
-
-#[test]
-fn every_board_toward_blank_at_7() {
-    check_every_board_toward("1234567x8");
-}
-
-/// Goals that are not canonical exercise the relabelling of tiles.
-#[test]
-fn every_board_toward_scrambled_goals() {
-    check_every_board_toward("7568x4123");
-    check_every_board_toward("x87654321");
+fn every_3x3_board_toward_blank_at_7() {
+    check_3x3(7);
 }
 
 /// The number of boards at each distance from `12345678x`, as published for
 /// the 8-puzzle (Reinefeld 1993, and OEIS A089473): the longest answers take
 /// 31 moves, and only two boards need them.
 #[test]
-fn depth_histogram_of_the_usual_goal() {
+fn every_3x3_board_toward_the_usual_goal_and_its_published_histogram() {
     let expected: [u64; 32] = [
         1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529,
         10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
     ];
-    let search = eight::bfs::search(&Board::goal(eight::Shape::EIGHT));
+    assert_eq!(
+        check_every_board_toward(Shape::EIGHT, &common::canonical(9, 8)),
+        expected
+    );
+    let search = eight::bfs::search(&Board::goal(Shape::EIGHT), |_| {});
     assert_eq!(search.histogram, expected);
-    let mut reference = vec![0u64; 32];
-    for d in common::distances("12345678x").values() {
-        reference[*d as usize] += 1;
-    }
-    assert_eq!(reference, expected);
 }
 
-/// Each section's longest answer in the header is the reference BFS depth.
+/// Goals that are not in order exercise the relabelling of tiles.
 #[test]
-fn section_depths_match_the_reference() {
-    let table = Table::builtin().unwrap();
-    for (blank, section) in table.header().sections.iter().enumerate() {
-        let goal = Board::canonical(eight::Shape::EIGHT, blank)
-            .to_string()
-            .replace(' ', "");
-        let deepest = common::distances(&goal).into_values().max().unwrap();
-        assert_eq!(section.max_depth, deepest, "goal {goal}");
+fn every_3x3_board_toward_scrambled_goals() {
+    check_every_board_toward(Shape::EIGHT, &[7, 5, 6, 8, 0, 4, 1, 2, 3]);
+    check_every_board_toward(Shape::EIGHT, &[0, 8, 7, 6, 5, 4, 3, 2, 1]);
+    let shape: Shape = "2x4".parse().unwrap();
+    check_every_board_toward(shape, &[7, 6, 5, 4, 3, 2, 1, 0]);
+}
+
+/// Each section's longest answer in the header is the oracle's.
+#[test]
+fn section_depths_match_the_oracle() {
+    for shape in Shape::all().filter(|s| s.cells() <= 9) {
+        let solver = eight::Table::new(eight::data::builtin(shape).unwrap()).unwrap();
+        for (blank, section) in solver.file().header().sections.iter().enumerate() {
+            let oracle =
+                common::Oracle::new(shape.cols(), &common::canonical(shape.cells(), blank));
+            let deepest = oracle.distance.values().max().copied().unwrap();
+            assert_eq!(section.max_depth, deepest, "{shape} blank {blank}");
+        }
     }
 }

@@ -1,187 +1,454 @@
-//! `eight-gen`: generates the table of next moves, or checks the committed one.
+//! `eight-gen`: makes the tables and pattern databases `eight` answers
+//! from, or checks the committed ones.
 
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow, bail};
 use clap::Parser as _;
-use eight::bfs::{self, GoalDone};
+use eight::bfs::{self, GoalDone, Layer};
+use eight::data::DataDir;
 use eight::pdb::{self, PatternDb};
-use eight::{Board, Shape, format};
+use eight::solver::{self, Method};
+use eight::{Board, Shape, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// The file name of the table inside the output folder.
-const TABLE_FILE: &str = "eight.table";
-
-/// Generates the 8-puzzle table of next moves: a reverse BFS from each of the
-/// nine canonical goals, written as one compressed file. The output is the
-/// same, byte for byte, on every run.
+/// Makes the data `eight` answers from, the same bytes on every run.
+///
+/// Without --shape: every table built into `eight` (the shapes of up to 9
+/// cells), into `generated/`. With --shape: that shape's data, into the
+/// data folder ($EIGHT_DATA, else the user's data folder; see --where):
+/// tables of next moves for shapes of up to 12 cells (one file per goal's
+/// blank cell), pattern databases for larger ones.
 #[derive(clap::Parser, Debug)]
 #[command(version)]
 struct Args {
-    /// The folder to write `eight.table` into (or to check, with --check).
-    #[arg(long, value_name = "DIR", default_value = "generated")]
-    out: PathBuf,
-    /// Regenerate in memory and fail if the file in DIR differs.
+    /// The shape to make data for, rows x columns (2x2 to 4x4, 2x8, 8x2).
+    #[arg(long, value_name = "RxC")]
+    shape: Option<Shape>,
+    /// The same as --shape 4x4.
+    #[arg(long, conflicts_with = "shape")]
+    fifteen: bool,
+    /// With --shape: the goal's blank cell (0 is the top left), or `all`.
+    /// Defaults to the last cell, the usual goal; built-in tables have
+    /// every cell.
+    #[arg(long, value_name = "CELL")]
+    blank: Option<String>,
+    /// With --shape, for shapes of 14 to 16 cells: the sizes of the groups
+    /// of tiles of the pattern databases, taken in the goal's reading order
+    /// (default: two groups as even as can be, 7-8 for 4x4).
+    #[arg(long, value_name = "SIZES")]
+    partition: Option<String>,
+    /// The folder to write into (or check, with --check).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Make the data in memory and fail if the files differ.
     #[arg(long)]
     check: bool,
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
-    /// Build the 15-puzzle's pattern databases instead (minutes, gigabytes).
-    #[arg(long)]
-    fifteen: bool,
-    /// With --fifteen: the sizes of the groups of tiles, taken in the goal's
-    /// reading order.
-    #[arg(
-        long,
-        value_name = "SIZES",
-        default_value = "7-8",
-        requires = "fifteen"
-    )]
-    partition: String,
-    /// With --fifteen: the goal's blank cell, 15 for `1 2 ... 15 x`, 0 for
-    /// Korf's goal `x 1 2 ... 15`.
-    #[arg(long, value_name = "CELL", default_value_t = 15, requires = "fifteen")]
-    blank: usize,
+    /// Print where the data folder is, then exit.
+    #[arg(long = "where")]
+    show_where: bool,
 }
 
 fn main() -> ExitCode {
     match run(&Args::parse()) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("eight-gen: {err:#}");
+            say(&format!("eight-gen: {err:#}"));
             ExitCode::from(2)
         }
     }
 }
 
-fn run(args: &Args) -> Result<ExitCode> {
-    let started = Instant::now();
-    let (path, bytes, command) = match args.fifteen {
-        true => fifteen(args)?,
-        false => eight(args),
-    };
-    if args.check {
-        return Ok(check(&path, &bytes, &command, args.quiet));
-    }
-    write_atomically(&path, &bytes)?;
-    if !args.quiet {
-        eprintln!(
-            "wrote {} ({} bytes) in {:.3} s",
-            path.display(),
-            bytes.len(),
-            started.elapsed().as_secs_f64()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+/// Writes a line on stderr; a stderr that cannot be written is no reason
+/// to stop.
+fn say(text: &str) {
+    let _ = io::stderr()
+        .lock()
+        .write_all(format!("{text}\n").as_bytes());
 }
 
-/// Compares a fresh generation with the file at `path`; on a difference,
-/// says which command makes it anew.
-fn check(path: &Path, fresh: &[u8], command: &str, quiet: bool) -> ExitCode {
+/// One file to make: where it goes, and the command that makes it.
+struct Target {
+    shape: Shape,
+    blanks: Vec<usize>,
+    path: PathBuf,
+    command: String,
+}
+
+fn run(args: &Args) -> Result<ExitCode> {
+    if args.show_where {
+        let dir = DataDir::locate()?;
+        io::stdout()
+            .lock()
+            .write_all(format!("data folder: {dir}\n").as_bytes())
+            .context("cannot write stdout")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shape = match args.fifteen {
+        true => Some(Shape::FIFTEEN),
+        false => args.shape,
+    };
+    let targets = targets(args, shape)?;
+    let mut failed = false;
+    for target in &targets {
+        let started = Instant::now();
+        let bytes = make(args, target)?;
+        if args.check {
+            failed |= !check(&target.path, &bytes, &target.command, args.quiet);
+            continue;
+        }
+        publish(&target.path, &bytes)?;
+        if !args.quiet {
+            say(&format!(
+                "wrote {} ({} bytes) in {:.1} s",
+                target.path.display(),
+                bytes.len(),
+                started.elapsed().as_secs_f64()
+            ));
+        }
+    }
+    Ok(match failed {
+        true => ExitCode::from(1),
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// The files the arguments ask for.
+fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
+    let out_flag = |dir: &Path| format!(" --out {}", dir.display());
+    let Some(shape) = shape else {
+        if args.blank.is_some() || args.partition.is_some() {
+            bail!("--blank and --partition go with --shape");
+        }
+        let dir = args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("generated"));
+        let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
+        return Ok(Shape::all()
+            .filter(|&shape| solver::is_builtin(shape))
+            .map(|shape| Target {
+                shape,
+                blanks: (0..shape.cells()).collect(),
+                path: dir.join(solver::table_file(shape, None)),
+                command: format!("cargo run --release --bin eight-gen --{flag}"),
+            })
+            .collect());
+    };
+    let builtin = solver::is_builtin(shape);
+    let method = Method::of(shape);
+    if args.partition.is_some() && method != Method::Search {
+        bail!(
+            "--partition: {shape} boards are answered from a table, not searched with pattern \
+             databases (only boards of 14 to 16 cells are)"
+        );
+    }
+    let dir = match (&args.out, builtin) {
+        (Some(dir), _) => dir.clone(),
+        (None, true) => PathBuf::from("generated"),
+        (None, false) => DataDir::locate()?.path().to_path_buf(),
+    };
+    let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
+    let cells = shape.cells();
+    let blanks: Vec<usize> = match args.blank.as_deref() {
+        _ if builtin => (0..cells).collect(),
+        None => vec![cells - 1],
+        Some("all") => (0..cells).collect(),
+        Some(text) => match text.parse::<usize>() {
+            Ok(blank) if blank < cells => vec![blank],
+            _ => bail!(
+                "--blank {text}: a {shape} board has cells 0 to {}, or write all",
+                cells - 1
+            ),
+        },
+    };
+    if builtin {
+        return Ok(vec![Target {
+            shape,
+            blanks,
+            path: dir.join(solver::table_file(shape, None)),
+            command: format!("cargo run --release --bin eight-gen -- --shape {shape}{flag}"),
+        }]);
+    }
+    let sizes = match &args.partition {
+        Some(text) => pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
+        None => solver::default_partition(shape),
+    };
+    if method == Method::Search {
+        let goal = Board::goal(shape);
+        pdb::partition(&goal, &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
+        check_memory(shape, &sizes)?;
+    }
+    Ok(blanks
+        .into_iter()
+        .map(|blank| {
+            let (name, partition) = match method {
+                Method::Table => (solver::table_file(shape, Some(blank)), String::new()),
+                Method::Search => (
+                    solver::pdb_file(shape, &sizes, blank),
+                    format!(" --partition {}", solver::join_sizes(&sizes)),
+                ),
+            };
+            Target {
+                shape,
+                blanks: vec![blank],
+                path: dir.join(name),
+                command: format!("eight-gen --shape {shape} --blank {blank}{partition}{flag}"),
+            }
+        })
+        .collect())
+}
+
+/// Refuses databases that cannot be built in this machine's memory, before
+/// anything is allocated.
+fn check_memory(shape: Shape, sizes: &[usize]) -> Result<()> {
+    let need: u64 = sizes
+        .iter()
+        .map(|&k| pdb::build_memory(shape, k))
+        .max()
+        .unwrap_or(0);
+    let have = available_memory();
+    if need > have {
+        let gib = |bytes: u64| bytes as f64 / (1u64 << 30) as f64;
+        bail!(
+            "--partition {}: the largest group ({} tiles) needs about {:.1} GiB of memory to \
+             build, and this machine has {:.1} GiB available; use smaller groups",
+            solver::join_sizes(sizes),
+            sizes.iter().max().unwrap_or(&0),
+            gib(need),
+            gib(have)
+        );
+    }
+    Ok(())
+}
+
+/// The memory this machine has available, from /proc/meminfo; a generous
+/// guess where that cannot be read.
+fn available_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .unwrap_or(64 << 30)
+}
+
+/// Makes one file's bytes.
+fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
+    match Method::of(target.shape) {
+        Method::Table => Ok(make_table(args, target)),
+        Method::Search => make_databases(args, target),
+    }
+}
+
+fn bar(args: &Args, len: u64, template: &str) -> ProgressBar {
+    let bar = match args.quiet {
+        true => ProgressBar::hidden(),
+        false => ProgressBar::new(len),
+    };
+    bar.set_style(ProgressStyle::with_template(template).expect("the template is valid"));
+    bar
+}
+
+/// Makes a table of next moves, and proves it right where that is quick.
+fn make_table(args: &Args, target: &Target) -> Vec<u8> {
+    let shape = target.shape;
+    let large = shape.cells() > 9;
+    let progress = match large {
+        true => bar(
+            args,
+            bfs::entries(shape),
+            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} boards {msg}",
+        ),
+        false => ProgressBar::hidden(),
+    };
+    let bytes = bfs::generate(
+        shape,
+        &target.blanks,
+        |layer: Option<&Layer>, done: Option<&GoalDone>| {
+            if let Some(layer) = layer {
+                progress.set_prefix(format!("{shape} blank {}", target.blanks[0]));
+                progress.set_position(layer.reached);
+                progress.set_message(format!("depth {}", layer.depth));
+            }
+            if let Some(done) = done
+                && !args.quiet
+                && !large
+            {
+                say(&format!(
+                    "{shape} goal {}: {} boards, longest answer {} moves",
+                    done.goal, done.boards, done.max_depth
+                ));
+            }
+        },
+    );
+    progress.finish_and_clear();
+    bytes
+}
+
+/// Builds pattern databases, group by group, with a progress bar each.
+fn make_databases(args: &Args, target: &Target) -> Result<Vec<u8>> {
+    let shape = target.shape;
+    let goal = Board::canonical(shape, target.blanks[0]);
+    let sizes = match &args.partition {
+        Some(text) => pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
+        None => solver::default_partition(shape),
+    };
+    let groups = pdb::partition(&goal, &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
+    let dbs: Vec<PatternDb> = groups
+        .iter()
+        .map(|tiles| {
+            let progress = bar(
+                args,
+                eight::rank::placements(shape.cells(), tiles.len()),
+                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} placements {msg}",
+            );
+            progress.set_prefix(format!("tiles {tiles:?}"));
+            let db = PatternDb::generate(&goal, tiles, |done| {
+                progress.set_position(done.reached);
+                progress.set_message(format!("depth {}", done.depth));
+            });
+            progress.finish();
+            db
+        })
+        .collect();
+    let mut bytes = Vec::new();
+    pdb::write(&goal, &dbs, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// Compares a fresh generation with the file at `path` (and proves a fresh
+/// table right); on a difference, says which command makes it anew.
+fn check(path: &Path, fresh: &[u8], command: &str, quiet: bool) -> bool {
+    if let Ok(table) = Table::new(fresh)
+        && let Err(err) = table.verify()
+    {
+        say(&format!("eight-gen: a fresh {}: {err}", path.display()));
+        return false;
+    }
     match std::fs::read(path) {
         Err(err) => {
-            eprintln!(
+            say(&format!(
                 "eight-gen: cannot read {}: {err}; run `{command}` to make it",
                 path.display()
-            );
-            ExitCode::from(1)
+            ));
+            false
         }
         Ok(on_disk) if on_disk != fresh => {
-            eprintln!(
-                "eight-gen: {} differs from a fresh generation ({} bytes on disk, {} generated); \
+            say(&format!(
+                "eight-gen: {} differs from a fresh generation ({} bytes on disk, {} made); \
                  run `{command}` and commit the result",
                 path.display(),
                 on_disk.len(),
                 fresh.len(),
-            );
-            ExitCode::from(1)
+            ));
+            false
         }
         Ok(_) => {
             if !quiet {
-                eprintln!("{} is up to date ({} bytes)", path.display(), fresh.len());
+                say(&format!(
+                    "{} is up to date ({} bytes)",
+                    path.display(),
+                    fresh.len()
+                ));
             }
-            ExitCode::SUCCESS
+            true
         }
     }
 }
 
-/// Makes the 8-puzzle table: its path, its bytes, and the command that
-/// makes it.
-fn eight(args: &Args) -> (PathBuf, Vec<u8>, String) {
-    let report = |done: &GoalDone| {
-        if !args.quiet {
-            eprintln!(
-                "goal {}: {} boards, longest answer {} moves",
-                done.goal, done.boards, done.max_depth
-            );
-        }
+/// Puts `bytes` at `path` all at once: they are written to a file with no
+/// name in the same folder, which is then given a name of its own (unique
+/// to this run) and renamed over `path`. A reader sees the old file or the
+/// new one, never half of one; two runs at once never share a file; and a
+/// run that fails or is killed while writing leaves nothing behind.
+fn publish(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
     };
-    let table = bfs::generate(Shape::EIGHT, report);
-    let command = format!(
-        "cargo run --release --bin eight-gen -- --out {}",
-        args.out.display()
-    );
-    (args.out.join(TABLE_FILE), table, command)
-}
-
-/// Builds the pattern databases of the 15-puzzle: their path, their bytes,
-/// and the command that makes them.
-fn fifteen(args: &Args) -> Result<(PathBuf, Vec<u8>, String)> {
-    let sizes =
-        pdb::parse_sizes(&args.partition).map_err(|e| anyhow::anyhow!("--partition {e}"))?;
-    if args.blank >= Shape::FIFTEEN.cells() {
-        anyhow::bail!("--blank {}: a 4x4 board has cells 0 to 15", args.blank);
-    }
-    let goal = Board::canonical(Shape::FIFTEEN, args.blank);
-    let groups = pdb::partition(&goal, &sizes).map_err(|e| anyhow::anyhow!("--partition: {e}"))?;
-    let dbs: Vec<PatternDb> = groups
-        .iter()
-        .map(|tiles| {
-            let bar = match args.quiet {
-                true => ProgressBar::hidden(),
-                false => {
-                    ProgressBar::new(eight::rank::placements(goal.shape().cells(), tiles.len()))
-                }
-            };
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} placements {msg}",
-                )
-                .expect("the template is valid"),
-            );
-            bar.set_prefix(format!("tiles {tiles:?}"));
-            let db = PatternDb::generate(&goal, tiles, |progress| {
-                bar.set_position(progress.reached);
-                bar.set_message(format!("depth {}", progress.depth));
-            });
-            bar.finish();
-            db
-        })
-        .collect();
-    let parts: Vec<(&[u8], &[u8])> = dbs.iter().map(|db| (db.tiles(), db.entries())).collect();
-    let mut bytes = Vec::new();
-    format::write_pattern_dbs(&goal, &parts, &mut bytes)?;
-    let path = args.out.join(pdb::file_name(&sizes, args.blank));
-    let command = format!(
-        "cargo run --release --bin eight-gen -- --fifteen --partition {} --blank {} --out {}",
-        args.partition,
-        args.blank,
-        args.out.display()
-    );
-    Ok((path, bytes, command))
-}
-
-/// Writes beside the target, then renames, so that a reader never sees half
-/// a file.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let partial = path.with_extension("partial");
-    std::fs::write(&partial, bytes)
-        .with_context(|| format!("cannot write {}", partial.display()))?;
-    std::fs::rename(&partial, path)
-        .with_context(|| format!("cannot move {} into place", partial.display()))
+    let cannot = |what: &str| format!("cannot {what} {}", path.display());
+    let unnamed = tempfile::tempfile_in(dir).with_context(|| cannot("write"))?;
+    let mut writer = BufWriter::new(unnamed);
+    writer.write_all(bytes).with_context(|| cannot("write"))?;
+    let unnamed = writer
+        .into_inner()
+        .map_err(|err| err.into_error())
+        .with_context(|| cannot("write"))?;
+    unnamed.sync_all().with_context(|| cannot("write"))?;
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = dir.join(format!(
+        ".{name}.{}.{}.partial",
+        std::process::id(),
+        unique()
+    ));
+    match link(&unnamed, &temporary) {
+        Ok(()) => {}
+        // No unnamed files here (an old kernel or another system): write a
+        // named one, removed again if anything fails.
+        Err(_) => {
+            let mut named = tempfile::Builder::new()
+                .prefix(&format!(".{name}."))
+                .suffix(".partial")
+                .tempfile_in(dir)
+                .with_context(|| cannot("write"))?;
+            named.write_all(bytes).with_context(|| cannot("write"))?;
+            named
+                .as_file()
+                .sync_all()
+                .with_context(|| cannot("write"))?;
+            named.persist(path).with_context(|| cannot("write"))?;
+            return Ok(());
+        }
+    }
+    std::fs::rename(&temporary, path).map_err(|err| {
+        let _ = std::fs::remove_file(&temporary);
+        anyhow!(err).context(cannot("move into place"))
+    })
+}
+
+/// A number unique to this call within the run.
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    u64::from(nanos) << 16 | NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Gives the unnamed `file` the name `to`.
+fn link(file: &File, to: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
+    let to = CString::new(to.as_os_str().as_bytes())?;
+    // SAFETY: both paths are NUL-terminated strings that outlive the call.
+    let done = unsafe {
+        libc::linkat(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::AT_SYMLINK_FOLLOW,
+        )
+    };
+    match done {
+        0 => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
 }

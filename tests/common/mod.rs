@@ -1,79 +1,119 @@
-//! An independent, deliberately plain 8-puzzle solver for the tests: a BFS
-//! over strings such as "12345678x", sharing no code with the crate.
+//! What the test suites share: an independent, deliberately plain solver
+//! (a BFS over boards as byte vectors, sharing no code with the crate), a
+//! plain IDA* with the Manhattan distance, Korf's instances, random boards,
+//! and the programs under test.
 
 #![allow(dead_code)]
 
 use std::collections::{HashMap, VecDeque};
+use std::path::Path;
 
-/// The moves of the blank in lexicographic order, with the change of its
-/// index on a 3x3 board.
-const MOVES: [(char, isize); 4] = [('d', 3), ('l', -1), ('r', 1), ('u', -3)];
+/// The moves of the blank in lexicographic order: letter, row and column
+/// change.
+pub const MOVES: [(char, isize, isize); 4] = [('d', 1, 0), ('l', 0, -1), ('r', 0, 1), ('u', -1, 0)];
+
+/// A board of `rows` x `cols`: tiles `1..n`, `0` the blank, in reading
+/// order.
+pub type Cells = Vec<u8>;
 
 /// The board after the blank moves by `letter`, if it stays on the board.
-pub fn step(board: &str, letter: char) -> Option<String> {
-    let blank = board.find('x').expect("a board has a blank") as isize;
-    let (_, delta) = MOVES.iter().find(|(l, _)| *l == letter)?;
-    let target = blank + delta;
-    let same_row = (blank / 3) == (target / 3);
-    let allowed = match letter {
-        'l' | 'r' => same_row,
-        _ => (0..9).contains(&target),
-    };
-    if !allowed || !(0..9).contains(&target) {
+pub fn step(cols: usize, board: &[u8], letter: char) -> Option<Cells> {
+    let rows = board.len() / cols;
+    let blank = board
+        .iter()
+        .position(|&t| t == 0)
+        .expect("a board has a blank");
+    let (_, dr, dc) = MOVES.iter().find(|(l, _, _)| *l == letter)?;
+    let row = (blank / cols) as isize + dr;
+    let col = (blank % cols) as isize + dc;
+    if !(0..rows as isize).contains(&row) || !(0..cols as isize).contains(&col) {
         return None;
     }
-    let mut cells: Vec<char> = board.chars().collect();
-    cells.swap(blank as usize, target as usize);
-    Some(cells.into_iter().collect())
+    let target = row as usize * cols + col as usize;
+    let mut next = board.to_vec();
+    next.swap(blank, target);
+    Some(next)
 }
 
 /// Follows `moves` from `board`; `None` if a move leaves the board.
-pub fn follow(board: &str, moves: &str) -> Option<String> {
+pub fn follow(cols: usize, board: &[u8], moves: &str) -> Option<Cells> {
     moves
         .chars()
-        .try_fold(board.to_string(), |board, letter| step(&board, letter))
+        .try_fold(board.to_vec(), |board, letter| step(cols, &board, letter))
 }
 
-/// The distance to `goal` of every board that reaches it.
-pub fn distances(goal: &str) -> HashMap<String, u32> {
-    let mut distance = HashMap::from([(goal.to_string(), 0)]);
-    let mut queue = VecDeque::from([goal.to_string()]);
-    while let Some(board) = queue.pop_front() {
-        let d = distance[&board];
-        for (letter, _) in MOVES {
-            if let Some(next) = step(&board, letter) {
-                distance.entry(next.clone()).or_insert_with(|| {
-                    queue.push_back(next);
-                    d + 1
-                });
+/// A plain BFS from a goal: the distance of every board that reaches it.
+pub struct Oracle {
+    pub cols: usize,
+    pub distance: HashMap<Cells, u32>,
+}
+
+impl Oracle {
+    pub fn new(cols: usize, goal: &[u8]) -> Oracle {
+        let mut distance = HashMap::from([(goal.to_vec(), 0)]);
+        let mut queue = VecDeque::from([goal.to_vec()]);
+        while let Some(board) = queue.pop_front() {
+            let d = distance[&board];
+            for (letter, _, _) in MOVES {
+                if let Some(next) = step(cols, &board, letter) {
+                    distance.entry(next.clone()).or_insert_with(|| {
+                        queue.push_back(next);
+                        d + 1
+                    });
+                }
             }
         }
+        Oracle { cols, distance }
     }
-    distance
+
+    /// The lexicographically smallest shortest path from `board`: at each
+    /// step, the first letter that gets one step closer. `None` if the
+    /// board cannot reach the goal.
+    pub fn best_path(&self, board: &[u8]) -> Option<String> {
+        let mut board = board.to_vec();
+        let mut path = String::new();
+        let mut d = *self.distance.get(&board)?;
+        while d > 0 {
+            let (letter, next) = MOVES
+                .iter()
+                .filter_map(|&(letter, _, _)| step(self.cols, &board, letter).map(|n| (letter, n)))
+                .find(|(_, next)| self.distance.get(next) == Some(&(d - 1)))
+                .expect("a board at distance d has a neighbour at d - 1");
+            path.push(letter);
+            board = next;
+            d -= 1;
+        }
+        Some(path)
+    }
+
+    /// The number of boards at each distance.
+    pub fn histogram(&self) -> Vec<u64> {
+        let deepest = self.distance.values().max().copied().unwrap_or(0) as usize;
+        let mut histogram = vec![0u64; deepest + 1];
+        for &d in self.distance.values() {
+            histogram[d as usize] += 1;
+        }
+        histogram
+    }
 }
 
-/// The lexicographically smallest shortest path from `board` to the goal of
-/// `distance`: at each step, the first letter that gets one step closer.
-pub fn best_path(distance: &HashMap<String, u32>, board: &str) -> Option<String> {
-    let mut board = board.to_string();
-    let mut path = String::new();
-    let mut d = *distance.get(&board)?;
-    while d > 0 {
-        let (letter, next) = MOVES
-            .iter()
-            .filter_map(|&(letter, _)| step(&board, letter).map(|next| (letter, next)))
-            .find(|(_, next)| distance.get(next) == Some(&(d - 1)))
-            .expect("a board at distance d has a neighbour at d - 1");
-        path.push(letter);
-        board = next;
-        d -= 1;
-    }
-    Some(path)
+/// Tiles `1..n` in reading order with the blank at `blank`.
+pub fn canonical(cells: usize, blank: usize) -> Cells {
+    let mut tile = 0;
+    (0..cells)
+        .map(|cell| match cell == blank {
+            true => 0,
+            false => {
+                tile += 1;
+                tile
+            }
+        })
+        .collect()
 }
 
-/// Every arrangement of "12345678x", in lexicographic order of cells.
-pub fn all_boards() -> Vec<String> {
-    fn extend(prefix: &mut String, rest: &mut Vec<char>, out: &mut Vec<String>) {
+/// Every arrangement of `0..n`, in lexicographic order.
+pub fn all_boards(n: usize) -> Vec<Cells> {
+    fn extend(prefix: &mut Cells, rest: &mut Vec<u8>, out: &mut Vec<Cells>) {
         if rest.is_empty() {
             out.push(prefix.clone());
             return;
@@ -86,11 +126,178 @@ pub fn all_boards() -> Vec<String> {
             rest.insert(i, c);
         }
     }
-    let mut out = Vec::with_capacity(362_880);
-    extend(
-        &mut String::new(),
-        &mut "12345678x".chars().collect(),
-        &mut out,
-    );
+    let mut out = Vec::new();
+    extend(&mut Vec::new(), &mut (0..n as u8).collect(), &mut out);
     out
+}
+
+/// Writes a board as `eight` reads it: tiles separated by spaces, `x` for
+/// the blank.
+pub fn text(board: &[u8]) -> String {
+    board
+        .iter()
+        .map(|&t| match t {
+            0 => "x".to_string(),
+            t => t.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A small deterministic generator (SplitMix64), so that tests need no
+/// random-number crate and draw the same boards everywhere.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A random arrangement of `0..n`.
+    pub fn board(&mut self, n: usize) -> Cells {
+        let mut cells: Cells = (0..n as u8).collect();
+        for i in (1..n).rev() {
+            cells.swap(i, self.below(i + 1));
+        }
+        cells
+    }
+
+    /// A board `steps` random moves from `goal`.
+    pub fn scramble(&mut self, cols: usize, goal: &[u8], steps: usize) -> Cells {
+        let mut board = goal.to_vec();
+        for _ in 0..steps {
+            let (letter, _, _) = MOVES[self.below(4)];
+            if let Some(next) = step(cols, &board, letter) {
+                board = next;
+            }
+        }
+        board
+    }
+}
+
+/// A plain IDA* with the Manhattan distance, moves in `d l r u` order: the
+/// lexicographically smallest shortest path from `start` to `goal`.
+pub fn manhattan_ida(cols: usize, start: &[u8], goal: &[u8]) -> String {
+    let home: HashMap<u8, usize> = goal.iter().enumerate().map(|(c, &t)| (t, c)).collect();
+    let h = |board: &[u8]| -> u32 {
+        board
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .map(|(cell, t)| {
+                let home = home[t];
+                ((cell / cols).abs_diff(home / cols) + (cell % cols).abs_diff(home % cols)) as u32
+            })
+            .sum()
+    };
+    fn dfs(
+        cols: usize,
+        board: &[u8],
+        goal: &[u8],
+        g: u32,
+        bound: u32,
+        path: &mut String,
+        h: &dyn Fn(&[u8]) -> u32,
+    ) -> Option<u32> {
+        let f = g + h(board);
+        if f > bound {
+            return Some(f);
+        }
+        if board == goal {
+            return None;
+        }
+        let mut least = u32::MAX;
+        for (letter, _, _) in MOVES {
+            let back = match letter {
+                'd' => 'u',
+                'u' => 'd',
+                'l' => 'r',
+                _ => 'l',
+            };
+            if path.ends_with(back) {
+                continue;
+            }
+            let Some(next) = step(cols, board, letter) else {
+                continue;
+            };
+            path.push(letter);
+            match dfs(cols, &next, goal, g + 1, bound, path, h) {
+                None => return None,
+                Some(over) => least = least.min(over),
+            }
+            path.pop();
+        }
+        Some(least)
+    }
+    let mut bound = h(start);
+    let mut path = String::new();
+    while let Some(next) = dfs(cols, start, goal, 0, bound, &mut path, &h) {
+        bound = next;
+    }
+    path
+}
+
+/// Korf's 100 instances: 16 cells (0 the blank) and the optimal length.
+pub fn korf() -> Vec<(Cells, usize)> {
+    include_str!("../data/korf100.txt")
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let numbers: Vec<usize> = line
+                .split_whitespace()
+                .map(|n| n.parse().expect("numbers"))
+                .collect();
+            (
+                numbers[..16].iter().map(|&n| n as u8).collect(),
+                numbers[16],
+            )
+        })
+        .collect()
+}
+
+/// The `eight` binary, ready to run.
+pub fn eight() -> assert_cmd::Command {
+    assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("eight"))
+}
+
+/// The `eight-gen` binary, ready to run.
+pub fn eight_gen() -> assert_cmd::Command {
+    assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("eight-gen"))
+}
+
+/// Runs `eight` with `args` on `input`; returns stdout, stderr and the code.
+pub fn run(args: &[&str], input: impl Into<Vec<u8>>) -> (String, String, i32) {
+    let output = eight().args(args).write_stdin(input).output().unwrap();
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+/// Builds small pattern databases (5-5-5 for 4x4, or `partition`) of
+/// `shape` toward the goal with the blank at `blank`, in `dir`.
+pub fn build_databases(dir: &Path, shape: &str, partition: &str, blank: usize) {
+    eight_gen()
+        .args([
+            "--quiet",
+            "--shape",
+            shape,
+            "--partition",
+            partition,
+            "--blank",
+        ])
+        .arg(blank.to_string())
+        .arg("--out")
+        .arg(dir)
+        .assert()
+        .success();
 }

@@ -1,213 +1,314 @@
-//! `eight`: answers 8-puzzle (and 15-puzzle) boards from stdin with their
-//! shortest moves.
+//! `eight`: answers sliding-puzzle boards from stdin with their shortest
+//! moves, one line per board, in input order.
 //!
 //! Exit codes: 0 every board answered (`unsolvable` is an answer), 1 some
-//! board invalid, 2 fatal (bad arguments, a table that cannot be read or fails
-//! validation). A broken pipe ends quietly.
+//! board invalid, 2 fatal (bad arguments, data that cannot be used). A
+//! broken pipe ends quietly.
 
-mod pipeline;
 mod render;
+mod stream;
 
-use std::fs::File;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::os::fd::{AsFd, AsRawFd};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use clap::Parser as _;
-use eight::ida::Solver;
-use eight::pdb::{self, PdbTable};
-use eight::{Board, Shape, Table, TableError};
-use memmap2::Mmap;
+use eight::data::{self, DataDir};
+use eight::solver::{self, Data, Method, Origin};
+use eight::{Board, Layout, Shape, Solver, Table, map, pdb};
 
-use crate::render::{Engine, Style};
+use crate::render::Style;
+use crate::stream::Config;
 
-/// Answers 8-puzzle boards read from stdin, one line per board: the shortest
-/// moves of the blank to the goal (u d l r = where the blank goes; the
-/// lexicographically smallest of the shortest), an empty line for a board at
-/// the goal, or `unsolvable`.
+/// Answers sliding-puzzle boards read from stdin, one line per board: the
+/// shortest moves of the blank to the goal (u d l r = where the blank goes;
+/// of the shortest, the lexicographically smallest, d < l < r < u), an
+/// empty line for a board at the goal, `unsolvable`, or `invalid`.
 ///
-/// A board is 9 tiles (1-8, and x, X or 0 for the blank) separated by any
-/// whitespace, on one line or over several, or written together as
-/// `23415x768`. A bad board gets a message on stderr and the line `invalid`.
+/// A board is its tiles in reading order (x, X or 0 for the blank), on one
+/// line, or one row a line over consecutive lines, or rows joined by '/'.
+/// Tiles of boards of up to ten cells may be written together (23415x768).
+/// Without --shape, each board's own line tells its shape: 9 tiles make a
+/// 3x3 board, 16 a 4x4 board. A bad board gets a message on stderr naming
+/// its line and the line `invalid`; every other board is still answered.
 ///
-/// 4x4 boards (16 tiles, one number a token) are solved optimally by IDA*
-/// over pattern databases built with `eight-gen --fifteen`.
+/// Boards of up to 9 cells are answered from tables built into the program;
+/// 10 and 12 cells from tables, 14 to 16 cells by IDA* over pattern
+/// databases, made once by `eight-gen --shape RxC` into the data folder
+/// (`eight --where` tells where it is).
 ///
 /// Exit codes: 0 every board answered, 1 some board invalid, 2 fatal error.
 #[derive(clap::Parser, Debug)]
 #[command(version)]
 struct Args {
+    /// The shape of every board, rows x columns: 2x2 to 4x4, 2x8, 8x2 (at
+    /// most 16 cells). Without it, 3x3 and 4x4 boards are told apart.
+    #[arg(long, value_name = "RxC")]
+    shape: Option<Shape>,
+    /// The same as --shape 4x4.
+    #[arg(long, conflicts_with = "shape")]
+    fifteen: bool,
+    /// Solve toward this board instead of the tiles in order with the blank
+    /// last. It fixes the shape too.
+    #[arg(long, value_name = "BOARD")]
+    goal: Option<String>,
     /// HDU 3567 "Eight II" input: T, then T pairs of start and target boards;
     /// prints `Case k: d` and the moves for each pair.
     #[arg(long, conflicts_with = "goal")]
     pairs: bool,
-    /// Solve toward this board instead of `1 2 3 4 5 6 7 8 x`.
-    #[arg(long, value_name = "BOARD")]
-    goal: Option<String>,
-    /// Memory-map this table file instead of the one built into the program.
-    #[arg(long, value_name = "PATH")]
-    table: Option<PathBuf>,
-    /// The folder of the 15-puzzle's pattern databases (built by
-    /// `eight-gen --fifteen`).
-    #[arg(long, value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/generated"))]
-    pdb: PathBuf,
-    /// The group sizes of the 15-puzzle's pattern databases to read.
-    #[arg(long, value_name = "SIZES", default_value = "7-8")]
-    partition: String,
     /// Draw the boards along each solution.
     #[arg(long, conflicts_with = "json")]
     show: bool,
     /// Print one JSON object per board.
     #[arg(long)]
     json: bool,
+    /// Answer from this table file (made by eight-gen) instead of the
+    /// built-in or data folder's one; it is proven right before use. It
+    /// fixes the shape to the table's.
+    #[arg(long, value_name = "PATH")]
+    table: Option<PathBuf>,
+    /// The data folder, instead of $EIGHT_DATA or the user's data folder.
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// The group sizes of the pattern databases to search with (shapes of
+    /// 14 to 16 cells), such as 7-8 or 5-5-5.
+    #[arg(long, value_name = "SIZES")]
+    partition: Option<String>,
+    /// Check all the data used in full before answering: every checksum,
+    /// and the proof that every move of a table is right.
+    #[arg(long)]
+    verify: bool,
+    /// Print where the data folder is and which data answers each shape,
+    /// then exit.
+    #[arg(long = "where")]
+    show_where: bool,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
     match run(&args) {
         Ok(code) => code,
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if stream::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("eight: {err:#}");
+            stream::report_fatal(&err);
             ExitCode::from(2)
         }
     }
 }
 
 fn run(args: &Args) -> Result<ExitCode> {
-    // The first board tells the shape: 16 tiles (or a row of 4) make a 4x4
-    // board. A goal given says it first.
-    let head = read_head(args.pairs).context("cannot read stdin")?;
-    let shape = match &args.goal {
-        Some(goal) => shape_of_line(goal.as_bytes()),
-        None => first_board_line(&head, args.pairs).map_or(Shape::EIGHT, shape_of_line),
+    if stdout_was_closed() {
+        bail!("cannot write stdout: it is closed");
+    }
+    let dir = match &args.data {
+        Some(path) => Ok(DataDir::at(path)),
+        None => DataDir::locate(),
     };
-    if shape == Shape::FIFTEEN {
-        let goal = parse_goal(args, shape)?;
-        let sizes = pdb::parse_sizes(&args.partition).map_err(|e| anyhow!("--partition {e}"))?;
-        let solver = load_databases(&args.pdb, &sizes, goal.blank())?;
-        return answer_all(Engine::<&[u8]>::Search(solver), goal, args, head);
+    if args.show_where {
+        return show_where(&dir);
     }
-    let goal = parse_goal(args, shape)?;
-    match &args.table {
-        None => {
-            let table = Table::builtin().context("the built-in table")?;
-            answer_all(Engine::Table(table), goal, args, head)
-        }
+    let shape = match args.fifteen {
+        true => Some(Shape::FIFTEEN),
+        false => args.shape,
+    };
+    let sizes = match &args.partition {
+        None => None,
+        Some(text) => Some(pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?),
+    };
+    let mut solvers = Solvers {
+        dir,
+        sizes,
+        verify: args.verify,
+        table: args.table.clone(),
+        list: Vec::new(),
+    };
+    let table_shape = match &args.table {
+        None => None,
         Some(path) => {
-            let table = map_table(path).with_context(|| format!("table {}", path.display()))?;
-            answer_all(Engine::Table(table), goal, args, head)
+            let solver = open_table(path)?;
+            let table_shape = solver.shape();
+            if shape.is_some_and(|shape| shape != table_shape) {
+                bail!(
+                    "--table {}: it is a {table_shape} table, not {}",
+                    path.display(),
+                    shape.unwrap_or(table_shape)
+                );
+            }
+            solvers.list.push(Arc::new(solver));
+            Some(table_shape)
         }
-    }
-}
-
-/// Reads stdin up to the end of the first line that holds a board (after
-/// the count line, with `--pairs`), or to its end; at most a megabyte.
-fn read_head(pairs: bool) -> io::Result<Vec<u8>> {
-    const MAX_HEAD: usize = 1 << 20;
-    let mut stdin = io::stdin().lock();
-    let mut head = Vec::new();
-    while head.len() < MAX_HEAD && first_board_line(&head, pairs).is_none() {
-        let block = pipeline::read_block(&mut stdin, 4096)?;
-        if block.is_empty() {
-            break;
-        }
-        head.extend_from_slice(&block);
-    }
-    Ok(head)
-}
-
-/// The first complete line of `head` with anything but whitespace on it,
-/// after the count line with `--pairs`.
-fn first_board_line(head: &[u8], pairs: bool) -> Option<&[u8]> {
-    head.split_inclusive(|&b| b == b'\n')
-        .filter(|line| line.ends_with(b"\n") && line.iter().any(|b| !b.is_ascii_whitespace()))
-        .nth(usize::from(pairs))
-}
-
-/// The shape a line of tiles is written for: 16 tokens (a whole board) or 4
-/// (a row of the grid) make the 4x4 board; anything else the 3x3 board.
-fn shape_of_line(line: &[u8]) -> Shape {
-    match line
-        .split(u8::is_ascii_whitespace)
-        .filter(|t| !t.is_empty())
-        .count()
-    {
-        4 | 16 => Shape::FIFTEEN,
-        _ => Shape::EIGHT,
-    }
-}
-
-fn parse_goal(args: &Args, shape: Shape) -> Result<Board> {
-    match &args.goal {
-        None => Ok(Board::goal(shape)),
+    };
+    let goal = match &args.goal {
+        None => None,
         Some(text) => {
-            Board::parse(shape, text.as_bytes()).map_err(|err| anyhow!("--goal {text:?}: {err}"))
+            let layout = match shape.or(table_shape) {
+                Some(shape) => Layout::Fixed(shape),
+                None => Layout::Auto,
+            };
+            let goal = match layout {
+                Layout::Fixed(shape) => Board::parse(shape, text.as_bytes()),
+                Layout::Auto => text.parse(),
+            };
+            Some(goal.map_err(|err| anyhow!("--goal {text:?}: {err}"))?)
         }
+    };
+    let shape = shape.or(table_shape).or(goal.map(|g| g.shape()));
+    if let Some(sizes) = &solvers.sizes {
+        check_partition(sizes, shape)?;
     }
-}
-
-/// Maps the 15-puzzle's pattern databases toward a goal with the blank at
-/// `blank`, and checks all of them.
-fn load_databases(dir: &Path, sizes: &[usize], blank: usize) -> Result<Solver<Mmap>> {
-    let path = dir.join(pdb::file_name(sizes, blank));
-    let partition: Vec<String> = sizes.iter().map(usize::to_string).collect();
-    let build = format!(
-        "cargo run --release --bin eight-gen -- --fifteen --partition {} --blank {blank} --out {}",
-        partition.join("-"),
-        dir.display()
-    );
-    let file = File::open(&path).with_context(|| {
-        format!(
-            "the 15-puzzle's pattern databases {} cannot be opened; build them (minutes) with `{build}`",
-            path.display()
-        )
-    })?;
-    // SAFETY: the map is only read; `eight-gen` never changes a file in
-    // place but writes a new one and renames it. The entries are checked
-    // against their checksums below, before any use.
-    let map =
-        unsafe { Mmap::map(&file) }.with_context(|| format!("cannot map {}", path.display()))?;
-    let table = PdbTable::new(map)
-        .and_then(|table| table.verify().map(|()| table))
-        .map_err(|err| anyhow!("{}: {err}; rebuild it with `{build}`", path.display()))?;
-    Ok(Solver::new(table))
-}
-
-/// Memory-maps a table file and checks all of it before any use.
-fn map_table(path: &PathBuf) -> Result<Table<Mmap>> {
-    let file = File::open(path)?;
-    if file.metadata()?.len() == 0 {
-        return Err(TableError::Empty.into());
+    // Data for the goal known now is loaded now, so that what is missing is
+    // said before any input is read.
+    if let Some(shape) = shape {
+        let goal = goal.unwrap_or_else(|| Board::goal(shape));
+        solvers.find(&goal)?;
     }
-    // SAFETY: the map is only read. The table file must not be changed while
-    // `eight` runs; `eight-gen` never does so, since it writes a new file and
-    // renames it into place. Every section is checked against its checksum
-    // below and again as it is decoded.
-    let map = unsafe { Mmap::map(&file)? };
-    let table = Table::new(map)?;
-    table.verify()?;
-    Ok(table)
-}
-
-fn answer_all<D>(engine: Engine<D>, goal: Board, args: &Args, head: Vec<u8>) -> Result<ExitCode>
-where
-    D: AsRef<[u8]> + Send + Sync + 'static,
-{
+    let layout = match shape {
+        Some(shape) => Layout::Fixed(shape),
+        None => Layout::Auto,
+    };
     let style = match (args.json, args.show) {
         (true, _) => Style::Json,
         (false, true) => Style::Show,
         (false, false) => Style::Plain,
     };
-    pipeline::run(Arc::new(engine), goal, style, args.pairs, head)
+    stream::run(
+        Config {
+            layout,
+            goal,
+            pairs: args.pairs,
+            style,
+        },
+        solvers,
+    )
 }
 
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
+/// Opens a table named on the command line: mapped, and checked in full
+/// (every checksum, and the proof that every move is right).
+fn open_table(path: &std::path::Path) -> Result<Solver> {
+    let fix = "make it anew with `eight-gen --shape RxC --out DIR` (or leave out --table)";
+    let file = map::open(path).map_err(|err| anyhow!("--table {}: {err}", path.display()))?;
+    // SAFETY: see `map::map`; the stream checks `map::changed` after every
+    // batch of answers.
+    let map =
+        unsafe { map::map(&file) }.map_err(|err| anyhow!("--table {}: {err}", path.display()))?;
+    let table = Table::new(Data::Mapped(map))
+        .and_then(|table| table.verify().map(|()| table))
+        .map_err(|err| anyhow!("--table {}: {err}; {fix}", path.display()))?;
+    Ok(Solver::from_table(
+        table,
+        Origin::File {
+            path: path.to_path_buf(),
+            build: fix.to_string(),
+        },
+    ))
+}
+
+/// Whether the program was started with stdout closed. Rust's runtime
+/// opens `/dev/null` for a closed standard descriptor before `main`, read
+/// and write, so answers would vanish without a word; a shell's
+/// `> /dev/null` opens it for writing only.
+fn stdout_was_closed() -> bool {
+    let fd = io::stdout().as_fd().as_raw_fd();
+    // SAFETY: fstat and fcntl only read the descriptor's state into memory
+    // owned here.
+    unsafe {
+        let mut stat: libc::stat = std::mem::zeroed();
+        if libc::fstat(fd, &mut stat) != 0 {
+            return true;
+        }
+        let null = (stat.st_mode & libc::S_IFMT) == libc::S_IFCHR
+            && libc::major(stat.st_rdev) == 1
+            && libc::minor(stat.st_rdev) == 3;
+        null && libc::fcntl(fd, libc::F_GETFL) & libc::O_ACCMODE == libc::O_RDWR
+    }
+}
+
+/// Refuses group sizes that cannot apply to the boards read.
+fn check_partition(sizes: &[usize], shape: Option<Shape>) -> Result<()> {
+    let shape = shape.unwrap_or(Shape::FIFTEEN);
+    if Method::of(shape) != Method::Search {
+        bail!(
+            "--partition: {shape} boards are answered from a table, not searched with pattern \
+             databases (only boards of 14 to 16 cells are)"
+        );
+    }
+    let tiles = shape.cells() - 1;
+    if sizes.contains(&0) || sizes.iter().sum::<usize>() != tiles {
+        bail!(
+            "--partition {}: the group sizes must add up to the {tiles} tiles of a {shape} board",
+            solver::join_sizes(sizes)
+        );
+    }
+    Ok(())
+}
+
+/// The solvers loaded so far, and how to load more.
+pub struct Solvers {
+    dir: Result<DataDir, data::NoDataDir>,
+    sizes: Option<Vec<usize>>,
+    verify: bool,
+    /// The table named with --table, which alone answers.
+    table: Option<PathBuf>,
+    list: Vec<Arc<Solver>>,
+}
+
+impl Solvers {
+    /// The index of the solver that answers toward `goal`, loading it if
+    /// need be.
+    pub fn find(&mut self, goal: &Board) -> Result<usize> {
+        if let Some(index) = self.list.iter().position(|s| s.serves(goal)) {
+            return Ok(index);
+        }
+        if let Some(path) = &self.table {
+            bail!(
+                "--table {}: it has no section for goals with the blank at cell {}",
+                path.display(),
+                goal.blank()
+            );
+        }
+        let dir = self.dir.as_ref().map_err(Clone::clone)?;
+        let solver = Solver::load(goal.shape(), goal.blank(), dir, self.sizes.as_deref())?;
+        if self.verify {
+            solver.verify()?;
+        }
+        self.list.push(Arc::new(solver));
+        Ok(self.list.len() - 1)
+    }
+
+    /// The solvers, for the workers.
+    pub fn list(&self) -> &[Arc<Solver>] {
+        &self.list
+    }
+}
+
+/// Prints where the data folder is and what answers each shape.
+fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<ExitCode> {
+    let mut out = String::new();
+    match dir {
+        Ok(dir) => out += &format!("data folder: {dir}\n"),
+        Err(err) => out += &format!("data folder: none ({err})\n"),
+    }
+    for shape in Shape::all() {
+        let goal = Board::goal(shape);
+        let what = match (solver::is_builtin(shape), dir) {
+            (true, _) => match Solver::builtin(shape) {
+                Ok(solver) => solver.describe(),
+                Err(err) => err.to_string(),
+            },
+            (false, Err(_)) => "no data folder".to_string(),
+            (false, Ok(dir)) => match Solver::load(shape, goal.blank(), dir, None) {
+                Ok(solver) => solver.describe(),
+                Err(err) => err.to_string(),
+            },
+        };
+        out += &format!("{shape}: {what}\n");
+    }
+    io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .context("cannot write stdout")?;
+    Ok(ExitCode::SUCCESS)
 }

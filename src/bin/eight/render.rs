@@ -1,10 +1,10 @@
 //! Solving one job and writing its answer in the chosen style.
 
 use std::io::Write;
+use std::sync::Arc;
 
-use eight::ida::Solver;
-use eight::{Board, Move, Shape, SolveError, Table, TableError};
-use memmap2::Mmap;
+use anyhow::anyhow;
+use eight::{Board, Move, Solver};
 use serde::Serialize;
 
 /// Boards drawn side by side by `--show` before it wraps.
@@ -21,62 +21,6 @@ pub enum Style {
     Json,
 }
 
-/// What answers the boards: the table of next moves (3x3), or IDA* over
-/// pattern databases (4x4).
-pub enum Engine<D> {
-    /// Walks the table's next moves.
-    Table(Table<D>),
-    /// Searches, toward the databases' goal (any goal with its blank in the
-    /// same cell, by relabelling).
-    Search(Solver<Mmap>),
-}
-
-impl<D: AsRef<[u8]>> Engine<D> {
-    /// The shape of the boards it answers.
-    pub fn shape(&self) -> Shape {
-        match self {
-            Engine::Table(table) => table.shape(),
-            Engine::Search(solver) => solver.goal().shape(),
-        }
-    }
-
-    /// Jobs worth sending to a worker thread at once: a search takes long
-    /// enough to go alone.
-    pub fn batch(&self) -> usize {
-        match self {
-            Engine::Table(_) => 4096,
-            Engine::Search(_) => 1,
-        }
-    }
-
-    /// Batches worth keeping queued or in work per worker: searches vary
-    /// so much in length that more of them keep every core busy, while
-    /// batches of the table are large and alike.
-    pub fn in_flight(&self) -> usize {
-        match self {
-            Engine::Table(_) => 2,
-            Engine::Search(_) => 8,
-        }
-    }
-
-    /// Solves `start` toward `goal`, handing over each move; the number of
-    /// moves, or `None` if unsolvable.
-    fn solve_each(
-        &self,
-        start: &Board,
-        goal: &Board,
-        mut emit: impl FnMut(Move),
-    ) -> Result<Option<usize>, SolveError> {
-        match self {
-            Engine::Table(table) => table.solve_each(start, goal, emit),
-            Engine::Search(solver) => Ok(solver.solve_to(start, goal)?.moves.map(|moves| {
-                moves.iter().copied().for_each(&mut emit);
-                moves.len()
-            })),
-        }
-    }
-}
-
 /// A board (or pair) to answer, in input order.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -84,10 +28,12 @@ pub struct Job {
     pub line: u64,
     /// The case number, with `--pairs`.
     pub case: Option<u64>,
-    /// The start board, or why it is invalid.
+    /// The start board, or why it is invalid (already reported).
     pub start: Result<Board, String>,
-    /// The goal board, or why it is invalid.
+    /// The goal board, or why it is invalid (already reported).
     pub goal: Result<Board, String>,
+    /// The solver for the goal, among those shared with the workers.
+    pub solver: usize,
 }
 
 /// Reusable memory for answering jobs.
@@ -96,37 +42,40 @@ pub struct Scratch {
     letters: Vec<u8>,
 }
 
-/// Solves `job` and appends its answer to `out`.
+/// Solves `job` and appends its answer to `out`. Returns the message for a
+/// board found invalid only now, to be reported.
 ///
 /// # Errors
 ///
-/// Fails only if the table is damaged or wrong: then nothing can be answered.
-pub fn answer<D: AsRef<[u8]>>(
-    engine: &Engine<D>,
+/// Fails if the data is wrong: then no later answer can be trusted.
+pub fn answer(
+    solvers: &[Arc<Solver>],
     style: Style,
     job: &Job,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
-) -> Result<(), TableError> {
+) -> anyhow::Result<Option<String>> {
     let (start, goal) = match (&job.start, &job.goal) {
         (Ok(start), Ok(goal)) => (start, goal),
         (Err(message), _) | (_, Err(message)) => {
             write(style, job, Outcome::Invalid(message), out);
-            return Ok(());
+            return Ok(None);
         }
     };
+    let solver = &solvers[job.solver];
     let letters = &mut scratch.letters;
     letters.clear();
-    match engine.solve_each(start, goal, |mv| letters.push(mv.letter() as u8)) {
+    match solver.solve_each(start, goal, |mv| letters.push(mv.letter() as u8)) {
         Ok(found) => {
             let moves = found.map(|_| &letters[..]);
             write(style, job, Outcome::Solved { start, goal, moves }, out);
-            Ok(())
+            Ok(None)
         }
-        Err(SolveError::Table(err)) => Err(err),
+        Err(err) if err.is_data_error() => Err(anyhow!("{}: {err}", solver.describe())),
         Err(err) => {
-            write(style, job, Outcome::Invalid(&err.to_string()), out);
-            Ok(())
+            let message = err.to_string();
+            write(style, job, Outcome::Invalid(&message), out);
+            Ok(Some(message))
         }
     }
 }

@@ -1,0 +1,702 @@
+//! The stream contract: from stdin to stdout, output line *i* answers board
+//! *i*, always.
+//!
+//! A reader thread hands stdin over in blocks. The main thread parses them
+//! into jobs, reports bad boards, and finds the solver for each goal. Full
+//! batches of jobs go to worker threads, started on the first full batch,
+//! and their answers are written in the order the batches were sent.
+//! Whenever the next block of input is not there yet (the input waits),
+//! every job so far is answered, written and flushed; a small input is
+//! answered on the main thread alone, so one board costs no thread start-up.
+//!
+//! Messages go to stderr in whole lines, batched into writes of at most
+//! [`PIPE_BUF`] bytes so that they never interleave with other writers'.
+//! Writing stderr may fail (full, closed, a broken pipe): the messages are
+//! then dropped and the answers still written. A data error or a data file
+//! changed underneath ends the run after the answers made before it.
+
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use anyhow::{Context, Result, anyhow};
+use eight::{Board, Item, Layout, Parser, Solver, map};
+
+use crate::Solvers;
+use crate::render::{self, Job, Scratch, Style};
+
+/// How much input is read, and output buffered, at a time.
+const IO_BUFFER: usize = 64 * 1024;
+
+/// Blocks of input read ahead of the parser.
+const READ_AHEAD: usize = 4;
+
+/// Jobs sent to a worker at once; a search takes long enough to go alone.
+const TABLE_BATCH: usize = 4096;
+
+/// Batches kept queued or in work per worker.
+const IN_FLIGHT: usize = 4;
+
+/// The most bytes one write to a pipe keeps together with no other writer's
+/// bytes in between (POSIX's minimum `PIPE_BUF`).
+const PIPE_BUF: usize = 512 * 8;
+
+/// How the boards are read and answered.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The boards' shapes.
+    pub layout: Layout,
+    /// The goal of every board, if one was given.
+    pub goal: Option<Board>,
+    /// HDU 3567 input: a count, then pairs of boards.
+    pub pairs: bool,
+    /// How answers are written.
+    pub style: Style,
+}
+
+/// Answers everything on stdin; returns the exit code.
+pub fn run(config: Config, solvers: Solvers) -> Result<ExitCode> {
+    let mut session = Session {
+        pipeline: Pipeline::new(config.style),
+        pairs: config.pairs.then(Pairs::default),
+        config,
+        solvers,
+        shared: Arc::new(Vec::new()),
+        goal_cache: None,
+        invalid: false,
+        fatal: None,
+    };
+    session.share();
+    let answered = answer_all(&mut session);
+    if answered.is_err() {
+        // The answers made before the failure still go out, and so do the
+        // messages.
+        let _ = session.pipeline.out.flush();
+        session.pipeline.reporter.flush();
+    }
+    answered?;
+    session.finish()
+}
+
+/// Reads, parses and answers all of stdin.
+fn answer_all(session: &mut Session) -> Result<()> {
+    let mut count = match session.config.pairs {
+        true => CountLine::Waiting(Vec::new()),
+        false => CountLine::Done,
+    };
+    let mut parser = Parser::new(session.config.layout);
+    let mut input = Input::Direct(io::stdin().lock());
+    // Before the input waits, hand over every answer so far.
+    while let Some(block) = input.next(|| session.drain())? {
+        match &mut count {
+            CountLine::Done => parser.feed(&block, &mut |item| session.take(item)),
+            CountLine::Waiting(head) => {
+                head.extend_from_slice(&block);
+                if let Some(rest) = count.resolve(session, &mut parser, false) {
+                    parser.feed(&rest, &mut |item| session.take(item));
+                }
+            }
+        }
+        session.check()?;
+    }
+    if let Some(rest) = count.resolve(session, &mut parser, true) {
+        parser.feed(&rest, &mut |item| session.take(item));
+    }
+    parser.finish(&mut |item| session.take(item));
+    session.check()
+}
+
+/// The count line that opens `--pairs` input.
+enum CountLine {
+    /// Not read yet: the input so far.
+    Waiting(Vec<u8>),
+    Done,
+}
+
+impl CountLine {
+    /// Reads the count line from the input so far, once it is all there (or
+    /// at the end of input): tells the session the count, or that there is
+    /// none, and sets the parser to start after it. Returns the input left
+    /// for the parser.
+    fn resolve(
+        &mut self,
+        session: &mut Session,
+        parser: &mut Parser,
+        end: bool,
+    ) -> Option<Vec<u8>> {
+        let CountLine::Waiting(head) = self else {
+            return None;
+        };
+        // The first line with anything on it, and the line number.
+        let mut start = 0;
+        let mut line = 1u64;
+        let found = loop {
+            let end_of_line = memchr_newline(&head[start..]).map(|at| start + at);
+            let text = &head[start..end_of_line.unwrap_or(head.len())];
+            let blank = text.iter().all(u8::is_ascii_whitespace);
+            match end_of_line {
+                Some(at) if blank => {
+                    start = at + 1;
+                    line += 1;
+                }
+                // A long line is no count: no need to wait for its end.
+                _ if !blank && (end_of_line.is_some() || end || text.len() > 64) => {
+                    break Some((text.to_vec(), end_of_line.map_or(head.len(), |at| at + 1)));
+                }
+                _ if end => break None,
+                _ => return None,
+            }
+        };
+        let head = std::mem::take(head);
+        *self = CountLine::Done;
+        let layout = parser.layout();
+        let Some((text, after)) = found else {
+            session.report(
+                line,
+                &"no input: expected the number of cases, then pairs of boards",
+            );
+            session.pairs_mut().announced = Some((line, None));
+            return None;
+        };
+        let text = String::from_utf8_lossy(&text);
+        match text.trim().parse::<u64>() {
+            Ok(count) => {
+                session.pairs_mut().announced = Some((line, Some(count)));
+                *parser = Parser::starting_at(layout, line + 1);
+                Some(head[after..].to_vec())
+            }
+            Err(_) => {
+                // Not a count: read the line as the first board, so that the
+                // pairs after it stay paired as they were written.
+                let shown: String = text.trim().chars().take(40).collect();
+                session.report(
+                    line,
+                    &format!("expected the number of cases first, found {shown:?}"),
+                );
+                session.pairs_mut().announced = Some((line, None));
+                *parser = Parser::starting_at(layout, line);
+                Some(head[start..].to_vec())
+            }
+        }
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// Stdin, read in blocks: on this thread while it comes in small pieces
+/// (typed, or one board), then, from the first full block on, on a thread of
+/// its own so that reading overlaps solving and a wait can be seen coming.
+enum Input {
+    Direct(io::StdinLock<'static>),
+    Background(Receiver<io::Result<Vec<u8>>>),
+}
+
+impl Input {
+    /// The next block of input, or `None` at its end. `before_wait` runs
+    /// first whenever the next block is not there yet.
+    fn next(&mut self, before_wait: impl FnOnce() -> Result<()>) -> Result<Option<Vec<u8>>> {
+        match self {
+            Input::Direct(stdin) => {
+                before_wait()?;
+                let block = read_block(stdin, IO_BUFFER).context("cannot read stdin")?;
+                if block.len() == IO_BUFFER {
+                    *self = Input::Background(read_in_background());
+                }
+                Ok((!block.is_empty()).then_some(block))
+            }
+            Input::Background(blocks) => {
+                let block = match blocks.try_recv() {
+                    Ok(block) => block,
+                    Err(TryRecvError::Empty) => {
+                        before_wait()?;
+                        match blocks.recv() {
+                            Ok(block) => block,
+                            Err(_) => return Ok(None),
+                        }
+                    }
+                    Err(TryRecvError::Disconnected) => return Ok(None),
+                };
+                block.map(Some).context("cannot read stdin")
+            }
+        }
+    }
+}
+
+/// One read of at most `size` bytes, tried again if a signal interrupts it;
+/// an empty block at end of input.
+fn read_block(input: &mut impl Read, size: usize) -> io::Result<Vec<u8>> {
+    let mut block = vec![0u8; size];
+    loop {
+        match input.read(&mut block) {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+            Ok(read) => {
+                block.truncate(read);
+                return Ok(block);
+            }
+        }
+    }
+}
+
+/// Reads stdin on a thread of its own, in blocks, until end of input or an
+/// error. The thread is not joined: at exit it may still wait for input.
+fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
+    let (send, receive) = mpsc::sync_channel(READ_AHEAD);
+    thread::spawn(move || {
+        let mut stdin = io::stdin().lock();
+        loop {
+            match read_block(&mut stdin, IO_BUFFER) {
+                Ok(block) if block.is_empty() => return,
+                Ok(block) => {
+                    if send.send(Ok(block)).is_err() {
+                        return;
+                    }
+                }
+                Err(err) => {
+                    let _ = send.send(Err(err));
+                    return;
+                }
+            }
+        }
+    });
+    receive
+}
+
+/// Messages for stderr, written in whole lines, many to a write.
+#[derive(Debug, Default)]
+struct Reporter {
+    buffer: Vec<u8>,
+    /// Writing stderr failed: messages are dropped from then on.
+    dead: bool,
+}
+
+impl Reporter {
+    /// Adds `eight: <stdin>:LINE: message`.
+    fn report(&mut self, line: u64, message: &dyn Display) {
+        if self.dead {
+            return;
+        }
+        let mut text = format!("eight: <stdin>:{line}: {message}\n").into_bytes();
+        if self.buffer.len() + text.len() > PIPE_BUF {
+            self.flush();
+        }
+        self.buffer.append(&mut text);
+    }
+
+    /// Writes the messages so far.
+    fn flush(&mut self) {
+        if !self.buffer.is_empty() && !self.dead {
+            self.dead = io::stderr().lock().write_all(&self.buffer).is_err();
+        }
+        self.buffer.clear();
+    }
+}
+
+/// Writes a fatal error on stderr in one write; a failure to write it is
+/// ignored, since nothing else can be done.
+pub fn report_fatal(err: &anyhow::Error) {
+    let _ = io::stderr()
+        .lock()
+        .write_all(format!("eight: {err:#}\n").as_bytes());
+}
+
+/// Whether the error is a broken pipe: the reader of stdout went away.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The state of `--pairs` input.
+#[derive(Debug, Default)]
+struct Pairs {
+    /// The line of the count, and the count if it was readable.
+    announced: Option<(u64, Option<u64>)>,
+    /// Cases so far.
+    cases: u64,
+    /// A start board (or why it is invalid) waiting for its target, and its
+    /// line.
+    start: Option<(u64, Result<Board, String>)>,
+}
+
+/// Turns parsed items into jobs, reporting what is wrong.
+struct Session {
+    config: Config,
+    solvers: Solvers,
+    /// The solvers as the workers see them.
+    shared: Arc<Vec<Arc<Solver>>>,
+    /// The usual goal of the last shape seen.
+    goal_cache: Option<Board>,
+    pipeline: Pipeline,
+    pairs: Option<Pairs>,
+    /// Some board was invalid.
+    invalid: bool,
+    /// A failure met while taking items, reported by `check`.
+    fatal: Option<anyhow::Error>,
+}
+
+impl Session {
+    fn take(&mut self, item: Item) {
+        if self.fatal.is_some() {
+            return;
+        }
+        let line = item.line;
+        let board = item.result.map_err(|err| self.report(line, &err));
+        let Some(pairs) = &mut self.pairs else {
+            let goal = match (self.config.goal, &board) {
+                (Some(goal), _) => Ok(goal),
+                (None, Ok(board)) => Ok(self.usual_goal(board)),
+                (None, Err(message)) => Err(message.clone()),
+            };
+            self.push(line, None, board, goal);
+            return;
+        };
+        match pairs.start.take() {
+            None => pairs.start = Some((line, board)),
+            Some((start_line, start)) => {
+                pairs.cases += 1;
+                let case = Some(pairs.cases);
+                self.push(start_line, case, start, board);
+            }
+        }
+    }
+
+    /// The usual goal of `board`'s shape.
+    fn usual_goal(&mut self, board: &Board) -> Board {
+        match self.goal_cache {
+            Some(goal) if goal.shape() == board.shape() => goal,
+            _ => *self.goal_cache.insert(Board::goal(board.shape())),
+        }
+    }
+
+    /// Makes a job, with the solver for its goal.
+    fn push(
+        &mut self,
+        line: u64,
+        case: Option<u64>,
+        start: Result<Board, String>,
+        goal: Result<Board, String>,
+    ) {
+        let mut job = Job {
+            line,
+            case,
+            start,
+            goal,
+            solver: 0,
+        };
+        if let (Ok(start), Ok(goal)) = (&job.start, &job.goal) {
+            if start.shape() != goal.shape() {
+                let message = format!(
+                    "the start is a {} board and the target a {} board",
+                    start.shape(),
+                    goal.shape()
+                );
+                job.start = Err(self.report(line, &message));
+            } else {
+                let goal = *goal;
+                match self.solvers.find(&goal) {
+                    Ok(index) => job.solver = index,
+                    Err(err) => {
+                        self.fatal = Some(err);
+                        return;
+                    }
+                }
+                if self.shared.len() != self.solvers.list().len() {
+                    self.share();
+                }
+            }
+        }
+        self.pipeline.push(job, &self.shared);
+    }
+
+    /// Shares the solvers loaded so far with the workers.
+    fn share(&mut self) {
+        self.shared = Arc::new(self.solvers.list().to_vec());
+    }
+
+    fn pairs_mut(&mut self) -> &mut Pairs {
+        self.pairs
+            .as_mut()
+            .expect("count lines come only with --pairs")
+    }
+
+    /// Reports a bad board on stderr, and returns the message.
+    fn report(&mut self, line: u64, message: &dyn Display) -> String {
+        self.pipeline.reporter.report(line, message);
+        self.invalid = true;
+        message.to_string()
+    }
+
+    /// Returns the first failure met while taking items, after writing the
+    /// answers made before it.
+    fn check(&mut self) -> Result<()> {
+        if let Some(err) = self.fatal.take() {
+            self.pipeline.drain(&self.shared)?;
+            return Err(err);
+        }
+        self.pipeline.check()
+    }
+
+    fn drain(&mut self) -> Result<()> {
+        self.check()?;
+        self.pipeline.drain(&self.shared)
+    }
+
+    /// Reports what the end of input leaves unfinished, writes every answer,
+    /// and picks the exit code.
+    fn finish(mut self) -> Result<ExitCode> {
+        if let Some(pairs) = self.pairs.take() {
+            let mut cases = pairs.cases;
+            if let Some((line, _)) = pairs.start {
+                cases += 1;
+                let message = self.report(line, &"this case has a start board but no target board");
+                self.pipeline.push(
+                    Job {
+                        line,
+                        case: Some(cases),
+                        start: Err(message.clone()),
+                        goal: Err(message),
+                        solver: 0,
+                    },
+                    &self.shared,
+                );
+            }
+            if let Some((line, Some(count))) = pairs.announced
+                && count != cases
+            {
+                let case_word = |n| if n == 1 { "case" } else { "cases" };
+                self.report(
+                    line,
+                    &format!(
+                        "the input announces {count} {} but holds {cases}",
+                        case_word(count)
+                    ),
+                );
+            }
+        }
+        self.pipeline.drain(&self.shared)?;
+        self.invalid |= self.pipeline.invalid;
+        self.pipeline.reporter.flush();
+        Ok(match self.invalid {
+            true => ExitCode::from(1),
+            false => ExitCode::SUCCESS,
+        })
+    }
+}
+
+/// A batch's answers, and what to report with them.
+struct Done {
+    out: Vec<u8>,
+    /// Messages for boards found invalid while answering, by line.
+    messages: Vec<(u64, String)>,
+    /// A failure that makes every later answer untrustworthy.
+    fatal: Option<anyhow::Error>,
+}
+
+/// Answers `jobs` in order.
+fn answer_batch(
+    jobs: &[Job],
+    solvers: &[Arc<Solver>],
+    style: Style,
+    scratch: &mut Scratch,
+) -> Done {
+    let mut done = Done {
+        out: Vec::with_capacity(jobs.len() * 32),
+        messages: Vec::new(),
+        fatal: None,
+    };
+    for job in jobs {
+        match render::answer(solvers, style, job, scratch, &mut done.out) {
+            Ok(None) => {}
+            Ok(Some(message)) => done.messages.push((job.line, message)),
+            Err(err) => {
+                done.fatal = Some(err);
+                break;
+            }
+        }
+    }
+    // A data file changed under the answers: none of them can be trusted.
+    if map::changed() {
+        done.fatal = Some(anyhow!(
+            "a data file was changed or cut short while being read; the answers from then on \
+             were dropped: run again once it is complete"
+        ));
+    }
+    done
+}
+
+/// A numbered batch of jobs, and the solvers they name.
+type Batch = (u64, Vec<Job>, Arc<Vec<Arc<Solver>>>);
+
+/// Worker threads, one per core, sharing one queue of numbered batches.
+struct Workers {
+    batches: SyncSender<Batch>,
+    answers: Receiver<(u64, Done)>,
+    count: usize,
+}
+
+/// Batches jobs, answers them here or on the workers, and writes the
+/// answers in input order.
+struct Pipeline {
+    style: Style,
+    batch: Vec<Job>,
+    /// Jobs per batch: fewer when they search.
+    batch_size: usize,
+    workers: Option<Workers>,
+    /// Batches sent to the workers, and written.
+    sent: u64,
+    written: u64,
+    /// Answers that came back before those of earlier batches.
+    waiting: BTreeMap<u64, Done>,
+    scratch: Scratch,
+    out: io::BufWriter<io::StdoutLock<'static>>,
+    reporter: Reporter,
+    /// Some board was found invalid while answering.
+    invalid: bool,
+    /// A failure met while taking items, reported by `check`.
+    failure: Option<anyhow::Error>,
+}
+
+impl Pipeline {
+    fn new(style: Style) -> Pipeline {
+        Pipeline {
+            style,
+            batch: Vec::with_capacity(TABLE_BATCH),
+            batch_size: TABLE_BATCH,
+            workers: None,
+            sent: 0,
+            written: 0,
+            waiting: BTreeMap::new(),
+            scratch: Scratch::default(),
+            out: io::BufWriter::with_capacity(IO_BUFFER, io::stdout().lock()),
+            reporter: Reporter::default(),
+            invalid: false,
+            failure: None,
+        }
+    }
+
+    fn push(&mut self, job: Job, solvers: &Arc<Vec<Arc<Solver>>>) {
+        if job.start.is_ok() && job.goal.is_ok() && solvers[job.solver].searches() {
+            self.batch_size = 1;
+        }
+        self.batch.push(job);
+        if self.batch.len() >= self.batch_size
+            && self.failure.is_none()
+            && let Err(err) = self.send_batch(solvers)
+        {
+            self.failure = Some(err);
+        }
+    }
+
+    /// Returns the first failure met while taking items.
+    fn check(&mut self) -> Result<()> {
+        self.failure.take().map_or(Ok(()), Err)
+    }
+
+    /// Queues the batch for the workers, starting them if need be and
+    /// writing the oldest answers first if enough are in flight.
+    fn send_batch(&mut self, solvers: &Arc<Vec<Arc<Solver>>>) -> Result<()> {
+        if self.workers.is_none() {
+            self.workers = Some(self.spawn_workers());
+        }
+        let count = self.workers.as_ref().map_or(1, |workers| workers.count);
+        let in_flight = IN_FLIGHT * if self.batch_size == 1 { 4 } else { 1 };
+        while self.sent - self.written >= (in_flight * count) as u64 {
+            self.write_next()?;
+        }
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_size));
+        let workers = self.workers.as_ref().expect("the workers are started");
+        workers
+            .batches
+            .send((self.sent, batch, Arc::clone(solvers)))
+            .map_err(|_| anyhow!("a worker thread stopped"))?;
+        self.sent += 1;
+        Ok(())
+    }
+
+    /// One worker per core; each takes the next batch from the shared queue,
+    /// so a long job holds up only its own worker.
+    fn spawn_workers(&self) -> Workers {
+        let count = thread::available_parallelism().map_or(1, |n| n.get());
+        let (batches, queue) = mpsc::sync_channel::<Batch>(IN_FLIGHT * 4 * count);
+        let queue = Arc::new(Mutex::new(queue));
+        let (done, answers) = mpsc::channel();
+        for _ in 0..count {
+            let (queue, done) = (Arc::clone(&queue), done.clone());
+            let style = self.style;
+            thread::spawn(move || {
+                let mut scratch = Scratch::default();
+                loop {
+                    let next = queue.lock().map(|queue| queue.recv());
+                    let Ok(Ok((number, batch, solvers))) = next else {
+                        return;
+                    };
+                    let answered = answer_batch(&batch, &solvers, style, &mut scratch);
+                    if done.send((number, answered)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        Workers {
+            batches,
+            answers,
+            count,
+        }
+    }
+
+    /// Writes the answers of the oldest batch not yet written.
+    fn write_next(&mut self) -> Result<()> {
+        let done = loop {
+            if let Some(done) = self.waiting.remove(&self.written) {
+                break done;
+            }
+            let workers = self.workers.as_ref().expect("batches were sent");
+            let (number, done) = workers
+                .answers
+                .recv()
+                .map_err(|_| anyhow!("a worker thread stopped"))?;
+            self.waiting.insert(number, done);
+        };
+        self.written += 1;
+        self.write(done)
+    }
+
+    /// Writes a batch's answers and reports its messages.
+    fn write(&mut self, done: Done) -> Result<()> {
+        for (line, message) in &done.messages {
+            self.reporter.report(*line, message);
+            self.invalid = true;
+        }
+        if let Some(err) = done.fatal {
+            return Err(err);
+        }
+        self.out.write_all(&done.out).context("cannot write stdout")
+    }
+
+    /// Answers every job so far, writes the answers and flushes them.
+    fn drain(&mut self, solvers: &Arc<Vec<Arc<Solver>>>) -> Result<()> {
+        self.check()?;
+        if self.sent == self.written {
+            // Little input: answer it here rather than wake the workers.
+            let done = answer_batch(&self.batch, solvers, self.style, &mut self.scratch);
+            self.batch.clear();
+            self.write(done)?;
+        } else if !self.batch.is_empty() {
+            self.send_batch(solvers)?;
+        }
+        while self.written < self.sent {
+            self.write_next()?;
+        }
+        self.reporter.flush();
+        self.out.flush().context("cannot write stdout")
+    }
+}

@@ -1,0 +1,586 @@
+//! The shape policy, in one place: per shape, how its boards are answered,
+//! its default goal, and its data files; and one [`Solver`] over tables and
+//! searches, with one answer type.
+//!
+//! | cells | shapes | method | data |
+//! |---|---|---|---|
+//! | 4 to 9 | 2x2, 2x3, 3x2, 2x4, 4x2, 3x3 | a [table](crate::table) of next moves | built into the program |
+//! | 10, 12 | 2x5, 5x2, 2x6, 3x4, 4x3, 6x2 | a table of next moves | one file per goal's blank cell in the data folder, made by `eight-gen --shape` |
+//! | 14 to 16 | 2x7, 7x2, 3x5, 5x3, 2x8, 4x4, 8x2 | [IDA*](crate::ida) over [pattern databases](crate::pdb) | in the data folder, made by `eight-gen --shape` |
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::board::Board;
+use crate::data::{self, DataDir, Source};
+use crate::ida::Searcher;
+use crate::map::{self, Mapping, OpenError};
+use crate::pdb::{PdbError, PdbTable};
+use crate::shape::{Move, Shape, moves_to_string};
+use crate::table::{Table, TableError};
+
+/// The most cells of a shape whose tables are built into the program.
+pub const MAX_BUILTIN_CELLS: usize = 9;
+
+/// How a shape's boards are answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Walking a table of next moves: every shape of up to 12 cells.
+    Table,
+    /// IDA* over pattern databases: larger shapes.
+    Search,
+}
+
+impl Method {
+    /// How boards of `shape` are answered.
+    pub fn of(shape: Shape) -> Method {
+        match shape.cells() <= crate::bfs::MAX_TABLE_CELLS {
+            true => Method::Table,
+            false => Method::Search,
+        }
+    }
+}
+
+/// Whether the data of `shape` is built into the program.
+pub fn is_builtin(shape: Shape) -> bool {
+    shape.cells() <= MAX_BUILTIN_CELLS
+}
+
+/// The name of a table file of `shape`: with every goal (`3x3.table`, the
+/// built-in ones), or with the goal whose blank is at `blank`
+/// (`3x4-blank11.table`).
+pub fn table_file(shape: Shape, blank: Option<usize>) -> String {
+    match blank {
+        None => format!("{shape}.table"),
+        Some(blank) => format!("{shape}-blank{blank}.table"),
+    }
+}
+
+/// The name of a file of pattern databases of `shape` with groups of
+/// `sizes` toward the goal with the blank at `blank`:
+/// `4x4-7-8-blank15.pdb`.
+pub fn pdb_file(shape: Shape, sizes: &[usize], blank: usize) -> String {
+    format!("{shape}-{}-blank{blank}.pdb", join_sizes(sizes))
+}
+
+/// Group sizes written as `7-8`.
+pub fn join_sizes(sizes: &[usize]) -> String {
+    sizes
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The group sizes of the pattern databases searched by default: two groups
+/// as even as can be, the smaller first (7-8 for the 4x4 board).
+pub fn default_partition(shape: Shape) -> Vec<usize> {
+    let tiles = shape.cells() - 1;
+    vec![tiles / 2, tiles - tiles / 2]
+}
+
+/// The command that makes the data of `shape` for goals with the blank at
+/// `blank` (databases of `sizes` for search shapes) into `dir`.
+pub fn build_command(shape: Shape, blank: usize, sizes: Option<&[usize]>, dir: &DataDir) -> String {
+    let mut command = format!("eight-gen --shape {shape} --blank {blank}");
+    if let (Method::Search, Some(sizes)) = (Method::of(shape), sizes)
+        && sizes != default_partition(shape)
+    {
+        command += &format!(" --partition {}", join_sizes(sizes));
+    }
+    if dir.source() == Source::Given {
+        command += &format!(" --out {}", dir.path().display());
+    }
+    command
+}
+
+/// The answer for a board: the moves of the blank, or that there are none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// The shortest moves to the goal, lexicographically smallest of those;
+    /// empty for a board already at the goal.
+    Moves(Vec<Move>),
+    /// No sequence of moves leads to the goal.
+    Unsolvable,
+}
+
+impl Solution {
+    /// The moves, or `None` if unsolvable.
+    pub fn moves(&self) -> Option<&[Move]> {
+        match self {
+            Solution::Moves(moves) => Some(moves),
+            Solution::Unsolvable => None,
+        }
+    }
+}
+
+/// Shows the move letters, or `unsolvable`.
+impl fmt::Display for Solution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Solution::Moves(moves) => f.write_str(&moves_to_string(moves)),
+            Solution::Unsolvable => f.write_str("unsolvable"),
+        }
+    }
+}
+
+/// Why a board could not be answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// A board is not of the solver's shape.
+    #[error("a {got} board, but this solver answers {expected} boards")]
+    Shape {
+        /// The solver's shape.
+        expected: Shape,
+        /// The board's shape.
+        got: Shape,
+    },
+    /// The solver has no data for goals with the blank in this cell.
+    #[error("no data for {shape} goals with the blank at cell {blank}")]
+    NoData {
+        /// The shape.
+        shape: Shape,
+        /// The goal's blank cell.
+        blank: usize,
+    },
+    /// The table is damaged or wrong.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The search passed the longest answer any board of the shape has: the
+    /// databases are wrong.
+    #[error(
+        "the search passed {bound} moves, more than any {shape} board needs: the pattern \
+         databases are wrong"
+    )]
+    TooDeep {
+        /// The shape.
+        shape: Shape,
+        /// The longest answer of the shape.
+        bound: u32,
+    },
+    /// A data file was changed or cut short while it was read (see
+    /// [`crate::map`]).
+    #[error("a data file was changed or cut short while it was read")]
+    Changed,
+}
+
+impl SolveError {
+    /// Whether the error is the data's, not the board's: the data cannot be
+    /// trusted for any board.
+    pub fn is_data_error(&self) -> bool {
+        matches!(
+            self,
+            SolveError::Table(_) | SolveError::TooDeep { .. } | SolveError::Changed
+        )
+    }
+}
+
+/// Bytes a solver reads: built into the program, mapped from a file, or in
+/// memory.
+#[derive(Debug)]
+pub enum Data {
+    /// Built into the program.
+    Static(&'static [u8]),
+    /// A file's memory map.
+    Mapped(Mapping),
+    /// In memory.
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for Data {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Data::Static(bytes) => bytes,
+            Data::Mapped(map) => map,
+            Data::Owned(bytes) => bytes,
+        }
+    }
+}
+
+/// Why the data a solver needs could not be used. Every message names the
+/// fix.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DataError {
+    /// The program's own table does not load: it was built wrongly.
+    #[error(
+        "the {shape} table built into this program is unusable ({problem}); build the program \
+         again from a checkout where `eight-gen --check` passes"
+    )]
+    Builtin {
+        /// The shape.
+        shape: Shape,
+        /// What is wrong.
+        problem: TableError,
+    },
+    /// No data folder to look in.
+    #[error(transparent)]
+    NoDataDir(#[from] data::NoDataDir),
+    /// The file is not there.
+    #[error("{what} is missing ({path} does not exist); make it with `{build}`{cost}")]
+    Missing {
+        /// What the file holds.
+        what: String,
+        /// Where it was looked for.
+        path: PathBuf,
+        /// The command that makes it.
+        build: String,
+        /// What making it takes, for the message.
+        cost: &'static str,
+    },
+    /// The file cannot be opened or mapped.
+    #[error("{}: {problem}; make it anew with `{build}`", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        problem: OpenError,
+        /// The command that makes it.
+        build: String,
+    },
+    /// The file is damaged, of another kind, or wrong.
+    #[error("{}: {problem}; make it anew with `{build}`", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: Damage,
+        /// The command that makes it.
+        build: String,
+    },
+}
+
+/// What is wrong with a data file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Damage {
+    /// A table's.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// Pattern databases'.
+    #[error(transparent)]
+    Pdb(#[from] PdbError),
+    /// A good file, but not the one its name says.
+    #[error("it holds {got}, not {expected}")]
+    Mismatch {
+        /// What its name says it holds.
+        expected: String,
+        /// What it holds.
+        got: String,
+    },
+}
+
+/// Where a solver's data comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Built into the program.
+    Builtin,
+    /// A file, and the command that makes it anew.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The command that makes it anew.
+        build: String,
+    },
+}
+
+/// One interface over the two ways of answering: a table walk or a search.
+#[derive(Debug)]
+pub struct Solver {
+    engine: Engine,
+    origin: Origin,
+}
+
+#[derive(Debug)]
+enum Engine {
+    Table(Table<Data>),
+    Search(Searcher<Data>),
+}
+
+impl Solver {
+    /// The built-in table of `shape`.
+    ///
+    /// # Errors
+    ///
+    /// Fails if `shape` has no built-in table, or it does not load.
+    pub fn builtin(shape: Shape) -> Result<Solver, DataError> {
+        let bytes = data::builtin(shape)
+            .filter(|_| is_builtin(shape))
+            .unwrap_or(&[]);
+        let table = Table::new(Data::Static(bytes))
+            .map_err(|problem| DataError::Builtin { shape, problem })?;
+        Ok(Solver::from_table(table, Origin::Builtin))
+    }
+
+    /// A solver walking `table`.
+    pub fn from_table(table: Table<Data>, origin: Origin) -> Solver {
+        Solver {
+            engine: Engine::Table(table),
+            origin,
+        }
+    }
+
+    /// A solver searching with `searcher`.
+    pub fn from_search(searcher: Searcher<Data>, origin: Origin) -> Solver {
+        Solver {
+            engine: Engine::Search(searcher),
+            origin,
+        }
+    }
+
+    /// The solver for `shape` toward goals with the blank at `blank`: the
+    /// built-in table, or the data folder's table or databases (with groups
+    /// of `sizes`, or the shape's [default](default_partition)), memory-mapped
+    /// and checked cheaply (see [`Table::new`] and [`PdbTable::new`]). Tables
+    /// of up to ten cells are also [proven](crate::table::prove) right the
+    /// first time they are used, in milliseconds; larger tables, whose proof
+    /// takes as long as making them, only by [`Solver::verify`].
+    ///
+    /// The data is read from a map of the file: see [`map::map`] for what
+    /// that means if the file changes while it is in use, and check
+    /// [`map::changed`] after using the solver.
+    ///
+    /// # Errors
+    ///
+    /// Fails with what is wrong and the command that makes the data.
+    pub fn load(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+    ) -> Result<Solver, DataError> {
+        if is_builtin(shape) {
+            return Solver::builtin(shape);
+        }
+        let default = default_partition(shape);
+        let sizes = sizes.unwrap_or(&default);
+        let build = build_command(shape, blank, Some(sizes), dir);
+        let (name, what, cost) = match Method::of(shape) {
+            Method::Table => (
+                table_file(shape, Some(blank)),
+                format!("the {shape} table for goals with the blank at cell {blank}"),
+                match shape.cells() {
+                    ..=10 => " (seconds)",
+                    _ => " (about a minute and a gigabyte of memory)",
+                },
+            ),
+            Method::Search => (
+                pdb_file(shape, sizes, blank),
+                format!(
+                    "the {shape} pattern databases ({}) for goals with the blank at cell {blank}",
+                    join_sizes(sizes)
+                ),
+                " (minutes)",
+            ),
+        };
+        let path = dir.path().join(name);
+        let file = match map::open(&path) {
+            Err(OpenError::Missing) => {
+                return Err(DataError::Missing {
+                    what,
+                    path,
+                    build,
+                    cost,
+                });
+            }
+            Err(problem) => {
+                return Err(DataError::Open {
+                    path,
+                    problem,
+                    build,
+                });
+            }
+            Ok(file) => file,
+        };
+        let opened = |problem| DataError::Open {
+            path: path.clone(),
+            problem,
+            build: build.clone(),
+        };
+        // SAFETY: see `map::map`: every reader here checks what it follows
+        // against bounds, and callers check `map::changed` after use.
+        let map = unsafe { map::map(&file) }.map_err(opened)?;
+        let damaged = |problem: Damage| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.clone(),
+        };
+        let origin = Origin::File {
+            path: path.clone(),
+            build: build.clone(),
+        };
+        match Method::of(shape) {
+            Method::Table => {
+                let mut table =
+                    Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
+                if shape.cells() <= 10 {
+                    table = table.proving();
+                }
+                if table.shape() != shape || !table.blanks().any(|b| b == blank) {
+                    let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
+                    return Err(damaged(Damage::Mismatch {
+                        expected: what,
+                        got: format!(
+                            "the {} table for goals with the blank at cell {}",
+                            table.shape(),
+                            blanks.join(", ")
+                        ),
+                    }));
+                }
+                Ok(Solver::from_table(table, origin))
+            }
+            Method::Search => {
+                let table =
+                    PdbTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Pdb(e)))?;
+                let groups: Vec<usize> = table
+                    .file()
+                    .header()
+                    .sections
+                    .iter()
+                    .map(|s| s.tiles.len())
+                    .collect();
+                let goal = table.goal();
+                if goal.shape() != shape || goal.blank() != blank || groups != sizes {
+                    return Err(damaged(Damage::Mismatch {
+                        expected: what,
+                        got: format!(
+                            "the {} pattern databases ({}) for goals with the blank at cell {}",
+                            goal.shape(),
+                            join_sizes(&groups),
+                            goal.blank()
+                        ),
+                    }));
+                }
+                Ok(Solver::from_search(Searcher::new(table), origin))
+            }
+        }
+    }
+
+    /// Checks all of the solver's data: every checksum, and for tables the
+    /// proof that every move is right.
+    ///
+    /// # Errors
+    ///
+    /// Fails with what is wrong, and the command that makes the data anew.
+    pub fn verify(&self) -> Result<(), DataError> {
+        let damage = match &self.engine {
+            Engine::Table(table) => table.verify().map_err(Damage::Table),
+            Engine::Search(searcher) => searcher.table().verify().map_err(Damage::Pdb),
+        };
+        damage.map_err(|problem| match &self.origin {
+            Origin::Builtin => DataError::Builtin {
+                shape: self.shape(),
+                problem: match problem {
+                    Damage::Table(error) => error,
+                    _ => unreachable!("built-in data is a table"),
+                },
+            },
+            Origin::File { path, build } => DataError::Damaged {
+                path: path.clone(),
+                problem,
+                build: build.clone(),
+            },
+        })
+    }
+
+    /// The shape of the boards it answers.
+    pub fn shape(&self) -> Shape {
+        match &self.engine {
+            Engine::Table(table) => table.shape(),
+            Engine::Search(searcher) => searcher.goal().shape(),
+        }
+    }
+
+    /// Whether it searches (rather than walks a table): each answer takes
+    /// milliseconds, not nanoseconds.
+    pub fn searches(&self) -> bool {
+        matches!(self.engine, Engine::Search(_))
+    }
+
+    /// Where its data comes from.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// How it answers, for messages: `the built-in 3x3 table` or the
+    /// file.
+    pub fn describe(&self) -> String {
+        let what = match &self.engine {
+            Engine::Table(_) => format!("the {} table", self.shape()),
+            Engine::Search(searcher) => format!(
+                "IDA* over the {} pattern databases ({})",
+                self.shape(),
+                join_sizes(
+                    &searcher
+                        .table()
+                        .file()
+                        .header()
+                        .sections
+                        .iter()
+                        .map(|s| s.tiles.len())
+                        .collect::<Vec<_>>()
+                )
+            ),
+        };
+        match &self.origin {
+            Origin::Builtin => format!("{what} built into the program"),
+            Origin::File { path, .. } => format!("{what} in {}", path.display()),
+        }
+    }
+
+    /// Whether it answers boards toward `goal`.
+    pub fn serves(&self, goal: &Board) -> bool {
+        match &self.engine {
+            Engine::Table(table) => table.serves(goal),
+            Engine::Search(searcher) => searcher.serves(goal),
+        }
+    }
+
+    /// Solves `start` toward the shape's usual goal.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_each`].
+    pub fn solve(&self, start: &Board) -> Result<Solution, SolveError> {
+        self.solve_to(start, &Board::goal(self.shape()))
+    }
+
+    /// Solves `start` toward `goal`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_each`].
+    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<Solution, SolveError> {
+        let mut moves = Vec::new();
+        Ok(match self.solve_each(start, goal, |mv| moves.push(mv))? {
+            Some(_) => Solution::Moves(moves),
+            None => Solution::Unsolvable,
+        })
+    }
+
+    /// Solves `start` toward `goal`, handing each move of the answer to
+    /// `emit`; the number of moves, or `None` if unsolvable.
+    ///
+    /// # Errors
+    ///
+    /// Fails if a board is of another shape, the solver has no data for the
+    /// goal, or the data is wrong ([`SolveError::is_data_error`]).
+    pub fn solve_each(
+        &self,
+        start: &Board,
+        goal: &Board,
+        mut emit: impl FnMut(Move),
+    ) -> Result<Option<usize>, SolveError> {
+        match &self.engine {
+            Engine::Table(table) => table.solve_each(start, goal, emit),
+            Engine::Search(searcher) => {
+                let (solution, _) = searcher.solve_to(start, goal)?;
+                Ok(solution.moves().map(|moves| {
+                    moves.iter().copied().for_each(&mut emit);
+                    moves.len()
+                }))
+            }
+        }
+    }
+}

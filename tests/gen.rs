@@ -1,0 +1,230 @@
+//! `eight-gen`: the files it writes, how it writes them, what it refuses,
+//! and the tables it makes on request.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin;
+use common::{eight_gen, run};
+use predicates::prelude::*;
+
+/// The names in a folder, sorted.
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_generator_writes_and_checks_the_built_in_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    eight_gen()
+        .args(["--quiet", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(
+        names(dir.path()),
+        [
+            "2x2.table",
+            "2x3.table",
+            "2x4.table",
+            "3x2.table",
+            "3x3.table",
+            "4x2.table"
+        ]
+    );
+    for name in names(dir.path()) {
+        let written = std::fs::read(dir.path().join(&name)).unwrap();
+        assert!(
+            written == eight::data::builtin_file(&name).unwrap(),
+            "{name}"
+        );
+    }
+    eight_gen()
+        .args(["--check", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    std::fs::write(dir.path().join("3x3.table"), b"stale").unwrap();
+    eight_gen()
+        .args(["--check", "--out"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("3x3.table differs")
+                .and(predicate::str::contains("eight-gen")),
+        );
+}
+
+/// Finding 8: runs into one folder at once never collide, and a reader
+/// never sees a partial file.
+#[test]
+fn runs_at_once_into_one_folder_never_collide() {
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..4 {
+        let children: Vec<_> = (0..3)
+            .map(|_| {
+                Command::new(cargo_bin("eight-gen"))
+                    .args(["--quiet", "--out"])
+                    .arg(dir.path())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let output = child.wait_with_output().unwrap();
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        let table = std::fs::read(dir.path().join("3x3.table")).unwrap();
+        assert!(table == eight::data::builtin(eight::Shape::EIGHT).unwrap());
+        assert_eq!(names(dir.path()).len(), 6, "{:?}", names(dir.path()));
+    }
+}
+
+/// Finding 10: a run that fails or is killed leaves nothing behind.
+#[test]
+fn failed_or_killed_runs_leave_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a file");
+    std::fs::write(&file, b"").unwrap();
+    eight_gen()
+        .args(["--quiet", "--out"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot"));
+    assert_eq!(names(dir.path()), ["a file"]);
+    for delay in [100, 400, 900] {
+        let mut child = Command::new(cargo_bin("eight-gen"))
+            .args(["--quiet", "--shape", "4x4", "--partition", "5-5-5", "--out"])
+            .arg(dir.path())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let left: Vec<String> = names(dir.path())
+            .into_iter()
+            .filter(|name| name.contains("partial") || name.starts_with('.'))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+}
+
+/// Finding 9: sizes that cannot fit are refused at once, with the memory
+/// they would need.
+#[test]
+fn impossible_sizes_are_refused_at_once() {
+    for partition in ["15", "1-14", "10-5", "9-6", "13-1-1"] {
+        let started = Instant::now();
+        let dir = tempfile::tempdir().unwrap();
+        eight_gen()
+            .args(["--shape", "4x4", "--partition", partition, "--out"])
+            .arg(dir.path())
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains("GiB of memory")
+                    .and(predicate::str::contains("panicked").not()),
+            );
+        assert!(started.elapsed() < Duration::from_secs(10), "{partition}");
+    }
+    eight_gen()
+        .args(["--shape", "4x4", "--partition", "5-5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("do not add up to the 15 tiles"));
+    eight_gen()
+        .args(["--shape", "3x3", "--partition", "4-4"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("answered from a table"));
+    eight_gen()
+        .args(["--shape", "2x5", "--blank", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cells 0 to 9"));
+}
+
+/// A 10-cell table made on request into the data folder answers as the
+/// oracle does, and is proven when first used.
+#[test]
+fn a_two_by_five_table_made_on_request_answers_right() {
+    let dir = tempfile::tempdir().unwrap();
+    eight_gen()
+        .args(["--quiet", "--shape", "2x5"])
+        .env("EIGHT_DATA", dir.path())
+        .assert()
+        .success();
+    assert_eq!(names(dir.path()), ["2x5-blank9.table"]);
+    let goal = common::canonical(10, 9);
+    let oracle = common::Oracle::new(5, &goal);
+    let mut rng = common::Rng(25);
+    let boards: Vec<Vec<u8>> = (0..300).map(|_| rng.board(10)).collect();
+    let input: String = boards.iter().map(|b| common::text(b) + "\n").collect();
+    let output = common::eight()
+        .args(["--shape", "2x5"])
+        .env("EIGHT_DATA", dir.path())
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let out = String::from_utf8(output.stdout).unwrap();
+    for (board, line) in boards.iter().zip(out.lines()) {
+        let expected = oracle
+            .best_path(board)
+            .unwrap_or_else(|| "unsolvable".into());
+        assert_eq!(line, expected, "{board:?}");
+    }
+    assert_eq!(out.lines().count(), 300);
+    eight_gen()
+        .args(["--check", "--shape", "2x5"])
+        .env("EIGHT_DATA", dir.path())
+        .assert()
+        .success();
+    // Another goal's blank needs another file, named in the message.
+    let (out, err, code) = run(
+        &[
+            "--shape",
+            "2x5",
+            "--data",
+            dir.path().to_str().unwrap(),
+            "--goal",
+            "x 1 2 3 4 5 6 7 8 9",
+        ],
+        "",
+    );
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(
+        err.contains("eight-gen --shape 2x5 --blank 0 --out"),
+        "{err}"
+    );
+}
+
+/// The 3x4 table of the usual goal: 239,500,800 boards, the longest answer
+/// 53 moves (the published diameter of the 3x4 puzzle). About a minute and
+/// a gigabyte; run with `cargo test --test gen -- --ignored`.
+#[test]
+#[ignore]
+fn the_three_by_four_table_has_the_published_depth() {
+    let goal = eight::Board::goal("3x4".parse().unwrap());
+    let search = eight::bfs::search(&goal, |_| {});
+    assert_eq!(search.histogram.iter().sum::<u64>(), 239_500_800);
+    assert_eq!(search.max_depth(), 53);
+}

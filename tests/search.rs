@@ -1,0 +1,234 @@
+//! Pattern databases and IDA*: the databases against their definition, the
+//! search against a plain IDA* with the Manhattan distance on every search
+//! shape, against the 3x3 table, and on the easier of Korf's instances.
+
+mod common;
+
+use std::collections::{HashMap, VecDeque};
+
+use eight::pdb::{self, PatternDb, PdbTable};
+use eight::rank::rank_placement;
+use eight::{Board, Move, Searcher, Shape, Solution, Solver};
+
+/// The definition of a database entry, computed plainly: a search over the
+/// group's cells and the blank's cell where a move of a group tile costs one
+/// and any other move nothing; the entry of a placement is its least cost
+/// over the blank's cells.
+fn reference_entries(goal: &Board, tiles: &[u8]) -> HashMap<Vec<u8>, u32> {
+    let shape = goal.shape();
+    let home = |tile: u8| goal.cells().iter().position(|&t| t == tile).unwrap() as u8;
+    let homes: Vec<u8> = tiles.iter().map(|&t| home(t)).collect();
+    let mut cost: HashMap<(Vec<u8>, u8), u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for blank in 0..shape.cells() as u8 {
+        if !homes.contains(&blank) {
+            cost.insert((homes.clone(), blank), 0);
+            queue.push_back((homes.clone(), blank));
+        }
+    }
+    while let Some((cells, blank)) = queue.pop_front() {
+        let c = cost[&(cells.clone(), blank)];
+        for mv in Move::ALL {
+            let Some(next) = shape.neighbor(usize::from(blank), mv) else {
+                continue;
+            };
+            let next = next as u8;
+            let mut moved = cells.clone();
+            let step = match moved.iter().position(|&cell| cell == next) {
+                Some(i) => {
+                    moved[i] = blank;
+                    1
+                }
+                None => 0,
+            };
+            let key = (moved, next);
+            if cost.get(&key).is_none_or(|&old| old > c + step) {
+                cost.insert(key.clone(), c + step);
+                match step {
+                    0 => queue.push_front(key),
+                    _ => queue.push_back(key),
+                }
+            }
+        }
+    }
+    let mut entries: HashMap<Vec<u8>, u32> = HashMap::new();
+    for ((cells, _), c) in cost {
+        let best = entries.entry(cells).or_insert(c);
+        *best = (*best).min(c);
+    }
+    entries
+}
+
+fn check_against_definition(goal: &Board, tiles: &[u8]) {
+    let db = PatternDb::generate(goal, tiles, |_| {});
+    let reference = reference_entries(goal, tiles);
+    let n = goal.shape().cells();
+    assert_eq!(
+        reference.len() as u64,
+        eight::rank::placements(n, tiles.len())
+    );
+    for (cells, cost) in reference {
+        let rank = rank_placement(&cells, n) as usize;
+        assert_eq!(
+            u32::from(db.entries()[rank]),
+            cost,
+            "tiles {tiles:?} on {cells:?}"
+        );
+    }
+}
+
+#[test]
+fn databases_match_their_definition_on_every_placement() {
+    check_against_definition(&Board::goal(Shape::EIGHT), &[1, 2, 3]);
+    check_against_definition(&Board::canonical(Shape::EIGHT, 4), &[2, 5, 7, 8]);
+    check_against_definition(&Board::goal(Shape::FIFTEEN), &[1, 2, 5]);
+    check_against_definition(&Board::canonical(Shape::FIFTEEN, 0), &[6, 11, 15]);
+    check_against_definition(&Board::goal("2x8".parse().unwrap()), &[1, 9, 15]);
+    check_against_definition(&Board::canonical("5x3".parse().unwrap(), 7), &[4, 13, 14]);
+}
+
+/// The databases of `groups` toward `goal`, written to a file in memory and
+/// read back, as `eight` reads them.
+fn searcher(goal: &Board, groups: &[Vec<u8>]) -> Searcher<Vec<u8>> {
+    let dbs: Vec<PatternDb> = groups
+        .iter()
+        .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
+        .collect();
+    let mut file = Vec::new();
+    pdb::write(goal, &dbs, &mut file).unwrap();
+    let table = PdbTable::new(file).unwrap();
+    table.verify().unwrap();
+    Searcher::new(table)
+}
+
+fn letters(solution: &Solution) -> String {
+    solution.to_string()
+}
+
+/// Every search shape, toward goals with the blank in a corner, an edge
+/// and the middle: the same answers as a plain Manhattan IDA*.
+#[test]
+fn every_search_shape_agrees_with_a_plain_search() {
+    let mut rng = common::Rng(15);
+    for shape in Shape::all().filter(|s| s.cells() > 12) {
+        for blank in [shape.cells() - 1, 0, shape.cols() / 2, shape.cells() / 2] {
+            let goal = Board::canonical(shape, blank);
+            let sizes = [5, 5, shape.cells() - 11];
+            let groups = pdb::partition(&goal, &sizes).unwrap();
+            let searcher = searcher(&goal, &groups);
+            for _ in 0..4 {
+                let start = rng.scramble(shape.cols(), goal.cells(), 24);
+                let board = Board::from_cells(shape, &start).unwrap();
+                let (solution, _) = searcher.solve(&board).unwrap();
+                assert_eq!(
+                    letters(&solution),
+                    common::manhattan_ida(shape.cols(), &start, goal.cells()),
+                    "{shape} {board}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fifteen_puzzle_answers_match_a_plain_manhattan_search() {
+    let goal = Board::goal(Shape::FIFTEEN);
+    let searcher = searcher(&goal, &pdb::partition(&goal, &[5, 5, 5]).unwrap());
+    let mut rng = common::Rng(4);
+    for _ in 0..40 {
+        let start = rng.scramble(4, goal.cells(), 40);
+        let board = Board::from_cells(Shape::FIFTEEN, &start).unwrap();
+        let (solution, _) = searcher.solve(&board).unwrap();
+        let moves = solution.moves().expect("a scrambled board is solvable");
+        assert_eq!(
+            letters(&solution),
+            common::manhattan_ida(4, &start, goal.cells())
+        );
+        assert!(
+            searcher.estimate(&board) as usize <= moves.len(),
+            "admissible"
+        );
+    }
+}
+
+#[test]
+fn eight_puzzle_search_agrees_with_the_table() {
+    let table = Solver::builtin(Shape::EIGHT).unwrap();
+    let mut rng = common::Rng(9);
+    for blank in [8, 0, 4] {
+        let goal = Board::canonical(Shape::EIGHT, blank);
+        let searcher = searcher(&goal, &[vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
+        for _ in 0..300 {
+            let start = Board::from_cells(Shape::EIGHT, &rng.board(9)).unwrap();
+            let expected = table.solve_to(&start, &goal).unwrap();
+            let (found, _) = searcher.solve(&start).unwrap();
+            assert_eq!(found, expected, "{start}");
+        }
+    }
+}
+
+/// The easiest of Korf's 100 instances, solved optimally toward his goal
+/// (blank top-left) even with the small 5-5-5 partition.
+#[test]
+fn easier_korf_instances_get_their_known_lengths() {
+    let goal = Board::canonical(Shape::FIFTEEN, 0);
+    let searcher = searcher(&goal, &pdb::partition(&goal, &[5, 5, 5]).unwrap());
+    for (cells, length) in common::korf()
+        .into_iter()
+        .filter(|(_, length)| *length <= 42)
+    {
+        let start = Board::from_cells(Shape::FIFTEEN, &cells).unwrap();
+        let (solution, _) = searcher.solve(&start).unwrap();
+        let moves = solution.moves().expect("Korf's instances are solvable");
+        assert_eq!(moves.len(), length, "{start}");
+        assert_eq!(start.after(moves), Some(goal));
+    }
+}
+
+#[test]
+fn a_partition_must_hold_every_tile_once() {
+    let goal = Board::goal(Shape::EIGHT);
+    let write = |groups: &[&[u8]]| {
+        let dbs: Vec<PatternDb> = groups
+            .iter()
+            .map(|tiles| PatternDb::generate(&goal, tiles, |_| {}))
+            .collect();
+        let mut file = Vec::new();
+        pdb::write(&goal, &dbs, &mut file).unwrap();
+        PdbTable::new(file)
+    };
+    assert!(write(&[&[1, 2, 3, 4], &[5, 6, 7]]).is_err());
+    assert!(write(&[&[1, 2, 3, 4], &[4, 5, 6, 7, 8]]).is_err());
+    let searcher = Searcher::new(write(&[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap());
+    let unsolvable: Board = "2 1 3 4 5 6 7 8 x".parse().unwrap();
+    assert_eq!(searcher.solve(&unsolvable).unwrap().0, Solution::Unsolvable);
+    assert!(pdb::partition(&goal, &[4, 3]).is_err());
+    assert!(pdb::parse_sizes("7-x").is_err());
+}
+
+/// Any goal with the databases' blank cell is served by relabelling, as the
+/// table serves it; a goal with the blank elsewhere is refused.
+#[test]
+fn search_relabels_toward_goals_with_the_same_blank() {
+    let table = Solver::builtin(Shape::EIGHT).unwrap();
+    let canonical = Board::goal(Shape::EIGHT);
+    let searcher = searcher(&canonical, &[vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
+    let goal: Board = "8 7 6 5 4 3 2 1 x".parse().unwrap();
+    for text in [
+        "x 1 3 4 2 5 7 8 6",
+        "8 6 7 2 5 4 3 x 1",
+        "1 2 3 4 5 6 8 7 x",
+    ] {
+        let start: Board = text.parse().unwrap();
+        let (found, _) = searcher.solve_to(&start, &goal).unwrap();
+        assert_eq!(found, table.solve_to(&start, &goal).unwrap(), "{text}");
+    }
+    let elsewhere = Board::canonical(Shape::EIGHT, 0);
+    assert_eq!(
+        searcher.solve_to(&canonical, &elsewhere).unwrap_err(),
+        eight::SolveError::NoData {
+            shape: Shape::EIGHT,
+            blank: 0
+        }
+    );
+}

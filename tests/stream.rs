@@ -1,0 +1,312 @@
+//! The stream contract: output line *i* answers board *i*, always, whatever
+//! the other lines hold, whatever happens to stderr, and whatever happens to
+//! the data files while `eight` runs.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use assert_cmd::cargo::cargo_bin;
+use common::run;
+
+const G: &str = "1 2 3 x 4 6 7 5 8";
+const F: &str = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15";
+
+/// Finding 1: a short or bad line is one invalid board and never swallows
+/// the next good one.
+#[test]
+fn a_bad_line_never_swallows_the_next_board() {
+    for bad in [
+        "12345678",
+        "1 2 3 4 5 6 7 8",
+        "hello",
+        "abc",
+        "1 2 3 4 5",
+        "1 2 3 4",
+        "x",
+        "123 456",
+        "1/2/3",
+    ] {
+        let (out, err, code) = run(&[], format!("{G}\n{bad}\n{G}\n"));
+        assert_eq!(out, "rdr\ninvalid\nrdr\n", "{bad:?}");
+        assert!(
+            err.starts_with("eight: <stdin>:2: ") && err.lines().count() == 1,
+            "{bad:?}: {err}"
+        );
+        assert_eq!(code, 1);
+    }
+}
+
+/// Finding 1, `--pairs`: a bad board spoils its own case only; the cases
+/// after it are paired as written.
+#[test]
+fn a_bad_board_never_re_pairs_the_cases() {
+    let (out, err, code) = run(
+        &["--pairs"],
+        "2\n12345678\n12345678X\n12X453786\n12345678X\n",
+    );
+    assert_eq!(out, "Case 1: invalid\n\nCase 2: 2\ndd\n");
+    assert!(err.contains("<stdin>:2: 8 tiles on one line"), "{err}");
+    assert!(!err.contains("announces"), "the count matches: {err}");
+    assert_eq!(code, 1);
+}
+
+/// Finding 2: the shape is told per board, never by the first line alone.
+#[test]
+fn the_shape_is_told_by_each_board() {
+    let (out, err, code) = run(&[], format!("1 2 3 4\n{G}\n"));
+    assert_eq!(out, "invalid\nrdr\n");
+    assert!(err.contains("<stdin>:1: a 4x4 grid cut short"), "{err}");
+    assert_eq!(code, 1);
+    let dir = tempfile::tempdir().unwrap();
+    common::build_databases(dir.path(), "4x4", "5-5-5", 15);
+    let data = dir.path().to_str().unwrap();
+    let args = ["--data", data, "--partition", "5-5-5"];
+    let fifteen = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    for first in [fifteen.to_string(), format!("{fifteen} x 1")] {
+        let (out, _, code) = run(&args, format!("{first}\n{F}\n{G}\n{F}\n"));
+        assert_eq!(out, "invalid\nrr\nrdr\nrr\n", "{first}");
+        assert_eq!(code, 1);
+    }
+    // A megabyte of empty lines before a 4x4 board changes nothing.
+    let blank_lines = "\n".repeat(1 << 20) + "  \n\t\n";
+    let (out, err, code) = run(&args, format!("{blank_lines}{F}\n"));
+    assert_eq!((out.as_str(), err.as_str(), code), ("rr\n", "", 0));
+}
+
+/// Finding 3: stderr that cannot be written loses no answer.
+#[test]
+fn an_unwritable_stderr_loses_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("mixed.txt");
+    std::fs::write(&input, format!("{G}\nbad\n{G}\n").repeat(2000)).unwrap();
+    let out = dir.path().join("out");
+    let script = format!(
+        "'{}' < '{}' 2>/dev/full > '{}'",
+        cargo_bin("eight").display(),
+        input.display(),
+        out.display()
+    );
+    let status = Command::new("sh").arg("-c").arg(&script).status().unwrap();
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "rdr\ninvalid\nrdr\n".repeat(2000)
+    );
+    // stderr and stdout both into a pipe closed after one line.
+    let script = format!(
+        "'{}' < '{}' 2>&1 | head -n 1",
+        cargo_bin("eight").display(),
+        input.display()
+    );
+    let output = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 1);
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
+    // A fatal error with stderr full still exits 2, without a panic.
+    let script = format!("'{}' --shape 5x5 2>/dev/full", cargo_bin("eight").display());
+    let status = Command::new("sh").arg("-c").arg(&script).status().unwrap();
+    assert_eq!(status.code(), Some(2));
+}
+
+/// Finding 7: each message is one whole line, and messages come in writes
+/// of whole lines.
+#[test]
+fn a_million_bad_boards_get_a_message_each() {
+    let input = "1 2 3\n".to_string() + &"12345678\n".repeat(100_000);
+    let (out, err, code) = run(&[], input);
+    assert_eq!(out.lines().count(), 100_001);
+    assert_eq!(err.lines().count(), 100_001);
+    assert!(err.lines().all(|line| line.starts_with("eight: <stdin>:")));
+    assert_eq!(code, 1);
+}
+
+/// Finding 4: databases cut short while a search reads them end the run
+/// with a message, after the answers made before; no signal death.
+#[test]
+fn databases_cut_short_mid_run_end_it_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    common::build_databases(dir.path(), "4x4", "5-5-5", 0);
+    let file = dir.path().join("4x4-5-5-5-blank0.pdb");
+    let korf = common::korf();
+    let input: String = korf[..40]
+        .iter()
+        .map(|(cells, _)| common::text(cells) + "\n")
+        .collect();
+    let goal = common::text(&common::canonical(16, 0));
+    let mut child = Command::new(cargo_bin("eight"))
+        .args([
+            "--data",
+            dir.path().to_str().unwrap(),
+            "--partition",
+            "5-5-5",
+            "--goal",
+            &goal,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(4096)
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("changed or cut short"), "{stderr}");
+    let answers: Vec<&str> = stdout.lines().collect();
+    assert!(answers.len() < 40, "the run was cut short");
+    for (answer, (_, length)) in answers.iter().zip(&korf) {
+        assert_eq!(answer.len(), *length, "every answer written is optimal");
+    }
+}
+
+/// Finding 4, `--table --pairs`: a table file is read in full at start, so
+/// cutting it short later cannot harm the run.
+#[test]
+fn a_table_cut_short_mid_run_cannot_harm_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3.table");
+    std::fs::write(&path, eight::data::builtin(eight::Shape::EIGHT).unwrap()).unwrap();
+    let mut child = Command::new(cargo_bin("eight"))
+        .args(["--pairs", "--table", path.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(b"2\n12X453786\n12345678X\n").unwrap();
+    stdin.flush().unwrap();
+    let mut lines = String::new();
+    stdout.read_line(&mut lines).unwrap();
+    stdout.read_line(&mut lines).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(100)
+        .unwrap();
+    stdin.write_all(b"564178X23\n7568X4123\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    assert_eq!(lines + &rest, "Case 1: 2\ndd\nCase 2: 8\nurrulldr\n");
+    assert!(child.wait().unwrap().success());
+}
+
+/// Finding 6: a target whose goal has no data is never a silent `invalid`.
+#[test]
+fn no_invalid_without_a_message_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    common::build_databases(dir.path(), "4x4", "5-5-5", 15);
+    let data = dir.path().to_str().unwrap();
+    let input = format!(
+        "2\n{F}\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x\n{F}\nx 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"
+    );
+    let (out, err, code) = run(&["--pairs", "--data", data, "--partition", "5-5-5"], input);
+    assert_eq!(
+        out, "Case 1: 2\nrr\n",
+        "the answers before the missing data"
+    );
+    assert!(
+        err.contains("blank at cell 0 is missing")
+            && err.contains("eight-gen --shape 4x4 --blank 0"),
+        "{err}"
+    );
+    assert_eq!(code, 2);
+    let (out, err, code) = run(&["--pairs"], format!("1\n{G}\n{F}\n"));
+    assert_eq!(out, "Case 1: invalid\n\n");
+    assert!(
+        err.contains("the start is a 3x3 board and the target a 4x4 board"),
+        "{err}"
+    );
+    assert_eq!(code, 1);
+}
+
+/// Finding 13: a closed stdout is an error, not a silent success.
+#[test]
+fn a_closed_stdout_is_an_error() {
+    let script = format!("echo '{G}' | '{}' >&-", cargo_bin("eight").display());
+    let output = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("stdout"));
+    let script = format!(
+        "echo '{G}' | '{}' > /dev/null",
+        cargo_bin("eight").display()
+    );
+    assert!(
+        Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
+#[test]
+fn an_answer_comes_while_the_input_is_still_open() {
+    let mut child = Command::new(cargo_bin("eight"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        send.send(line).unwrap();
+    });
+    stdin.write_all(format!("{G}\n").as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let line = receive.recv_timeout(Duration::from_secs(30));
+    drop(stdin);
+    child.wait().unwrap();
+    assert_eq!(line.unwrap(), "rdr\n");
+}
+
+#[test]
+fn a_broken_pipe_ends_quietly() {
+    let script = format!(
+        "yes '8 6 7 2 5 4 3 x 1' | head -n 200000 | '{}' | head -n 1",
+        cargo_bin("eight").display()
+    );
+    let output = Command::new("sh").arg("-c").arg(script).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 1);
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn binary_input_never_crashes_or_shifts() {
+    let mut input: Vec<u8> = (0..=255u8).cycle().take(1 << 20).collect();
+    input.extend_from_slice(format!("\n{G}\n").as_bytes());
+    let output = common::eight().write_stdin(input.clone()).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // One answer per line with anything on it, the last one right.
+    let lines = input
+        .split(|&b| b == b'\n')
+        .filter(|line| line.iter().any(|b| !b.is_ascii_whitespace()))
+        .count();
+    assert_eq!(stdout.lines().count(), lines);
+    assert_eq!(stdout.lines().last(), Some("rdr"));
+}
