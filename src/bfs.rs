@@ -68,13 +68,37 @@ pub(crate) fn unpack(packed: u64, n: usize) -> ([u8; MAX_CELLS], usize) {
     (cells, blank)
 }
 
+/// Asks for `items[at]` to be brought into the cache, ahead of its use;
+/// nothing if there is no such item.
+#[inline(always)]
+pub(crate) fn prefetch<T>(items: &[T], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = items.get(at) {
+        // SAFETY: SSE, which prefetching needs, is part of every x86-64; a
+        // prefetch reads nothing and cannot fault.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                (item as *const T).cast(),
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, at);
+}
+
+/// Boards ahead in a layer whose entries are fetched before their turn.
+pub(crate) const AHEAD: usize = 8;
+
+/// A board in a layer: its cells packed by [`pack`], and its rank.
+pub(crate) type Node = (u64, u64);
+
 /// Runs `work` on parts of `layer`, on every core when the layer is large;
 /// returns the boards each part found for the next layer, in the order of
 /// the parts, and each part's result.
 pub(crate) fn expand<R: Send>(
-    layer: &[u64],
-    work: impl Fn(&[u64], &mut Vec<u64>) -> R + Sync,
-) -> (Vec<u64>, Vec<R>) {
+    layer: &[Node],
+    work: impl Fn(&[Node], &mut Vec<Node>) -> R + Sync,
+) -> (Vec<Node>, Vec<R>) {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if layer.len() < PARALLEL_LAYER || threads == 1 {
         let mut next = Vec::new();
@@ -83,8 +107,8 @@ pub(crate) fn expand<R: Send>(
     }
     // More parts than threads, taken in turn, keep every core busy while
     // the parts run at different speeds.
-    let parts: Vec<&[u64]> = layer.chunks(layer.len().div_ceil(threads * 8)).collect();
-    type Slot<R> = Mutex<Option<(Vec<u64>, R)>>;
+    let parts: Vec<&[Node]> = layer.chunks(layer.len().div_ceil(threads * 8)).collect();
+    type Slot<R> = Mutex<Option<(Vec<Node>, R)>>;
     let done: Vec<Slot<R>> = parts.iter().map(|_| Mutex::new(None)).collect();
     let next_part = AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -151,6 +175,13 @@ pub fn entries(shape: Shape) -> u64 {
 /// Runs the reverse search from `goal`, telling `progress` about each
 /// layer. Large layers are searched on every core.
 ///
+/// Each entry is one byte: `0xFF` until the board is reached, then its
+/// depth modulo 3 in bits 2-3 and its code in bits 0-1. The modulus is
+/// enough: every move changes the parity of the board's distance, so a
+/// neighbour of a board at depth `d` is at `d - 1` or `d + 1`, which differ
+/// modulo 3. One byte a board halves both the memory
+/// and the random reads of a depth array beside a code array.
+///
 /// # Panics
 ///
 /// Panics if the board has more than [`MAX_TABLE_CELLS`] cells.
@@ -162,13 +193,11 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
         "a table of every {shape} board does not fit in memory"
     );
     let total = entries(shape);
-    let depth: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
-    let codes: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
+    let state: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
     let targets = shape.neighbor_table();
-    let goal_entry = (cells_rank(goal.cells()) / 2) as usize;
-    depth[goal_entry].store(0, Ordering::Relaxed);
-    codes[goal_entry].store(0, Ordering::Relaxed);
-    let mut layer = vec![pack(goal.cells())];
+    let goal_rank = cells_rank(goal.cells());
+    state[(goal_rank / 2) as usize].store(0, Ordering::Relaxed);
+    let mut layer = vec![(pack(goal.cells()), goal_rank)];
     let mut histogram = vec![1u64];
     let mut reached = 1u64;
     progress(&Layer {
@@ -177,30 +206,57 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
         reached,
         total,
     });
-    let mut d = 0u8;
+    let mut d = 0u32;
     while !layer.is_empty() {
+        let tag = (((d + 1) % 3) << 2) as u8;
         let (next, _) = expand(&layer, |part, next| {
-            for &packed in part {
+            for (i, &(packed, rank)) in part.iter().enumerate() {
+                // The entries of a board further on, fetched while this one
+                // is worked on: on large shapes each is a trip to memory.
+                if let Some(&(ahead, ahead_rank)) = part.get(i + AHEAD) {
+                    let (cells, blank) = unpack(ahead, n);
+                    for target in targets[blank].into_iter().flatten() {
+                        let delta = rank_delta(&cells[..n], blank, usize::from(target));
+                        prefetch(&state, (ahead_rank.wrapping_add_signed(delta) / 2) as usize);
+                    }
+                }
                 let (mut cells, blank) = unpack(packed, n);
-                let rank = cells_rank(&cells[..n]);
                 for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
                     let Some(target) = target.map(usize::from) else {
                         continue;
                     };
-                    let entry = (rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target))
-                        / 2) as usize;
-                    let back = mv.opposite().code();
-                    if depth[entry].load(Ordering::Relaxed) == UNSEEN
-                        && depth[entry]
-                            .compare_exchange(UNSEEN, d + 1, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                    {
-                        cells.swap(blank, target);
-                        next.push(pack(&cells[..n]));
-                        cells.swap(blank, target);
-                    }
-                    if depth[entry].load(Ordering::Relaxed) == d + 1 {
-                        codes[entry].fetch_min(back, Ordering::Relaxed);
+                    let next_rank =
+                        rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target));
+                    let entry = &state[(next_rank / 2) as usize];
+                    let claimed = tag | mv.opposite().code();
+                    let mut seen = entry.load(Ordering::Relaxed);
+                    loop {
+                        // Met first: claim it for the next layer. Met again
+                        // from this layer: keep the smaller code. Met from
+                        // the layer before: nothing.
+                        let better = match seen {
+                            UNSEEN => true,
+                            seen => seen & 0b1100 == tag && claimed < seen,
+                        };
+                        if !better {
+                            break;
+                        }
+                        match entry.compare_exchange_weak(
+                            seen,
+                            claimed,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        ) {
+                            Ok(_) => {
+                                if seen == UNSEEN {
+                                    cells.swap(blank, target);
+                                    next.push((pack(&cells[..n]), next_rank));
+                                    cells.swap(blank, target);
+                                }
+                                break;
+                            }
+                            Err(now) => seen = now,
+                        }
                     }
                 }
             }
@@ -209,7 +265,7 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
             reached += next.len() as u64;
             histogram.push(next.len() as u64);
             progress(&Layer {
-                depth: u32::from(d) + 1,
+                depth: d + 1,
                 boards: next.len() as u64,
                 reached,
                 total,
@@ -219,7 +275,10 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
         d += 1;
     }
     Search {
-        codes: codes.into_iter().map(AtomicU8::into_inner).collect(),
+        codes: state
+            .into_iter()
+            .map(|entry| entry.into_inner() & 3)
+            .collect(),
         histogram,
     }
 }

@@ -50,6 +50,7 @@ pub struct DataDir {
 
 /// How the data folder was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Source {
     /// Named on the command line.
     Given,

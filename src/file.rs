@@ -172,6 +172,7 @@ pub struct Section {
 
 /// A part of a file, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Part {
     /// The fixed prefix.
     Prefix,
@@ -533,7 +534,7 @@ impl<D: AsRef<[u8]>> RawFile<D> {
     /// # Errors
     ///
     /// Fails if the section is damaged or decodes to another length.
-    pub fn decompress(&self, index: usize) -> Result<Vec<u8>, FileError> {
+    pub fn decompress(&self, index: usize) -> Result<Decoded, FileError> {
         let frame = self.section(index)?;
         let raw_len = self.header.sections[index].raw_len as usize;
         let decode = |reason: String| FileError::Decode {
@@ -541,10 +542,15 @@ impl<D: AsRef<[u8]>> RawFile<D> {
             reason,
         };
         // `raw_len` is bounded by `MAX_SECTION_ENTRIES`, so the buffer is.
-        let raw = zstd::bulk::decompress(frame, raw_len).map_err(|e| decode(e.to_string()))?;
-        match raw.len() == raw_len {
+        let mut raw = Decoded::zeroed(raw_len);
+        let mut decompressor =
+            zstd::bulk::Decompressor::new().map_err(|e| decode(e.to_string()))?;
+        let got = decompressor
+            .decompress_to_buffer(frame, &mut raw[..])
+            .map_err(|e| decode(e.to_string()))?;
+        match got == raw_len {
             true => Ok(raw),
-            false => Err(decode(format!("{} bytes, expected {raw_len}", raw.len()))),
+            false => Err(decode(format!("{got} bytes, expected {raw_len}"))),
         }
     }
 
@@ -615,6 +621,69 @@ fn read_header(bytes: &[u8]) -> Result<(Header, usize), FileError> {
         return Err(HeaderError::TrailingBytes(header_len - used).into());
     }
     Ok((header, body_start))
+}
+
+/// A section's entries decoded into memory. Large ones lie on memory aligned
+/// to 2 MiB and advised to use huge pages (Linux), so that walks that read
+/// all over them miss the address-translation cache less.
+pub struct Decoded {
+    buffer: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Decoded {
+    /// The alignment, and the size from which it is worth it: a huge page.
+    const HUGE: usize = 2 << 20;
+
+    /// `len` zero bytes.
+    pub fn zeroed(len: usize) -> Decoded {
+        if len < Decoded::HUGE {
+            return Decoded {
+                buffer: vec![0; len],
+                start: 0,
+                len,
+            };
+        }
+        let mut buffer = Vec::with_capacity(len + 2 * Decoded::HUGE);
+        let base = buffer.as_mut_ptr() as usize;
+        let start = base.next_multiple_of(Decoded::HUGE) - base;
+        #[cfg(target_os = "linux")]
+        // SAFETY: the range lies inside the buffer's allocation, which no
+        // one has touched yet; the advice only changes how its pages are
+        // backed, and failing to take it is harmless.
+        unsafe {
+            libc::madvise(
+                (base + start) as *mut libc::c_void,
+                len.next_multiple_of(4096),
+                libc::MADV_HUGEPAGE,
+            );
+        }
+        buffer.resize(start + len, 0);
+        Decoded { buffer, start, len }
+    }
+}
+
+impl std::ops::Deref for Decoded {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.buffer[self.start..self.start + self.len]
+    }
+}
+
+impl std::ops::DerefMut for Decoded {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.buffer[self.start..self.start + self.len]
+    }
+}
+
+impl fmt::Debug for Decoded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decoded")
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A section to write: everything [`Section`] says but where it goes, and its

@@ -242,24 +242,38 @@ impl Tokens {
         self.segments.clear();
     }
 
-    /// Takes one byte of a line (never `\n`).
-    #[inline]
-    fn push(&mut self, byte: u8) {
-        if byte == b'/' {
-            self.end_token();
-            self.end_segment();
-        } else if byte.is_ascii_whitespace() {
-            self.end_token();
-        } else {
-            let keep = self.kept.len() < MAX_TOKENS;
-            let (_, len, chars) = self.open.get_or_insert((self.bytes.len(), 0, 0));
-            if keep && *len < MAX_TOKEN {
-                self.bytes.push(byte);
+    /// Takes a piece of a line (never holding `\n`): its tokens are
+    /// found a whole token at a time, not byte by byte.
+    fn push(&mut self, mut bytes: &[u8]) {
+        while let Some((&first, rest)) = bytes.split_first() {
+            if first == b'/' {
+                self.end_token();
+                self.end_segment();
+                bytes = rest;
+                continue;
             }
-            *len += 1;
+            if first.is_ascii_whitespace() {
+                self.end_token();
+                bytes = rest;
+                continue;
+            }
+            let len = bytes
+                .iter()
+                .position(|&b| b == b'/' || b.is_ascii_whitespace())
+                .unwrap_or(bytes.len());
+            let (token, rest) = bytes.split_at(len);
+            let keep = self.kept.len() < MAX_TOKENS;
+            let (_, stored, chars) = self.open.get_or_insert((self.bytes.len(), 0, 0));
+            if keep && *stored < MAX_TOKEN {
+                let room = MAX_TOKEN - *stored;
+                self.bytes
+                    .extend_from_slice(&token[..token.len().min(room)]);
+            }
+            *stored += token.len();
             // Count characters, not bytes: a continuation byte of UTF-8
             // does not start one.
-            *chars += usize::from(byte & 0xC0 != 0x80);
+            *chars += token.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            bytes = rest;
         }
     }
 
@@ -494,11 +508,9 @@ fn decode(tokens: &Tokens, shape: Shape, cells: &mut Vec<u8>) -> Result<(), Pars
 /// Reads one whole board from `text`, its lines read as one.
 pub(crate) fn one_board(layout: Layout, text: &[u8]) -> Result<Board, ParseError> {
     let mut tokens = Tokens::default();
-    for &byte in text {
-        tokens.push(match byte {
-            b'\n' => b' ',
-            byte => byte,
-        });
+    for line in text.split(|&b| b == b'\n') {
+        tokens.push(line);
+        tokens.end_token();
     }
     tokens.finish();
     let shape = match classify(&tokens, layout) {
@@ -611,9 +623,7 @@ impl Parser {
                 continue;
             }
             let (line, rest) = bytes.split_at(end.unwrap_or(bytes.len()));
-            for &byte in line {
-                self.tokens.push(byte);
-            }
+            self.tokens.push(line);
             bytes = rest;
             if let Some(rest) = bytes.strip_prefix(b"\n") {
                 self.end_line(sink);

@@ -165,7 +165,7 @@ fn cells_rank_and_parity(cells: &[u8]) -> (u64, usize) {
 /// digit of `t`, a passed tile `s < t` its own. A move along a row passes
 /// nothing.
 #[inline(always)]
-pub fn rank_delta(cells: &[u8], blank: usize, target: usize) -> i64 {
+pub(crate) fn rank_delta(cells: &[u8], blank: usize, target: usize) -> i64 {
     let n = cells.len();
     let weight = |digit: usize| FACTORIALS[n - 1 - digit] as i64;
     let moved = usize::from(cells[target]);

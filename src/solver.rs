@@ -179,6 +179,7 @@ impl SolveError {
 /// Bytes a solver reads: built into the program, mapped from a file, or in
 /// memory.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Data {
     /// Built into the program.
     Static(&'static [u8]),
@@ -273,6 +274,7 @@ pub enum Damage {
 
 /// Where a solver's data comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Origin {
     /// Built into the program.
     Builtin,
@@ -489,6 +491,14 @@ impl Solver {
         match &self.engine {
             Engine::Table(table) => table.shape(),
             Engine::Search(searcher) => searcher.goal().shape(),
+        }
+    }
+
+    /// The table it walks, if it walks one.
+    pub fn table(&self) -> Option<&Table<Data>> {
+        match &self.engine {
+            Engine::Table(table) => Some(table),
+            Engine::Search(_) => None,
         }
     }
 

@@ -25,12 +25,16 @@ use std::fmt;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use crate::bfs::{self, UNSEEN, code_at, expand, pack, unpack};
+use crate::bfs::{self, AHEAD, UNSEEN, code_at, expand, pack, prefetch, unpack};
 use crate::board::{Board, connected};
-use crate::file::{FileError, HeaderError, Kind, RawFile};
+use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
 use crate::rank::{board_rank_and_parity, cells_rank, rank_delta};
 use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::solver::{Solution, SolveError};
+
+/// The most walks [`Table::solve_group`] takes at once: enough loads in
+/// flight to cover a trip to memory.
+pub const GROUP: usize = 16;
 
 /// Why a table was refused or could not answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -126,7 +130,7 @@ pub fn prove(goal: &Board, codes: &[u8]) -> Result<Vec<u64>, Proof> {
     let dist: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
     dist[(cells_rank(goal.cells()) / 2) as usize].store(0, Ordering::Relaxed);
     let targets = shape.neighbor_table();
-    let mut layer = vec![pack(goal.cells())];
+    let mut layer = vec![(pack(goal.cells()), cells_rank(goal.cells()))];
     let mut histogram = vec![1u64];
     let mut d = 0u32;
     while !layer.is_empty() {
@@ -134,16 +138,27 @@ pub fn prove(goal: &Board, codes: &[u8]) -> Result<Vec<u64>, Proof> {
             return Err(Proof::TooLong { bound });
         }
         let (next, found) = expand(&layer, |part, next| {
-            for &packed in part {
+            for (i, &(packed, rank)) in part.iter().enumerate() {
+                // What a board further on reads, fetched ahead (see
+                // `bfs::search`).
+                if let Some(&(ahead, ahead_rank)) = part.get(i + AHEAD) {
+                    let (cells, blank) = unpack(ahead, n);
+                    for target in targets[blank].into_iter().flatten() {
+                        let delta = rank_delta(&cells[..n], blank, usize::from(target));
+                        let entry = (ahead_rank.wrapping_add_signed(delta) / 2) as usize;
+                        prefetch(&dist, entry);
+                        prefetch(codes, entry / 4);
+                    }
+                }
                 let (mut cells, blank) = unpack(packed, n);
-                let rank = cells_rank(&cells[..n]);
                 let code = code_at(codes, rank / 2);
                 for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
                     let Some(target) = target.map(usize::from) else {
                         continue;
                     };
-                    let entry =
-                        rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target)) / 2;
+                    let entry_rank =
+                        rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target));
+                    let entry = entry_rank / 2;
                     let seen = dist[entry as usize].load(Ordering::Relaxed);
                     if d > 0 && seen != UNSEEN {
                         let board = || Board::from_permutation(shape, &cells[..n]);
@@ -168,7 +183,7 @@ pub fn prove(goal: &Board, codes: &[u8]) -> Result<Vec<u64>, Proof> {
                     if seen == UNSEEN && code_at(codes, entry) == mv.opposite().code() {
                         dist[entry as usize].store(d as u8 + 1, Ordering::Relaxed);
                         cells.swap(blank, target);
-                        next.push(pack(&cells[..n]));
+                        next.push((pack(&cells[..n]), entry_rank));
                         cells.swap(blank, target);
                     }
                 }
@@ -206,7 +221,7 @@ pub struct Table<D> {
     shape: Shape,
     /// The section of each blank cell, if the table has one.
     section_of: [Option<u8>; MAX_CELLS],
-    codes: Vec<OnceLock<Result<Box<[u8]>, TableError>>>,
+    codes: Vec<OnceLock<Result<Decoded, TableError>>>,
     /// Prove each section before its first use.
     prove: bool,
     /// `neighbors[cell][move code]`: where the blank goes.
@@ -313,7 +328,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 return Err(wrong(Proof::MaxDepth { header, proven }));
             }
             // Keep the proven codes for the walks to come.
-            let _ = self.codes[index].set(Ok(codes.into_boxed_slice()));
+            let _ = self.codes[index].set(Ok(codes));
         }
         Ok(())
     }
@@ -412,6 +427,141 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(Some(self.walk(&start, rank, index, emit)?))
     }
 
+    /// Whether [`Table::solve_group`] pays: sections larger than the L2
+    /// cache (1 MiB of codes: 10 cells and more), where each step of a walk
+    /// waits for memory. Smaller ones are walked faster one by one.
+    pub fn groups_pay(&self) -> bool {
+        bfs::entries(self.shape).div_ceil(4) > 1 << 20
+    }
+
+    /// Solves each of `starts` toward `goal` as [`Table::solve_each`] does,
+    /// its letters into `letters[i]` and its number of moves, or `None` if
+    /// unsolvable, into `found[i]`. The walks go in lockstep, each fetching
+    /// its next code ahead of use, so that the memory loads of up to
+    /// [`GROUP`] walks overlap: on a table larger than the caches, each step
+    /// is otherwise a wait for memory.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::solve_each`].
+    ///
+    /// # Panics
+    ///
+    /// Panics if there are more than [`GROUP`] starts, or fewer `letters`
+    /// or `found` than starts.
+    pub fn solve_group(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        letters: &mut [Vec<u8>],
+        found: &mut [Option<usize>],
+    ) -> Result<(), SolveError> {
+        assert!(starts.len() <= GROUP, "at most {GROUP} walks at once");
+        /// One walk: the board, its blank and rank, and whether it goes on.
+        #[derive(Clone, Copy)]
+        struct Walk {
+            cells: [u8; MAX_CELLS],
+            blank: usize,
+            rank: u64,
+            steps: u32,
+            going: bool,
+        }
+        if goal.shape() != self.shape {
+            return Err(SolveError::Shape {
+                expected: self.shape,
+                got: goal.shape(),
+            });
+        }
+        let blank = goal.blank();
+        let index = usize::from(self.section_of[blank].ok_or(SolveError::NoData {
+            shape: self.shape,
+            blank,
+        })?);
+        let canonical = &self.goals[index];
+        let codes = self.codes(index)?;
+        let goal_rank = self.goal_ranks[index];
+        let mut walks = [Walk {
+            cells: [0; MAX_CELLS],
+            blank: 0,
+            rank: 0,
+            steps: 0,
+            going: false,
+        }; GROUP];
+        let mut going = 0;
+        for (i, start) in starts.iter().enumerate() {
+            if start.shape() != self.shape {
+                return Err(SolveError::Shape {
+                    expected: self.shape,
+                    got: start.shape(),
+                });
+            }
+            let start = match goal == canonical {
+                true => *start,
+                false => start.relabelled(goal, canonical),
+            };
+            letters[i].clear();
+            let (rank, parity) = board_rank_and_parity(&start);
+            let solvable = connected(
+                self.shape,
+                parity ^ self.goal_parities[index],
+                start.blank(),
+                blank,
+            );
+            found[i] = solvable.then_some(0);
+            let walk = &mut walks[i];
+            walk.cells[..start.cells().len()].copy_from_slice(start.cells());
+            walk.blank = start.blank();
+            walk.rank = rank;
+            walk.going = solvable;
+            going += usize::from(solvable);
+        }
+        let n = self.shape.cells();
+        while going > 0 {
+            for (i, walk) in walks[..starts.len()].iter_mut().enumerate() {
+                if !walk.going {
+                    continue;
+                }
+                if walk.rank == goal_rank {
+                    walk.going = false;
+                    going -= 1;
+                    found[i] = Some(walk.steps as usize);
+                    continue;
+                }
+                if walk.steps == self.bound {
+                    return Err(SolveError::Table(TableError::Wrong {
+                        section: index,
+                        blank,
+                        proof: Proof::Walk {
+                            board: starts[i],
+                            problem: "do not reach the goal within the longest answer of the board",
+                        },
+                    }));
+                }
+                let mv = Move::from_code(code_at(codes, walk.rank / 2));
+                let Some(target) = self.neighbors[walk.blank][usize::from(mv.code())] else {
+                    return Err(SolveError::Table(TableError::Wrong {
+                        section: index,
+                        blank,
+                        proof: Proof::Walk {
+                            board: starts[i],
+                            problem: "leave the board",
+                        },
+                    }));
+                };
+                let target = usize::from(target);
+                walk.rank =
+                    walk.rank
+                        .wrapping_add_signed(rank_delta(&walk.cells[..n], walk.blank, target));
+                walk.cells.swap(walk.blank, target);
+                walk.blank = target;
+                walk.steps += 1;
+                letters[i].push(mv.letter() as u8);
+                prefetch(codes, (walk.rank / 8) as usize);
+            }
+        }
+        Ok(())
+    }
+
     /// Follows the codes of section `index` from `start` to its goal,
     /// keeping the rank up to date move by move ([`rank_delta`]).
     fn walk(
@@ -470,7 +620,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                         proof,
                     })?;
                 }
-                Ok(codes.into_boxed_slice())
+                Ok(codes)
             })
             .as_deref()
             .map_err(Clone::clone)

@@ -1,10 +1,12 @@
 //! Solving one job and writing its answer in the chosen style.
 
+use std::fmt::Display;
 use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::anyhow;
-use eight::{Board, Move, Solver};
+use eight::table::GROUP;
+use eight::{Board, Move, ParseError, Solver};
 use serde::Serialize;
 
 /// Boards drawn side by side by `--show` before it wraps.
@@ -21,6 +23,28 @@ pub enum Style {
     Json,
 }
 
+/// Why a board is invalid. Its message is written by whoever answers the
+/// job, so that messages come in input order and are made on every core.
+#[derive(Clone, Debug)]
+pub enum Rejected {
+    /// What the parser found wrong, on this line.
+    Parse {
+        /// The line.
+        line: u64,
+        /// What is wrong, boxed to keep every job small.
+        error: Box<ParseError>,
+    },
+    /// Another reason, on this line.
+    Other {
+        /// The line.
+        line: u64,
+        /// What is wrong.
+        message: Arc<str>,
+    },
+    /// Nothing to report: the other board of the job says it.
+    Silent,
+}
+
 /// A board (or pair) to answer, in input order.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -28,10 +52,10 @@ pub struct Job {
     pub line: u64,
     /// The case number, with `--pairs`.
     pub case: Option<u64>,
-    /// The start board, or why it is invalid (already reported).
-    pub start: Result<Board, String>,
-    /// The goal board, or why it is invalid (already reported).
-    pub goal: Result<Board, String>,
+    /// The start board, or why it is invalid.
+    pub start: Result<Board, Rejected>,
+    /// The goal board, or why it is invalid.
+    pub goal: Result<Board, Rejected>,
     /// The solver for the goal, among those shared with the workers.
     pub solver: usize,
 }
@@ -40,10 +64,66 @@ pub struct Job {
 #[derive(Debug, Default)]
 pub struct Scratch {
     letters: Vec<u8>,
+    /// One buffer of letters per walk of a group.
+    group: Vec<Vec<u8>>,
 }
 
-/// Solves `job` and appends its answer to `out`. Returns the message for a
-/// board found invalid only now, to be reported.
+/// Solves a run of jobs that all walk one table toward one goal, as one
+/// group of interleaved walks ([`eight::Table::solve_group`]), and appends
+/// their answers to `out`. Returns `false` if it did not (the jobs are then
+/// to be answered one by one).
+///
+/// # Errors
+///
+/// Fails if the data is wrong.
+pub fn answer_group(
+    solvers: &[Arc<Solver>],
+    style: Style,
+    jobs: &[Job],
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> anyhow::Result<bool> {
+    let solver = &solvers[jobs[0].solver];
+    let (Some(table), Ok(goal)) = (solver.table(), &jobs[0].goal) else {
+        return Ok(false);
+    };
+    if !table.groups_pay() {
+        return Ok(false);
+    }
+    let mut starts = [*goal; GROUP];
+    for (start, job) in starts.iter_mut().zip(jobs) {
+        let Ok(board) = &job.start else {
+            return Ok(false);
+        };
+        *start = *board;
+    }
+    scratch.group.resize_with(GROUP, Vec::new);
+    let mut found = [None; GROUP];
+    match table.solve_group(&starts[..jobs.len()], goal, &mut scratch.group, &mut found) {
+        Ok(()) => {}
+        Err(err) if err.is_data_error() => return Err(anyhow!("{}: {err}", solver.describe())),
+        Err(_) => return Ok(false),
+    }
+    for (k, job) in jobs.iter().enumerate() {
+        let moves = found[k].map(|_| &scratch.group[k][..]);
+        let outcome = Outcome::Solved {
+            start: &starts[k],
+            goal,
+            moves,
+        };
+        write(style, job, outcome, out);
+    }
+    Ok(true)
+}
+
+/// Writes `eight: <stdin>:LINE: message` into `errors`.
+fn report(errors: &mut Vec<u8>, line: u64, message: &dyn Display) {
+    // Writing into a Vec cannot fail.
+    let _ = writeln!(errors, "eight: <stdin>:{line}: {message}");
+}
+
+/// Solves `job` and appends its answer to `out`, and the messages for its
+/// invalid boards to `errors`. Returns whether it was invalid.
 ///
 /// # Errors
 ///
@@ -54,12 +134,33 @@ pub fn answer(
     job: &Job,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
-) -> anyhow::Result<Option<String>> {
+    errors: &mut Vec<u8>,
+) -> anyhow::Result<bool> {
     let (start, goal) = match (&job.start, &job.goal) {
         (Ok(start), Ok(goal)) => (start, goal),
-        (Err(message), _) | (_, Err(message)) => {
-            write(style, job, Outcome::Invalid(message), out);
-            return Ok(None);
+        _ => {
+            let mut first = None;
+            for rejected in [&job.start, &job.goal]
+                .into_iter()
+                .filter_map(|r| r.as_ref().err())
+            {
+                let (line, message): (u64, &dyn Display) = match rejected {
+                    Rejected::Parse { line, error } => (*line, error),
+                    Rejected::Other { line, message } => (*line, message),
+                    Rejected::Silent => continue,
+                };
+                report(errors, line, message);
+                if style == Style::Json && first.is_none() {
+                    first = Some(message.to_string());
+                }
+            }
+            write(
+                style,
+                job,
+                Outcome::Invalid(first.as_deref().unwrap_or("")),
+                out,
+            );
+            return Ok(true);
         }
     };
     let solver = &solvers[job.solver];
@@ -69,13 +170,13 @@ pub fn answer(
         Ok(found) => {
             let moves = found.map(|_| &letters[..]);
             write(style, job, Outcome::Solved { start, goal, moves }, out);
-            Ok(None)
+            Ok(false)
         }
         Err(err) if err.is_data_error() => Err(anyhow!("{}: {err}", solver.describe())),
         Err(err) => {
-            let message = err.to_string();
-            write(style, job, Outcome::Invalid(&message), out);
-            Ok(Some(message))
+            report(errors, job.line, &err);
+            write(style, job, Outcome::Invalid(&err.to_string()), out);
+            Ok(true)
         }
     }
 }

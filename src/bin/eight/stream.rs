@@ -24,10 +24,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use anyhow::{Context, Result, anyhow};
+use eight::table::GROUP;
 use eight::{Board, Item, Layout, Parser, Solver, map};
 
 use crate::Solvers;
-use crate::render::{self, Job, Scratch, Style};
+use crate::render::{self, Job, Rejected, Scratch, Style};
 
 /// How much input is read, and output buffered, at a time.
 const IO_BUFFER: usize = 64 * 1024;
@@ -135,7 +136,7 @@ impl CountLine {
         let mut start = 0;
         let mut line = 1u64;
         let found = loop {
-            let end_of_line = memchr_newline(&head[start..]).map(|at| start + at);
+            let end_of_line = memchr::memchr(b'\n', &head[start..]).map(|at| start + at);
             let text = &head[start..end_of_line.unwrap_or(head.len())];
             let blank = text.iter().all(u8::is_ascii_whitespace);
             match end_of_line {
@@ -183,10 +184,6 @@ impl CountLine {
             }
         }
     }
-}
-
-fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }
 
 /// Stdin, read in blocks: on this thread while it comes in small pieces
@@ -279,14 +276,33 @@ struct Reporter {
 impl Reporter {
     /// Adds `eight: <stdin>:LINE: message`.
     fn report(&mut self, line: u64, message: &dyn Display) {
-        if self.dead {
-            return;
-        }
-        let mut text = format!("eight: <stdin>:{line}: {message}\n").into_bytes();
-        if self.buffer.len() + text.len() > PIPE_BUF {
+        let mut text = Vec::new();
+        let _ = writeln!(text, "eight: <stdin>:{line}: {message}");
+        self.extend(&text);
+    }
+
+    /// Adds whole message lines, writing them out in pieces of at most
+    /// [`PIPE_BUF`] bytes that end at the end of a line.
+    fn extend(&mut self, mut lines: &[u8]) {
+        while !lines.is_empty() && !self.dead {
+            let room = PIPE_BUF.saturating_sub(self.buffer.len());
+            if lines.len() <= room {
+                self.buffer.extend_from_slice(lines);
+                return;
+            }
+            // The most whole lines that fit; a line longer than a piece
+            // goes alone.
+            let end = match memchr::memrchr(b'\n', &lines[..room]) {
+                Some(at) => at + 1,
+                None if self.buffer.is_empty() => {
+                    memchr::memchr(b'\n', lines).map_or(lines.len(), |at| at + 1)
+                }
+                None => 0,
+            };
+            self.buffer.extend_from_slice(&lines[..end]);
+            lines = &lines[end..];
             self.flush();
         }
-        self.buffer.append(&mut text);
     }
 
     /// Writes the messages so far.
@@ -324,7 +340,7 @@ struct Pairs {
     cases: u64,
     /// A start board (or why it is invalid) waiting for its target, and its
     /// line.
-    start: Option<(u64, Result<Board, String>)>,
+    start: Option<(u64, Result<Board, Rejected>)>,
 }
 
 /// Turns parsed items into jobs, reporting what is wrong.
@@ -349,12 +365,18 @@ impl Session {
             return;
         }
         let line = item.line;
-        let board = item.result.map_err(|err| self.report(line, &err));
+        let board = item.result.map_err(|error| {
+            self.invalid = true;
+            Rejected::Parse {
+                line,
+                error: Box::new(error),
+            }
+        });
         let Some(pairs) = &mut self.pairs else {
             let goal = match (self.config.goal, &board) {
                 (Some(goal), _) => Ok(goal),
                 (None, Ok(board)) => Ok(self.usual_goal(board)),
-                (None, Err(message)) => Err(message.clone()),
+                (None, Err(_)) => Err(Rejected::Silent),
             };
             self.push(line, None, board, goal);
             return;
@@ -382,8 +404,8 @@ impl Session {
         &mut self,
         line: u64,
         case: Option<u64>,
-        start: Result<Board, String>,
-        goal: Result<Board, String>,
+        start: Result<Board, Rejected>,
+        goal: Result<Board, Rejected>,
     ) {
         let mut job = Job {
             line,
@@ -399,7 +421,11 @@ impl Session {
                     start.shape(),
                     goal.shape()
                 );
-                job.start = Err(self.report(line, &message));
+                self.invalid = true;
+                job.start = Err(Rejected::Other {
+                    line,
+                    message: message.into(),
+                });
             } else {
                 let goal = *goal;
                 match self.solvers.find(&goal) {
@@ -428,11 +454,10 @@ impl Session {
             .expect("count lines come only with --pairs")
     }
 
-    /// Reports a bad board on stderr, and returns the message.
-    fn report(&mut self, line: u64, message: &dyn Display) -> String {
+    /// Reports something wrong with the input as a whole on stderr.
+    fn report(&mut self, line: u64, message: &dyn Display) {
         self.pipeline.reporter.report(line, message);
         self.invalid = true;
-        message.to_string()
     }
 
     /// Returns the first failure met while taking items, after writing the
@@ -457,13 +482,16 @@ impl Session {
             let mut cases = pairs.cases;
             if let Some((line, _)) = pairs.start {
                 cases += 1;
-                let message = self.report(line, &"this case has a start board but no target board");
+                self.invalid = true;
                 self.pipeline.push(
                     Job {
                         line,
                         case: Some(cases),
-                        start: Err(message.clone()),
-                        goal: Err(message),
+                        start: Err(Rejected::Other {
+                            line,
+                            message: "this case has a start board but no target board".into(),
+                        }),
+                        goal: Err(Rejected::Silent),
                         solver: 0,
                     },
                     &self.shared,
@@ -495,8 +523,10 @@ impl Session {
 /// A batch's answers, and what to report with them.
 struct Done {
     out: Vec<u8>,
-    /// Messages for boards found invalid while answering, by line.
-    messages: Vec<(u64, String)>,
+    /// The messages for its invalid boards, whole lines.
+    errors: Vec<u8>,
+    /// Some board was invalid.
+    invalid: bool,
     /// A failure that makes every later answer untrustworthy.
     fatal: Option<anyhow::Error>,
 }
@@ -510,18 +540,56 @@ fn answer_batch(
 ) -> Done {
     let mut done = Done {
         out: Vec::with_capacity(jobs.len() * 32),
-        messages: Vec::new(),
+        errors: Vec::new(),
+        invalid: false,
         fatal: None,
     };
-    for job in jobs {
-        match render::answer(solvers, style, job, scratch, &mut done.out) {
-            Ok(None) => {}
-            Ok(Some(message)) => done.messages.push((job.line, message)),
+    let mut rest = jobs;
+    while !rest.is_empty() {
+        // A run of jobs toward one goal walks a large table as one group.
+        let grouped = rest[0].start.is_ok()
+            && rest[0].goal.is_ok()
+            && solvers[rest[0].solver]
+                .table()
+                .is_some_and(|t| t.groups_pay());
+        let run = rest
+            .iter()
+            .take(if grouped { GROUP } else { 0 })
+            .take_while(|job| {
+                job.start.is_ok()
+                    && job.goal.is_ok()
+                    && job.solver == rest[0].solver
+                    && job.goal.as_ref().ok() == rest[0].goal.as_ref().ok()
+            })
+            .count();
+        if run >= 2 {
+            match render::answer_group(solvers, style, &rest[..run], scratch, &mut done.out) {
+                Ok(true) => {
+                    rest = &rest[run..];
+                    continue;
+                }
+                Ok(false) => {}
+                Err(err) => {
+                    done.fatal = Some(err);
+                    break;
+                }
+            }
+        }
+        match render::answer(
+            solvers,
+            style,
+            &rest[0],
+            scratch,
+            &mut done.out,
+            &mut done.errors,
+        ) {
+            Ok(invalid) => done.invalid |= invalid,
             Err(err) => {
                 done.fatal = Some(err);
                 break;
             }
         }
+        rest = &rest[1..];
     }
     // A data file changed under the answers: none of them can be trusted.
     if map::changed() {
@@ -672,10 +740,8 @@ impl Pipeline {
 
     /// Writes a batch's answers and reports its messages.
     fn write(&mut self, done: Done) -> Result<()> {
-        for (line, message) in &done.messages {
-            self.reporter.report(*line, message);
-            self.invalid = true;
-        }
+        self.reporter.extend(&done.errors);
+        self.invalid |= done.invalid;
         if let Some(err) = done.fatal {
             return Err(err);
         }
