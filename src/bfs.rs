@@ -86,6 +86,13 @@ pub(crate) fn prefetch<T>(items: &[T], at: usize) {
     let _ = (items, at);
 }
 
+/// Whether fetching entries ahead pays for the work: for arrays of `entries`
+/// bytes larger than the caches. Smaller ones are read from the caches at
+/// once, and the work to fetch ahead doubles the work of a board.
+pub(crate) fn fetch_pays(entries: u64) -> bool {
+    entries > 1 << 23
+}
+
 /// Boards ahead in a layer whose entries are fetched before their turn.
 pub(crate) const AHEAD: usize = 8;
 
@@ -94,15 +101,16 @@ pub(crate) type Node = (u64, u64);
 
 /// Runs `work` on parts of `layer`, on every core when the layer is large;
 /// returns the boards each part found for the next layer, in the order of
-/// the parts, and each part's result.
+/// the parts, and each part's result. `work` is told whether it runs alone,
+/// so that it may skip what only sharing needs.
 pub(crate) fn expand<R: Send>(
     layer: &[Node],
-    work: impl Fn(&[Node], &mut Vec<Node>) -> R + Sync,
+    work: impl Fn(&[Node], &mut Vec<Node>, bool) -> R + Sync,
 ) -> (Vec<Node>, Vec<R>) {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if layer.len() < PARALLEL_LAYER || threads == 1 {
         let mut next = Vec::new();
-        let result = work(layer, &mut next);
+        let result = work(layer, &mut next, true);
         return (next, vec![result]);
     }
     // More parts than threads, taken in turn, keep every core busy while
@@ -118,7 +126,7 @@ pub(crate) fn expand<R: Send>(
                     let index = next_part.fetch_add(1, Ordering::Relaxed);
                     let Some(part) = parts.get(index) else { return };
                     let mut next = Vec::new();
-                    let result = work(part, &mut next);
+                    let result = work(part, &mut next, false);
                     *done[index].lock().expect("no part panics") = Some((next, result));
                 }
             });
@@ -206,14 +214,15 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
         reached,
         total,
     });
+    let fetch_ahead = fetch_pays(total);
     let mut d = 0u32;
     while !layer.is_empty() {
         let tag = (((d + 1) % 3) << 2) as u8;
-        let (next, _) = expand(&layer, |part, next| {
+        let (next, _) = expand(&layer, |part, next, alone| {
             for (i, &(packed, rank)) in part.iter().enumerate() {
                 // The entries of a board further on, fetched while this one
                 // is worked on: on large shapes each is a trip to memory.
-                if let Some(&(ahead, ahead_rank)) = part.get(i + AHEAD) {
+                if let Some(&(ahead, ahead_rank)) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
                     let (cells, blank) = unpack(ahead, n);
                     for target in targets[blank].into_iter().flatten() {
                         let delta = rank_delta(&cells[..n], blank, usize::from(target));
@@ -239,6 +248,17 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
                             seen => seen & 0b1100 == tag && claimed < seen,
                         };
                         if !better {
+                            break;
+                        }
+                        if alone {
+                            // No other thread: a plain store, not a locked
+                            // exchange.
+                            entry.store(claimed, Ordering::Relaxed);
+                            if seen == UNSEEN {
+                                cells.swap(blank, target);
+                                next.push((pack(&cells[..n]), next_rank));
+                                cells.swap(blank, target);
+                            }
                             break;
                         }
                         match entry.compare_exchange_weak(

@@ -97,7 +97,7 @@ pub enum ParseError {
         missing: Vec<u8>,
     },
     /// A board given alone has the wrong number of tiles.
-    #[error("{got} tiles: a {shape} board has {}", shape.cells())]
+    #[error("{}: a {shape} board has {}", Tiles(*got), shape.cells())]
     TileCount {
         /// The board's shape.
         shape: Shape,
@@ -105,7 +105,7 @@ pub enum ParseError {
         got: usize,
     },
     /// A line that is neither a whole board nor one row of a grid.
-    #[error("{got} tiles on one line: {}", LineRule(*layout))]
+    #[error("{} on one line: {}", Tiles(*got), LineRule(*layout))]
     LineLength {
         /// The shapes being read.
         layout: Layout,
@@ -130,6 +130,18 @@ pub enum ParseError {
         /// The rows read.
         rows: usize,
     },
+}
+
+/// A number of tiles, for messages: `1 tile`, `8 tiles`.
+struct Tiles(usize);
+
+impl fmt::Display for Tiles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 tile"),
+            n => write!(f, "{n} tiles"),
+        }
+    }
 }
 
 /// The tiles of a shape, for messages.
@@ -612,11 +624,11 @@ impl Parser {
             let end = memchr::memchr(b'\n', bytes);
             // The common case: a whole line that holds one good board.
             if let Some(end) = end
-                && let Some(board) = self.whole_line(&bytes[..end])
+                && let Some(result) = self.whole_line(&bytes[..end])
             {
                 sink(Item {
                     line: self.line,
-                    result: Ok(board),
+                    result,
                 });
                 self.line += 1;
                 bytes = &bytes[end + 1..];
@@ -640,12 +652,14 @@ impl Parser {
         self.cut_grid(sink);
     }
 
-    /// The board on `line` (without its newline) if nothing is pending and
-    /// the line holds exactly the tiles of one board of the fast path's
-    /// shape and whitespace; `None` sends the line down the general path,
-    /// which reports what is wrong.
+    /// What a whole line (without its newline) is, if nothing is pending and
+    /// it holds only tiles of the fast path's shape, each its own token or
+    /// written together, and whitespace: the board it holds exactly, or,
+    /// when each tile is its own token, that it has too few or too many to
+    /// be a board or a row. `None` sends the line down the general path,
+    /// which tells everything else.
     #[inline]
-    fn whole_line(&self, line: &[u8]) -> Option<Board> {
+    fn whole_line(&self, line: &[u8]) -> Option<Result<Board, ParseError>> {
         if self.fast_cells == 0 || self.grid.is_some() || !self.tokens.is_empty() {
             return None;
         }
@@ -653,6 +667,9 @@ impl Parser {
         let mut cells = [0u8; MAX_CELLS];
         let mut count = 0;
         let mut seen = 0u32;
+        // Tiles that follow another tile with no space between.
+        let mut joined = 0;
+        let mut last = SPACE;
         for &byte in line {
             let class = self.classes[usize::from(byte)];
             if class == OTHER {
@@ -662,13 +679,28 @@ impl Parser {
                 cells[count.min(MAX_CELLS - 1)] = class;
                 count += 1;
                 seen |= 1 << class;
+                joined += usize::from(last != SPACE);
             }
+            last = class;
         }
         let shape = match self.layout {
             Layout::Fixed(shape) => shape,
             Layout::Auto => Shape::EIGHT,
         };
-        (count == n && seen == (1 << n) - 1).then(|| Board::from_permutation(shape, &cells[..n]))
+        if count == n && seen == (1 << n) - 1 {
+            return Some(Ok(Board::from_permutation(shape, &cells[..n])));
+        }
+        // Tiles each a token: the count alone tells a line that is no board
+        // and no row, as `classify` would.
+        let rows = match self.layout {
+            Layout::Fixed(shape) => [shape.cols(), shape.cells()],
+            Layout::Auto => [3, 4],
+        };
+        let no_board = count != n && count != 16 && count > 0 && !rows.contains(&count);
+        (joined == 0 && no_board).then_some(Err(ParseError::LineLength {
+            layout: self.layout,
+            got: count,
+        }))
     }
 
     /// Ends the current line: a board, a row, an invalid line, or nothing.

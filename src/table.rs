@@ -132,16 +132,17 @@ pub fn prove(goal: &Board, codes: &[u8]) -> Result<Vec<u64>, Proof> {
     let targets = shape.neighbor_table();
     let mut layer = vec![(pack(goal.cells()), cells_rank(goal.cells()))];
     let mut histogram = vec![1u64];
+    let fetch_ahead = bfs::fetch_pays(total);
     let mut d = 0u32;
     while !layer.is_empty() {
         if d > bound {
             return Err(Proof::TooLong { bound });
         }
-        let (next, found) = expand(&layer, |part, next| {
+        let (next, found) = expand(&layer, |part, next, _| {
             for (i, &(packed, rank)) in part.iter().enumerate() {
                 // What a board further on reads, fetched ahead (see
                 // `bfs::search`).
-                if let Some(&(ahead, ahead_rank)) = part.get(i + AHEAD) {
+                if let Some(&(ahead, ahead_rank)) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
                     let (cells, blank) = unpack(ahead, n);
                     for target in targets[blank].into_iter().flatten() {
                         let delta = rank_delta(&cells[..n], blank, usize::from(target));
@@ -232,6 +233,8 @@ pub struct Table<D> {
     goal_parities: Vec<usize>,
     /// The most moves a walk may take.
     bound: u32,
+    /// Whether walks in groups pay (see [`Table::groups_pay`]).
+    groups_pay: bool,
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
@@ -293,6 +296,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             goal_ranks,
             goal_parities,
             bound,
+            groups_pay: entries.div_ceil(4) > 1 << 20,
         })
     }
 
@@ -431,7 +435,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// cache (1 MiB of codes: 10 cells and more), where each step of a walk
     /// waits for memory. Smaller ones are walked faster one by one.
     pub fn groups_pay(&self) -> bool {
-        bfs::entries(self.shape).div_ceil(4) > 1 << 20
+        self.groups_pay
     }
 
     /// Solves each of `starts` toward `goal` as [`Table::solve_each`] does,

@@ -40,7 +40,7 @@ const READ_AHEAD: usize = 4;
 const TABLE_BATCH: usize = 4096;
 
 /// Batches kept queued or in work per worker.
-const IN_FLIGHT: usize = 4;
+const IN_FLIGHT: usize = 2;
 
 /// The most bytes one write to a pipe keeps together with no other writer's
 /// bytes in between (POSIX's minimum `PIPE_BUF`).
@@ -68,6 +68,7 @@ pub fn run(config: Config, solvers: Solvers) -> Result<ExitCode> {
         solvers,
         shared: Arc::new(Vec::new()),
         goal_cache: None,
+        last_goal: None,
         invalid: false,
         fatal: None,
     };
@@ -299,9 +300,15 @@ impl Reporter {
                 }
                 None => 0,
             };
-            self.buffer.extend_from_slice(&lines[..end]);
+            match self.buffer.is_empty() {
+                // Straight from the lines, without a copy.
+                true => self.dead = io::stderr().lock().write_all(&lines[..end]).is_err(),
+                false => {
+                    self.buffer.extend_from_slice(&lines[..end]);
+                    self.flush();
+                }
+            }
             lines = &lines[end..];
-            self.flush();
         }
     }
 
@@ -351,6 +358,8 @@ struct Session {
     shared: Arc<Vec<Arc<Solver>>>,
     /// The usual goal of the last shape seen.
     goal_cache: Option<Board>,
+    /// The last goal, and its solver.
+    last_goal: Option<(Board, usize)>,
     pipeline: Pipeline,
     pairs: Option<Pairs>,
     /// Some board was invalid.
@@ -428,15 +437,25 @@ impl Session {
                 });
             } else {
                 let goal = *goal;
-                match self.solvers.find(&goal) {
-                    Ok(index) => job.solver = index,
-                    Err(err) => {
-                        self.fatal = Some(err);
-                        return;
-                    }
-                }
-                if self.shared.len() != self.solvers.list().len() {
-                    self.share();
+                match self.last_goal {
+                    // Most inputs have one goal: its solver is known.
+                    Some((last, index)) if last == goal => job.solver = index,
+                    _ => match self.solvers.find(&goal) {
+                        Ok(index) => {
+                            job.solver = index;
+                            self.last_goal = Some((goal, index));
+                            if self.shared.len() != self.solvers.list().len() {
+                                self.share();
+                            }
+                            if self.shared[index].searches() {
+                                self.pipeline.batch_size = 1;
+                            }
+                        }
+                        Err(err) => {
+                            self.fatal = Some(err);
+                            return;
+                        }
+                    },
                 }
             }
         }
@@ -652,9 +671,6 @@ impl Pipeline {
     }
 
     fn push(&mut self, job: Job, solvers: &Arc<Vec<Arc<Solver>>>) {
-        if job.start.is_ok() && job.goal.is_ok() && solvers[job.solver].searches() {
-            self.batch_size = 1;
-        }
         self.batch.push(job);
         if self.batch.len() >= self.batch_size
             && self.failure.is_none()
