@@ -48,23 +48,20 @@ fn main() {
                 goal.blank(),
             )),
         };
-        if let Some(name) = &file {
-            if !data.join(name).exists() {
-                if shape.cells() == 10 {
-                    data = scratch.path().to_path_buf();
-                    let made = Command::new(EIGHT_GEN)
-                        .args(["--quiet", "--shape", &shape.to_string(), "--out"])
-                        .arg(&data)
-                        .status()
-                        .expect("eight-gen runs");
-                    assert!(made.success());
-                } else {
-                    println!(
-                        "{shape:<6} not measured: make its data with `eight-gen --shape {shape}`"
-                    );
-                    continue;
-                }
+        if let Some(name) = &file
+            && !data.join(name).exists()
+        {
+            if shape.cells() != 10 {
+                println!("{shape:<6} not measured: make its data with `eight-gen --shape {shape}`");
+                continue;
             }
+            data = scratch.path().to_path_buf();
+            let made = Command::new(EIGHT_GEN)
+                .args(["--quiet", "--shape", &shape.to_string(), "--out"])
+                .arg(&data)
+                .status()
+                .expect("eight-gen runs");
+            assert!(made.success());
         }
         let mut rng = common::Rng(u64::from(shape.cells() as u8));
         let mut input = String::new();
