@@ -11,7 +11,7 @@ const FOLDER: &str = "generated";
 
 /// The kinds of file built in; anything else in the folder (large files
 /// made on request) is left out.
-const EXTENSIONS: [&str; 1] = ["table"];
+const EXTENSIONS: [&str; 2] = ["table", "pdbz"];
 
 fn main() {
     println!("cargo::rerun-if-changed={FOLDER}");

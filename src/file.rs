@@ -40,13 +40,19 @@
 //!   `0 d`, `1 l`, `2 r`, `3 u`): the lexicographically smallest move that
 //!   brings the board one step closer to the goal. The goal's own entry is
 //!   `0` and never read. `max_depth` is the longest shortest answer.
-//! - **Pattern databases** ([`RankScheme::Placement`], [`Codec::Raw8`]): one
-//!   section per group of tiles, all with the same goal; the groups hold
-//!   every tile once. Entry `i` of a group of `k` tiles is the placement of
-//!   rank `i` ([`rank_placement`](crate::rank::rank_placement)) among the
-//!   `n! / (n - k)!` placements of its tiles; it is one byte, uncompressed
-//!   (`len = raw_len = entries`), read in place from a memory map: the
-//!   fewest moves of the group's tiles that bring them home.
+//! - **Pattern databases** ([`RankScheme::Placement`]): one section per
+//!   group of tiles, all with the same goal; the groups hold every tile
+//!   once. Entry `i` of a group of `k` tiles is for the placement of rank
+//!   `i` ([`rank_placement`](crate::rank::rank_placement)) among the
+//!   `n! / (n - k)!` placements of its tiles: the fewest moves of the
+//!   group's tiles that bring them home. With [`Codec::Raw8`] it is one
+//!   byte, uncompressed (`len = raw_len = entries`), read in place from a
+//!   memory map. With [`Codec::ZstdNibbles`] it is half the entry minus the
+//!   Manhattan distance of the group's tiles (the entry less the moves each
+//!   tile needs alone, always even), in 4 bits, two entries to a byte (entry
+//!   `i` in the low nibble of byte `i / 2` when `i` is even), in one zstd
+//!   frame of `raw_len = ceil(entries / 2)` bytes: small enough to build
+//!   into the program, decoded into memory when opened.
 //!
 //! A section never has more than [`MAX_SECTION_ENTRIES`] entries, so that a
 //! damaged or hostile header cannot make a reader allocate or read without
@@ -64,7 +70,7 @@ use crate::shape::Shape;
 pub const MAGIC: [u8; 8] = *b"EIGHTTBL";
 
 /// The version of the layout this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Bytes before the header: magic, version, header length, header checksum.
 pub const PREFIX_LEN: usize = 20;
@@ -115,6 +121,9 @@ pub enum Codec {
     Zstd2Bit,
     /// One byte per entry, uncompressed, to be read in place.
     Raw8,
+    /// Half the entry over the Manhattan distance, 4 bits an entry, in one
+    /// zstd frame.
+    ZstdNibbles,
 }
 
 /// What a file holds, told by its rank scheme and codec together.
@@ -133,7 +142,7 @@ impl Kind {
     pub fn of(rank: RankScheme, codec: Codec) -> Option<Kind> {
         match (rank, codec) {
             (RankScheme::LehmerHalf, Codec::Zstd2Bit) => Some(Kind::NextMoves),
-            (RankScheme::Placement, Codec::Raw8) => Some(Kind::PatternDbs),
+            (RankScheme::Placement, Codec::Raw8 | Codec::ZstdNibbles) => Some(Kind::PatternDbs),
             _ => None,
         }
     }

@@ -2,47 +2,74 @@
 //! pattern databases ([`crate::pdb`]).
 //!
 //! The search deepens a bound on the answer's length until a path fits under
-//! it. The heuristic adds up the groups' database values; it also looks up
-//! the board reflected about the main diagonal (a board as far from the goal
-//! as the original, when the goal is its own reflection) and keeps the larger
-//! value. Moves are tried in the order `d l r u`, so the first answer found
+//! it. Moves are tried in the order `d l r u`, so the first answer found
 //! under the last bound is, of the shortest answers, the lexicographically
 //! smallest: a prefix of any shortest answer is never cut, since the
 //! heuristic never overestimates.
 //!
-//! The bound never passes the shape's [diameter](crate::Shape::diameter_bound): a
-//! search that would is refused as a sign of wrong databases, never run
+//! # Goals and symmetries
+//!
+//! One set of databases serves every goal whose blank a symmetry of the
+//! board maps onto the databases' goal's blank cell, on the databases' shape
+//! or its transpose: the search runs in the user's frame, with the user's
+//! moves in the user's order, and only the lookups see the board through the
+//! symmetry, its tiles renamed so that the goal becomes the databases' goal.
+//! Every symmetry that keeps the blank of the databases' goal in its cell
+//! gives a second view of the same board, as far from the goal (the board
+//! reflected about the main diagonal, for a goal with the blank in a corner),
+//! and the heuristic is the largest sum over the views.
+//!
+//! The bound never passes the shape's [diameter](crate::Shape::diameter_bound):
+//! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
 use crate::board::Board;
 use crate::pdb::PdbTable;
 use crate::rank::rank_placement;
-use crate::shape::{MAX_CELLS, Move};
+use crate::shape::{MAX_CELLS, Move, Symmetry};
 use crate::solver::{Solution, SolveError};
 
-/// An IDA* search toward the goal of a set of pattern databases.
-#[derive(Debug)]
+/// The most views of one board: the symmetries that keep a cell in place
+/// (all eight keep the middle cell of 3x3, four the middle of 3x5).
+const MAX_VIEWS: usize = 8;
+
+/// The most groups of tiles: one a tile.
+const MAX_GROUPS: usize = MAX_CELLS;
+
+/// Nodes between two looks at whether a mapped file changed.
+const CHANGE_CHECK: u64 = 1 << 14;
+
+/// An IDA* search toward the goals a set of pattern databases serves.
 pub struct Searcher<D> {
     table: PdbTable<D>,
+    /// The databases' goal, in their frame.
     goal: Board,
-    /// Each group's tiles.
-    groups: Vec<Vec<u8>>,
-    /// The group of each tile.
+    /// The group of each tile of the databases' goal.
     group_of: [u8; MAX_CELLS],
-    /// The reflection, when the goal is its own reflection.
-    mirror: Option<Mirror>,
-    /// `neighbors[cell][move code]`: where the blank goes.
-    neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    /// `distance[tile][cell]`: how far a tile on a cell is from its home.
+    distance: [[u8; MAX_CELLS]; MAX_CELLS],
+    /// The symmetries of the databases' shape that keep their goal's blank
+    /// in its cell: one view each.
+    views: Vec<Symmetry>,
     /// The longest answer the search looks for.
     bound: u32,
 }
 
-/// The reflection about the main diagonal: the cell each cell reflects to,
-/// and the tile each tile is renamed to.
+impl<D> std::fmt::Debug for Searcher<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("goal", &self.goal)
+            .field("views", &self.views.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// How one view sees the user's board: the cell of the databases' frame
+/// each user cell is on, and the databases' tile each user tile is.
 #[derive(Clone, Copy, Debug)]
-struct Mirror {
-    cell_to: [u8; MAX_CELLS],
-    tile_to: [u8; MAX_CELLS],
+struct View {
+    cell: [u8; MAX_CELLS],
+    tile: [u8; MAX_CELLS],
 }
 
 impl<D: AsRef<[u8]>> Searcher<D> {
@@ -51,25 +78,36 @@ impl<D: AsRef<[u8]>> Searcher<D> {
     pub fn new(table: PdbTable<D>) -> Searcher<D> {
         let goal = *table.goal();
         let shape = goal.shape();
-        let groups: Vec<Vec<u8>> = table.groups().map(|(tiles, _)| tiles.to_vec()).collect();
         let mut group_of = [0u8; MAX_CELLS];
-        for (g, tiles) in groups.iter().enumerate() {
-            for &tile in tiles {
+        for g in 0..table.len() {
+            for &tile in table.tiles(g) {
                 group_of[usize::from(tile)] = g as u8;
             }
         }
+        let mut distance = [[0u8; MAX_CELLS]; MAX_CELLS];
+        for (home, &tile) in goal.cells().iter().enumerate() {
+            for (cell, d) in distance[usize::from(tile)]
+                .iter_mut()
+                .enumerate()
+                .take(shape.cells())
+            {
+                *d = shape.distance(home, cell) as u8;
+            }
+        }
+        let views = Symmetry::of(shape)
+            .filter(|s| s.cell(shape, goal.blank()) == goal.blank())
+            .collect();
         Searcher {
-            mirror: mirror_of(&goal),
             goal,
             table,
-            groups,
             group_of,
-            neighbors: shape.neighbor_table(),
+            distance,
+            views,
             bound: shape.diameter_bound(),
         }
     }
 
-    /// The goal.
+    /// The databases' goal.
     pub fn goal(&self) -> &Board {
         &self.goal
     }
@@ -79,76 +117,99 @@ impl<D: AsRef<[u8]>> Searcher<D> {
         &self.table
     }
 
-    /// Whether the search answers boards toward `goal`: any goal of its
-    /// shape with the blank in the databases' goal's cell.
+    /// The symmetry that maps `goal`'s frame onto the databases': its
+    /// shape onto theirs and its blank onto their goal's blank. `None` if
+    /// these databases do not serve `goal`.
+    fn frame(&self, goal: &Board) -> Option<Symmetry> {
+        let shape = goal.shape();
+        Symmetry::all().find(|s| {
+            s.shape(shape) == self.goal.shape() && s.cell(shape, goal.blank()) == self.goal.blank()
+        })
+    }
+
+    /// Whether the search answers boards toward `goal`: a goal whose blank
+    /// a symmetry maps onto the databases' goal's blank, on their shape or
+    /// its transpose.
     pub fn serves(&self, goal: &Board) -> bool {
-        goal.shape() == self.goal.shape() && goal.blank() == self.goal.blank()
+        self.frame(goal).is_some()
     }
 
-    /// The heuristic value of `board`: the larger of the databases' sums for
-    /// the board and for its reflection.
+    /// The views of boards toward `goal`, seen through `frame`.
+    fn views(&self, goal: &Board, frame: Symmetry) -> Vec<View> {
+        let shape = goal.shape();
+        let db_shape = self.goal.shape();
+        self.views
+            .iter()
+            .map(|view| {
+                let mut cell = [0u8; MAX_CELLS];
+                for (c, to) in cell.iter_mut().enumerate().take(shape.cells()) {
+                    *to = view.cell(db_shape, frame.cell(shape, c)) as u8;
+                }
+                // A tile is the databases' goal's tile on the cell where the
+                // user's goal has it.
+                let mut tile = [0u8; MAX_CELLS];
+                for (c, &t) in goal.cells().iter().enumerate() {
+                    tile[usize::from(t)] = self.goal.cells()[usize::from(cell[c])];
+                }
+                View { cell, tile }
+            })
+            .collect()
+    }
+
+    /// The heuristic value of `board` toward the databases' goal: the
+    /// largest of the views' sums.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `board` is not of the databases' shape.
     pub fn estimate(&self, board: &Board) -> u32 {
-        State::new(self, board).estimate()
+        assert_eq!(
+            board.shape(),
+            self.goal.shape(),
+            "a board of the databases' shape"
+        );
+        let views = self.views(&self.goal, Symmetry::IDENTITY);
+        State::new(self, &views, board).estimate()
     }
 
-    /// Finds the shortest moves from `start` to any `goal` with its blank
-    /// where the databases' goal has it, and of those the lexicographically
-    /// smallest; also the number of boards expanded. The tiles are
-    /// relabelled so that `goal` becomes the databases' goal, as
-    /// [`Table`](crate::Table) does.
+    /// Finds the shortest moves from `start` to any `goal` these databases
+    /// serve, and of those the lexicographically smallest; also the number
+    /// of boards expanded.
     ///
     /// # Errors
     ///
-    /// Fails if a board is of another shape, the goal's blank is elsewhere,
-    /// or the search passes the longest answer of the shape.
+    /// Fails if a board is of another shape, the databases do not serve the
+    /// goal, or the search passes the longest answer of the shape (the
+    /// databases are wrong).
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
-        let shape = self.goal.shape();
-        for board in [start, goal] {
-            if board.shape() != shape {
-                return Err(SolveError::Shape {
-                    expected: shape,
-                    got: board.shape(),
-                });
-            }
-        }
-        if goal.blank() != self.goal.blank() {
-            return Err(SolveError::NoData {
-                shape,
-                blank: goal.blank(),
-            });
-        }
-        self.solve(&start.relabelled(goal, &self.goal))
-    }
-
-    /// Finds the shortest moves from `start` to the databases' goal, and of
-    /// those the lexicographically smallest; also the number of boards
-    /// expanded.
-    ///
-    /// # Errors
-    ///
-    /// Fails if `start` is of another shape, or the search passes the
-    /// longest answer of the shape (the databases are wrong).
-    pub fn solve(&self, start: &Board) -> Result<(Solution, u64), SolveError> {
-        if start.shape() != self.goal.shape() {
+        if start.shape() != goal.shape() {
             return Err(SolveError::Shape {
-                expected: self.goal.shape(),
+                expected: goal.shape(),
                 got: start.shape(),
             });
         }
-        if !start.solvable_to(&self.goal) {
+        let frame = self.frame(goal).ok_or(SolveError::NoData {
+            shape: goal.shape(),
+            blank: goal.blank(),
+        })?;
+        if !start.solvable_to(goal) {
             return Ok((Solution::Unsolvable, 0));
         }
-        let mut state = State::new(self, start);
-        let mut bound = state.estimate();
+        let views = self.views(goal, frame);
+        let mut state = State::new(self, &views, start);
         let mut search = Search {
             solver: self,
+            views: &views,
+            goal,
+            neighbors: goal.shape().neighbor_table(),
             path: Vec::new(),
             nodes: 0,
         };
+        let mut bound = state.estimate();
         loop {
             if bound > self.bound {
                 return Err(SolveError::TooDeep {
-                    shape: self.goal.shape(),
+                    shape: goal.shape(),
                     bound: self.bound,
                 });
             }
@@ -160,141 +221,144 @@ impl<D: AsRef<[u8]>> Searcher<D> {
         }
     }
 
-    /// The database value of group `g` for tiles standing on `cell_of`.
-    #[inline]
-    fn value(&self, g: usize, cell_of: &[u8; MAX_CELLS]) -> u8 {
-        let tiles = &self.groups[g];
+    /// Finds the shortest moves from `start` to the databases' goal, as
+    /// [`Searcher::solve_to`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`Searcher::solve_to`].
+    pub fn solve(&self, start: &Board) -> Result<(Solution, u64), SolveError> {
+        self.solve_to(start, &self.goal)
+    }
+
+    /// The value of group `g` for its tiles on `pos`, `manhattan` from home.
+    #[inline(always)]
+    fn value(&self, g: usize, pos: &[u8; MAX_CELLS], manhattan: u32) -> u32 {
+        let tiles = self.table.tiles(g);
         let mut cells = [0u8; MAX_CELLS];
         for (cell, &tile) in cells.iter_mut().zip(tiles) {
-            *cell = cell_of[usize::from(tile)];
+            *cell = pos[usize::from(tile)];
         }
         let rank = rank_placement(&cells[..tiles.len()], self.goal.shape().cells());
-        self.table.entries(g)[rank as usize]
+        self.table.values(g).get(rank as usize, manhattan)
     }
 }
 
-/// The reflection about the main diagonal, for a square goal that is its
-/// own reflection once tiles are renamed: its blank on the diagonal.
-fn mirror_of(goal: &Board) -> Option<Mirror> {
-    let shape = goal.shape();
-    if shape.rows() != shape.cols() {
-        return None;
-    }
-    let side = shape.cols();
-    let mut cell_to = [0u8; MAX_CELLS];
-    for (cell, to) in cell_to.iter_mut().enumerate().take(shape.cells()) {
-        *to = ((cell % side) * side + cell / side) as u8;
-    }
-    // A tile is renamed to the goal's tile on the reflected cell.
-    let mut tile_to = [0u8; MAX_CELLS];
-    for (cell, &tile) in goal.cells().iter().enumerate() {
-        tile_to[usize::from(tile)] = goal.cells()[usize::from(cell_to[cell])];
-    }
-    (tile_to[0] == 0).then_some(Mirror { cell_to, tile_to })
+/// The board as one view sees it: where each of the databases' tiles is,
+/// and each group's Manhattan distance and value.
+#[derive(Clone, Copy)]
+struct Sight {
+    pos: [u8; MAX_CELLS],
+    manhattan: [u8; MAX_GROUPS],
+    value: [u8; MAX_GROUPS],
+    sum: u32,
 }
 
-/// The board being searched: its cells, the cell of every tile of it and of
-/// its reflection, and each group's database value for both.
+/// The board being searched, in the user's frame, and how each view sees it.
 struct State {
     cells: [u8; MAX_CELLS],
     blank: usize,
-    cell_of: [u8; MAX_CELLS],
-    mirror_cell_of: [u8; MAX_CELLS],
-    values: [u8; MAX_CELLS],
-    mirror_values: [u8; MAX_CELLS],
-    sum: u32,
-    mirror_sum: u32,
+    sights: [Sight; MAX_VIEWS],
+    count: usize,
 }
 
-/// What a move changed in the values, to undo it.
+/// What a move changed in one view, to undo it.
+#[derive(Clone, Copy, Default)]
 struct Undo {
-    group: usize,
+    group: u8,
+    manhattan: u8,
     value: u8,
-    mirror_group: usize,
-    mirror_value: u8,
 }
 
 impl State {
-    fn new<D: AsRef<[u8]>>(solver: &Searcher<D>, board: &Board) -> State {
+    fn new<D: AsRef<[u8]>>(solver: &Searcher<D>, views: &[View], board: &Board) -> State {
         let mut state = State {
             cells: [0; MAX_CELLS],
             blank: board.blank(),
-            cell_of: [0; MAX_CELLS],
-            mirror_cell_of: [0; MAX_CELLS],
-            values: [0; MAX_CELLS],
-            mirror_values: [0; MAX_CELLS],
-            sum: 0,
-            mirror_sum: 0,
+            sights: [Sight {
+                pos: [0; MAX_CELLS],
+                manhattan: [0; MAX_GROUPS],
+                value: [0; MAX_GROUPS],
+                sum: 0,
+            }; MAX_VIEWS],
+            count: views.len(),
         };
         state.cells[..board.cells().len()].copy_from_slice(board.cells());
-        for (cell, &tile) in board.cells().iter().enumerate() {
-            state.cell_of[usize::from(tile)] = cell as u8;
-            if let Some(mirror) = &solver.mirror {
-                state.mirror_cell_of[usize::from(mirror.tile_to[usize::from(tile)])] =
-                    mirror.cell_to[cell];
+        for (view, sight) in views.iter().zip(&mut state.sights) {
+            for (cell, &tile) in board.cells().iter().enumerate() {
+                let tile = view.tile[usize::from(tile)];
+                let cell = view.cell[cell];
+                sight.pos[usize::from(tile)] = cell;
+                if tile != 0 {
+                    let g = usize::from(solver.group_of[usize::from(tile)]);
+                    sight.manhattan[g] += solver.distance[usize::from(tile)][usize::from(cell)];
+                }
             }
-        }
-        for g in 0..solver.groups.len() {
-            state.values[g] = solver.value(g, &state.cell_of);
-            state.sum += u32::from(state.values[g]);
-            if solver.mirror.is_some() {
-                state.mirror_values[g] = solver.value(g, &state.mirror_cell_of);
-                state.mirror_sum += u32::from(state.mirror_values[g]);
+            for g in 0..solver.table.len() {
+                let value = solver.value(g, &sight.pos, u32::from(sight.manhattan[g]));
+                sight.value[g] = value.min(255) as u8;
+                sight.sum += value;
             }
         }
         state
     }
 
+    #[inline(always)]
     fn estimate(&self) -> u32 {
-        self.sum.max(self.mirror_sum)
+        self.sights[..self.count]
+            .iter()
+            .map(|sight| sight.sum)
+            .max()
+            .unwrap_or(0)
     }
 
-    /// Moves the blank to `to`; only the moved tile's group changes value.
-    #[inline]
-    fn play<D: AsRef<[u8]>>(&mut self, solver: &Searcher<D>, to: usize) -> Undo {
+    /// Moves the blank to `to`; in each view, only the moved tile's group
+    /// changes value.
+    #[inline(always)]
+    fn play<D: AsRef<[u8]>>(
+        &mut self,
+        solver: &Searcher<D>,
+        views: &[View],
+        to: usize,
+    ) -> [Undo; MAX_VIEWS] {
         let from = self.blank;
         let tile = self.cells[to];
         self.cells.swap(from, to);
         self.blank = to;
-        self.cell_of[usize::from(tile)] = from as u8;
-        let group = usize::from(solver.group_of[usize::from(tile)]);
-        let value = self.values[group];
-        self.values[group] = solver.value(group, &self.cell_of);
-        self.sum = self.sum + u32::from(self.values[group]) - u32::from(value);
-        let (mut mirror_group, mut mirror_value) = (0, 0);
-        if let Some(mirror) = &solver.mirror {
-            let mirrored = mirror.tile_to[usize::from(tile)];
-            self.mirror_cell_of[usize::from(mirrored)] = mirror.cell_to[from];
-            mirror_group = usize::from(solver.group_of[usize::from(mirrored)]);
-            mirror_value = self.mirror_values[mirror_group];
-            self.mirror_values[mirror_group] = solver.value(mirror_group, &self.mirror_cell_of);
-            self.mirror_sum = self.mirror_sum + u32::from(self.mirror_values[mirror_group])
-                - u32::from(mirror_value);
+        let mut undo = [Undo::default(); MAX_VIEWS];
+        for ((view, sight), undo) in views.iter().zip(&mut self.sights).zip(&mut undo) {
+            let tile = usize::from(view.tile[usize::from(tile)]);
+            let old = usize::from(sight.pos[tile]);
+            let new = view.cell[from];
+            sight.pos[tile] = new;
+            let g = usize::from(solver.group_of[tile]);
+            *undo = Undo {
+                group: g as u8,
+                manhattan: sight.manhattan[g],
+                value: sight.value[g],
+            };
+            let distances = &solver.distance[tile];
+            sight.manhattan[g] = sight.manhattan[g] + distances[usize::from(new)] - distances[old];
+            let value = solver.value(g, &sight.pos, u32::from(sight.manhattan[g]));
+            sight.sum = sight.sum + value - u32::from(sight.value[g]);
+            sight.value[g] = value.min(255) as u8;
         }
-        Undo {
-            group,
-            value,
-            mirror_group,
-            mirror_value,
-        }
+        undo
     }
 
     /// Takes back the move that brought the blank from `from`.
-    #[inline]
-    fn unplay<D>(&mut self, solver: &Searcher<D>, from: usize, undo: Undo) {
+    #[inline(always)]
+    fn unplay(&mut self, views: &[View], from: usize, undo: &[Undo; MAX_VIEWS]) {
         let to = self.blank;
         let tile = self.cells[from];
         self.cells.swap(from, to);
         self.blank = from;
-        self.cell_of[usize::from(tile)] = to as u8;
-        self.sum = self.sum - u32::from(self.values[undo.group]) + u32::from(undo.value);
-        self.values[undo.group] = undo.value;
-        if let Some(mirror) = &solver.mirror {
-            let mirrored = mirror.tile_to[usize::from(tile)];
-            self.mirror_cell_of[usize::from(mirrored)] = mirror.cell_to[to];
-            self.mirror_sum = self.mirror_sum - u32::from(self.mirror_values[undo.mirror_group])
-                + u32::from(undo.mirror_value);
-            self.mirror_values[undo.mirror_group] = undo.mirror_value;
+        for ((view, sight), undo) in views.iter().zip(&mut self.sights).zip(undo) {
+            sight.pos[usize::from(view.tile[usize::from(tile)])] = view.cell[to];
+            let g = usize::from(undo.group);
+            sight.sum = sight.sum - u32::from(sight.value[g]) + u32::from(undo.value);
+            sight.value[g] = undo.value;
+            sight.manhattan[g] = undo.manhattan;
         }
     }
 }
@@ -307,11 +371,11 @@ enum Step {
     Changed,
 }
 
-/// Nodes between two looks at whether a mapped file changed.
-const CHANGE_CHECK: u64 = 1 << 14;
-
 struct Search<'s, D> {
     solver: &'s Searcher<D>,
+    views: &'s [View],
+    goal: &'s Board,
+    neighbors: [[Option<u8>; 4]; MAX_CELLS],
     path: Vec<Move>,
     nodes: u64,
 }
@@ -322,7 +386,7 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
         if g + h > bound {
             return Step::Over(g + h);
         }
-        if h == 0 && state.cells[..self.solver.goal.cells().len()] == *self.solver.goal.cells() {
+        if h == 0 && state.cells[..self.goal.cells().len()] == *self.goal.cells() {
             return Step::Found;
         }
         self.nodes += 1;
@@ -334,18 +398,18 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
             if last == Some(mv.opposite()) {
                 continue;
             }
-            let Some(target) = self.solver.neighbors[state.blank][usize::from(mv.code())] else {
+            let Some(target) = self.neighbors[state.blank][usize::from(mv.code())] else {
                 continue;
             };
             let from = state.blank;
-            let undo = state.play(self.solver, usize::from(target));
+            let undo = state.play(self.solver, self.views, usize::from(target));
             self.path.push(mv);
             match self.dfs(state, g + 1, bound, Some(mv)) {
                 Step::Over(over) => least = least.min(over),
                 done => return done,
             }
             self.path.pop();
-            state.unplay(self.solver, from, undo);
+            state.unplay(self.views, from, &undo);
         }
         Step::Over(least)
     }

@@ -28,7 +28,9 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::board::Board;
-use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile};
+use crate::file::{
+    self, Codec, Decoded, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile,
+};
 use crate::rank::{placements, rank_placement, unrank_placement};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
@@ -351,11 +353,38 @@ pub enum PdbError {
     },
 }
 
-/// Pattern databases read in place from any bytes: a `Vec<u8>` or a
-/// [memory map](crate::map) of a file written by [`write()`].
+/// A group's entries as a search reads them.
+#[derive(Clone, Copy, Debug)]
+pub enum Values<'a> {
+    /// One byte an entry: the entry itself.
+    Bytes(&'a [u8]),
+    /// 4 bits an entry: half the entry over the Manhattan distance of the
+    /// group's tiles.
+    Nibbles(&'a [u8]),
+}
+
+impl<'a> Values<'a> {
+    /// The entry of placement `rank`, whose tiles have the Manhattan
+    /// distance `manhattan` from home.
+    #[inline(always)]
+    pub fn get(self, rank: usize, manhattan: u32) -> u32 {
+        match self {
+            Values::Bytes(bytes) => u32::from(bytes[rank]),
+            Values::Nibbles(nibbles) => {
+                manhattan + 2 * u32::from((nibbles[rank / 2] >> (4 * (rank % 2))) & 15)
+            }
+        }
+    }
+}
+
+/// Pattern databases read from any bytes: a `Vec<u8>`, a
+/// [memory map](crate::map), or databases built into the program. Bytes are
+/// read in place; nibbles are decoded into memory when opened.
 pub struct PdbTable<D> {
     file: RawFile<D>,
     goal: Board,
+    /// The decoded entries of each group stored as nibbles.
+    decoded: Vec<Option<Decoded>>,
 }
 
 impl<D: AsRef<[u8]>> PdbTable<D> {
@@ -364,7 +393,8 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
     /// anything else is read), each group's entry at home (zero), and a
     /// sample of entries spread over each group (each at least the
     /// Manhattan distance of its tiles, a bound every true entry meets).
-    /// [`PdbTable::verify`] checks every checksum.
+    /// Groups stored as nibbles are decoded, after their checksum is
+    /// checked. [`PdbTable::verify`] checks every checksum.
     ///
     /// # Errors
     ///
@@ -375,6 +405,7 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
         let header = file.header();
         let goal = Board::from_cells(shape, &header.sections[0].goal)
             .map_err(|_| FileError::Header(HeaderError::Goal { section: 0 }))?;
+        let nibbles = header.codec == Codec::ZstdNibbles;
         let mut grouped = 0u32;
         for (index, section) in header.sections.iter().enumerate() {
             let invalid = |error| PdbError::File(FileError::Header(error));
@@ -397,7 +428,11 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
                 grouped |= 1 << tile;
             }
             let entries = placements(shape.cells(), section.tiles.len());
-            if section.entries != entries || section.raw_len != entries || section.len != entries {
+            let stored = match nibbles {
+                true => section.raw_len == entries.div_ceil(2),
+                false => section.raw_len == entries && section.len == entries,
+            };
+            if section.entries != entries || !stored {
                 return Err(invalid(HeaderError::Entries {
                     section: index,
                     expected: entries,
@@ -412,7 +447,14 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
                 tiles: header.sections[header.sections.len() - 1].tiles.clone(),
             })));
         }
-        let table = PdbTable { file, goal };
+        let decoded = (0..header.sections.len())
+            .map(|index| nibbles.then(|| file.decompress(index)).transpose())
+            .collect::<Result<_, _>>()?;
+        let table = PdbTable {
+            file,
+            goal,
+            decoded,
+        };
         table.sample()?;
         Ok(table)
     }
@@ -428,13 +470,18 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
                 .position(|&t| t == tile)
                 .unwrap_or(0)
         };
-        for (group, (tiles, entries)) in self.groups().enumerate() {
+        for group in 0..self.file.header().sections.len() {
+            let tiles = self.tiles(group);
+            let values = self.values(group);
             let homes: Vec<u8> = tiles.iter().map(|&t| home(t) as u8).collect();
-            let got = entries[rank_placement(&homes, n) as usize];
+            let got = values.get(rank_placement(&homes, n) as usize, 0);
             if got != 0 {
-                return Err(PdbError::Home { group, got });
+                return Err(PdbError::Home {
+                    group,
+                    got: got.min(255) as u8,
+                });
             }
-            let count = entries.len() as u64;
+            let count = self.file.header().sections[group].entries;
             let mut cells = vec![0u8; tiles.len()];
             for i in 0..SAMPLES.min(count) {
                 let rank = i * count / SAMPLES.min(count);
@@ -446,12 +493,12 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
                         shape.distance(usize::from(cell), usize::from(home)) as u32
                     })
                     .sum();
-                let got = entries[rank as usize];
-                if u32::from(got) < least || got == UNREACHED {
+                let got = values.get(rank as usize, least);
+                if got < least || got >= u32::from(UNREACHED) {
                     return Err(PdbError::Entry {
                         group,
                         cells: cells.clone(),
-                        got,
+                        got: got.min(255) as u8,
                         least,
                     });
                 }
@@ -479,24 +526,65 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
         &self.file
     }
 
+    /// The number of groups.
+    pub fn len(&self) -> usize {
+        self.decoded.len()
+    }
+
+    /// Whether there are no groups (never: a file has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.decoded.is_empty()
+    }
+
+    /// The tiles of group `index`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if there is no such group.
+    pub fn tiles(&self, index: usize) -> &[u8] {
+        &self.file.header().sections[index].tiles
+    }
+
     /// The entries of group `index`.
     ///
     /// # Panics
     ///
     /// Panics if there is no such group.
     #[inline]
-    pub fn entries(&self, index: usize) -> &[u8] {
-        self.file.section_bytes(index)
+    pub fn values(&self, index: usize) -> Values<'_> {
+        match &self.decoded[index] {
+            Some(nibbles) => Values::Nibbles(nibbles),
+            None => Values::Bytes(self.file.section_bytes(index)),
+        }
     }
 
-    /// Each group's tiles and entries.
-    pub fn groups(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.file
-            .header()
-            .sections
-            .iter()
-            .enumerate()
-            .map(|(index, section)| (&section.tiles[..], self.file.section_bytes(index)))
+    /// Each group's entries, one byte each: the databases as
+    /// [`PatternDb`]s again, whichever way they are stored.
+    pub fn databases(&self) -> Vec<PatternDb> {
+        let n = self.goal.shape().cells();
+        (0..self.len())
+            .map(|group| {
+                let tiles = self.tiles(group);
+                let values = self.values(group);
+                let homes: Vec<usize> = tiles
+                    .iter()
+                    .map(|&t| self.goal.cells().iter().position(|&c| c == t).unwrap_or(0))
+                    .collect();
+                let mut cells = vec![0u8; tiles.len()];
+                let entries = (0..placements(n, tiles.len()))
+                    .map(|rank| {
+                        unrank_placement(rank, n, &mut cells);
+                        let manhattan = cells
+                            .iter()
+                            .zip(&homes)
+                            .map(|(&c, &h)| self.goal.shape().distance(usize::from(c), h) as u32)
+                            .sum();
+                        values.get(rank as usize, manhattan).min(255) as u8
+                    })
+                    .collect();
+                PatternDb::from_entries(&self.goal, tiles, entries)
+            })
+            .collect()
     }
 }
 
@@ -509,9 +597,9 @@ impl<D> std::fmt::Debug for PdbTable<D> {
     }
 }
 
-/// Writes a file of pattern databases toward `goal`: for each group, its
-/// tiles and its entries (one byte per placement, see
-/// [`RankScheme::Placement`]), stored uncompressed to be read in place.
+/// Writes a file of pattern databases toward `goal`, each group's entries
+/// stored as `codec` says (see [`crate::file`]): [`Codec::Raw8`], one byte
+/// an entry, to be read in place, or [`Codec::ZstdNibbles`], compact.
 ///
 /// # Errors
 ///
@@ -519,16 +607,32 @@ impl<D> std::fmt::Debug for PdbTable<D> {
 ///
 /// # Panics
 ///
-/// Panics if a group's entries are not one per placement of its tiles.
+/// Panics if a group's entries are not one per placement of its tiles, the
+/// codec is not one of the two, or (for nibbles) an entry is more than 30
+/// over its Manhattan distance.
 pub fn write(
     goal: &Board,
     dbs: &[PatternDb],
+    codec: Codec,
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
     let shape = goal.shape();
+    let stored: Vec<(Vec<u8>, u64)> = dbs
+        .iter()
+        .map(|db| match codec {
+            Codec::Raw8 => (Vec::new(), db.entries.len() as u64),
+            Codec::ZstdNibbles => {
+                let nibbles = nibbles(goal, db);
+                let len = nibbles.len() as u64;
+                (file::compress(&nibbles, crate::bfs::SMALL_LEVEL), len)
+            }
+            _ => panic!("pattern databases are stored as bytes or nibbles"),
+        })
+        .collect();
     let sections: Vec<NewSection<'_>> = dbs
         .iter()
-        .map(|db| {
+        .zip(&stored)
+        .map(|(db, (compressed, raw_len))| {
             let count = placements(shape.cells(), db.tiles.len());
             assert_eq!(db.entries.len() as u64, count, "one entry per placement");
             NewSection {
@@ -543,12 +647,44 @@ pub fn write(
                     .max()
                     .unwrap_or(0)
                     .into(),
-                raw_len: count,
-                bytes: &db.entries,
+                raw_len: *raw_len,
+                bytes: match codec {
+                    Codec::Raw8 => &db.entries,
+                    _ => compressed,
+                },
             }
         })
         .collect();
-    file::write(out, shape, RankScheme::Placement, Codec::Raw8, &sections)
+    file::write(out, shape, RankScheme::Placement, codec, &sections)
+}
+
+/// A group's entries as nibbles: half of each entry over the Manhattan
+/// distance of its tiles.
+fn nibbles(goal: &Board, db: &PatternDb) -> Vec<u8> {
+    let shape = goal.shape();
+    let n = shape.cells();
+    let homes: Vec<usize> = db
+        .tiles
+        .iter()
+        .map(|&t| goal.cells().iter().position(|&c| c == t).unwrap_or(0))
+        .collect();
+    let mut cells = vec![0u8; db.tiles.len()];
+    let mut out = vec![0u8; db.entries.len().div_ceil(2)];
+    for (rank, &entry) in db.entries.iter().enumerate() {
+        unrank_placement(rank as u64, n, &mut cells);
+        let manhattan: usize = cells
+            .iter()
+            .zip(&homes)
+            .map(|(&c, &h)| shape.distance(usize::from(c), h))
+            .sum();
+        let delta = (usize::from(entry) - manhattan) / 2;
+        assert!(
+            delta < 16,
+            "an entry {entry} too far over its Manhattan distance"
+        );
+        out[rank / 2] |= (delta as u8) << (4 * (rank % 2));
+    }
+    out
 }
 
 /// Splits the tiles of `goal` into groups of `sizes` tiles, taken in the

@@ -13,10 +13,11 @@ use std::path::PathBuf;
 
 use crate::board::Board;
 use crate::data::{self, DataDir, Source};
+use crate::file::FileError;
 use crate::ida::Searcher;
 use crate::map::{self, Mapping, OpenError};
 use crate::pdb::{PdbError, PdbTable};
-use crate::shape::{Move, Shape, moves_to_string};
+use crate::shape::{Move, Shape, Symmetry, moves_to_string};
 use crate::table::{Table, TableError};
 
 /// The most cells of a shape whose tables are built into the program.
@@ -77,6 +78,107 @@ pub fn join_sizes(sizes: &[usize]) -> String {
 pub fn default_partition(shape: Shape) -> Vec<usize> {
     let tiles = shape.cells() - 1;
     vec![tiles / 2, tiles - tiles / 2]
+}
+
+/// The shape whose pattern databases serve `shape`: itself, or its
+/// transpose, whichever has no more rows than columns (7x2 boards are
+/// searched with the databases of 2x7).
+pub fn database_shape(shape: Shape) -> Shape {
+    match shape.rows() <= shape.cols() {
+        true => shape,
+        false => shape.transposed(),
+    }
+}
+
+/// The blank cell of the databases' goal that serves `shape`'s goals with
+/// the blank at `blank`: the first cell a symmetry maps it onto, on the
+/// [databases' shape](database_shape). The 4x4 board has three: 0 (corner),
+/// 1 (edge) and 5 (middle).
+pub fn database_blank(shape: Shape, blank: usize) -> usize {
+    let db_shape = database_shape(shape);
+    Symmetry::all()
+        .filter(|s| s.shape(shape) == db_shape)
+        .map(|s| s.cell(shape, blank))
+        .min()
+        .unwrap_or(blank)
+}
+
+/// The name of the compact pattern databases of `shape` toward the goal
+/// with the blank at `blank` built into the program (from `generated/`).
+pub fn builtin_pdb_file(shape: Shape, blank: usize) -> String {
+    format!("{shape}-blank{blank}.pdbz")
+}
+
+/// The compact pattern databases built into the program for `shape`'s goal
+/// with the blank at `blank`, if any (4x4 goals with the blank at 0, 1 and
+/// 5, which serve every 4x4 goal).
+pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
+    data::builtin_file(&builtin_pdb_file(shape, blank)).filter(|bytes| !bytes.is_empty())
+}
+
+/// The groups of tiles of the compact 4x4 databases built into the program,
+/// toward the goal with the blank at `blank`: 6-6-3 in blocks, two 2x3
+/// blocks on the right and the left column, chosen by measurement (Korf's
+/// 20 first instances: 428 thousand nodes each, against 1.3 million for
+/// 6-6-3 in reading order). The block that holds the blank's cell takes
+/// cell 0 instead.
+pub fn builtin_groups(blank: usize) -> Vec<Vec<u8>> {
+    let goal = Board::canonical(Shape::FIFTEEN, blank);
+    [
+        [1u8, 2, 3, 5, 6, 7].as_slice(),
+        &[9, 10, 11, 13, 14, 15],
+        &[4, 8, 12],
+    ]
+    .iter()
+    .map(|cells| {
+        cells
+            .iter()
+            .map(|&cell| match usize::from(cell) == blank {
+                true => goal.cells()[0],
+                false => goal.cells()[usize::from(cell)],
+            })
+            .collect()
+    })
+    .collect()
+}
+
+/// The sizes of a set of databases' groups.
+fn group_sizes<D: AsRef<[u8]>>(table: &PdbTable<D>) -> Vec<usize> {
+    (0..table.len()).map(|g| table.tiles(g).len()).collect()
+}
+
+/// Opens and maps a data file, or says what is missing and how to make it.
+fn map_data(
+    path: &std::path::Path,
+    what: &str,
+    build: &str,
+    cost: &'static str,
+) -> Result<Mapping, DataError> {
+    let file = match map::open(path) {
+        Err(OpenError::Missing) => {
+            return Err(DataError::Missing {
+                what: what.to_string(),
+                path: path.to_path_buf(),
+                build: build.to_string(),
+                cost,
+            });
+        }
+        Err(problem) => {
+            return Err(DataError::Open {
+                path: path.to_path_buf(),
+                problem,
+                build: build.to_string(),
+            });
+        }
+        Ok(file) => file,
+    };
+    // SAFETY: see `map::map`: every reader here checks what it follows
+    // against bounds, and callers check `map::changed` after use.
+    unsafe { map::map(&file) }.map_err(|problem| DataError::Open {
+        path: path.to_path_buf(),
+        problem,
+        build: build.to_string(),
+    })
 }
 
 /// The command that makes the data of `shape` for goals with the blank at
@@ -352,111 +454,115 @@ impl Solver {
         dir: &DataDir,
         sizes: Option<&[usize]>,
     ) -> Result<Solver, DataError> {
-        if is_builtin(shape) {
-            return Solver::builtin(shape);
+        match (is_builtin(shape), Method::of(shape)) {
+            (true, _) => Solver::builtin(shape),
+            (false, Method::Table) => Solver::load_table(shape, blank, dir),
+            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes),
         }
-        let default = default_partition(shape);
-        let sizes = sizes.unwrap_or(&default);
-        let build = build_command(shape, blank, Some(sizes), dir);
-        let (name, what, cost) = match Method::of(shape) {
-            Method::Table => (
-                table_file(shape, Some(blank)),
-                format!("the {shape} table for goals with the blank at cell {blank}"),
-                match shape.cells() {
-                    ..=10 => " (seconds)",
-                    _ => " (about a minute and a gigabyte of memory)",
-                },
-            ),
-            Method::Search => (
-                pdb_file(shape, sizes, blank),
-                format!(
-                    "the {shape} pattern databases ({}) for goals with the blank at cell {blank}",
-                    join_sizes(sizes)
+    }
+
+    /// The data folder's table of `shape` for goals with the blank at
+    /// `blank`.
+    fn load_table(shape: Shape, blank: usize, dir: &DataDir) -> Result<Solver, DataError> {
+        let build = build_command(shape, blank, None, dir);
+        let what = format!("the {shape} table for goals with the blank at cell {blank}");
+        let path = dir.path().join(table_file(shape, Some(blank)));
+        let cost = match shape.cells() {
+            ..=10 => " (seconds)",
+            _ => " (about a minute and a gigabyte of memory)",
+        };
+        let map = map_data(&path, &what, &build, cost)?;
+        let damaged = |problem| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.clone(),
+        };
+        let mut table = Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
+        if shape.cells() <= 10 {
+            table = table.proving();
+        }
+        if table.shape() != shape || !table.blanks().any(|b| b == blank) {
+            let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
+            return Err(damaged(Damage::Mismatch {
+                expected: what,
+                got: format!(
+                    "the {} table for goals with the blank at cell {}",
+                    table.shape(),
+                    blanks.join(", ")
                 ),
-                " (minutes)",
-            ),
-        };
-        let path = dir.path().join(name);
-        let file = match map::open(&path) {
-            Err(OpenError::Missing) => {
-                return Err(DataError::Missing {
-                    what,
-                    path,
-                    build,
-                    cost,
-                });
-            }
-            Err(problem) => {
-                return Err(DataError::Open {
-                    path,
-                    problem,
-                    build,
-                });
-            }
-            Ok(file) => file,
-        };
-        let opened = |problem| DataError::Open {
-            path: path.clone(),
-            problem,
-            build: build.clone(),
-        };
-        // SAFETY: see `map::map`: every reader here checks what it follows
-        // against bounds, and callers check `map::changed` after use.
-        let map = unsafe { map::map(&file) }.map_err(opened)?;
-        let damaged = |problem: Damage| DataError::Damaged {
-            path: path.clone(),
-            problem,
-            build: build.clone(),
-        };
-        let origin = Origin::File {
-            path: path.clone(),
-            build: build.clone(),
-        };
-        match Method::of(shape) {
-            Method::Table => {
-                let mut table =
-                    Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
-                if shape.cells() <= 10 {
-                    table = table.proving();
-                }
-                if table.shape() != shape || !table.blanks().any(|b| b == blank) {
-                    let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
-                    return Err(damaged(Damage::Mismatch {
-                        expected: what,
-                        got: format!(
-                            "the {} table for goals with the blank at cell {}",
-                            table.shape(),
-                            blanks.join(", ")
-                        ),
-                    }));
-                }
-                Ok(Solver::from_table(table, origin))
-            }
-            Method::Search => {
-                let table =
-                    PdbTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Pdb(e)))?;
-                let groups: Vec<usize> = table
-                    .file()
-                    .header()
-                    .sections
-                    .iter()
-                    .map(|s| s.tiles.len())
-                    .collect();
-                let goal = table.goal();
-                if goal.shape() != shape || goal.blank() != blank || groups != sizes {
-                    return Err(damaged(Damage::Mismatch {
-                        expected: what,
-                        got: format!(
-                            "the {} pattern databases ({}) for goals with the blank at cell {}",
-                            goal.shape(),
-                            join_sizes(&groups),
-                            goal.blank()
-                        ),
-                    }));
-                }
-                Ok(Solver::from_search(Searcher::new(table), origin))
-            }
+            }));
         }
+        Ok(Solver::from_table(table, Origin::File { path, build }))
+    }
+
+    /// The pattern databases that serve `shape`'s goals with the blank at
+    /// `blank`: the data folder's (with groups of `sizes`, or the shape's
+    /// default), else, unless `sizes` were asked for, those built into the
+    /// program.
+    fn load_search(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+    ) -> Result<Solver, DataError> {
+        let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
+        let default = default_partition(db_shape);
+        let wanted = sizes.unwrap_or(&default);
+        let build = build_command(shape, blank, Some(wanted), dir);
+        let what = format!(
+            "the {db_shape} pattern databases ({}) for goals with the blank at cell {rep}",
+            join_sizes(wanted)
+        );
+        let path = dir.path().join(pdb_file(db_shape, wanted, rep));
+        let map = match map_data(&path, &what, &build, " (minutes)") {
+            Err(DataError::Missing { .. })
+                if sizes.is_none() && builtin_pdb(db_shape, rep).is_some() =>
+            {
+                return Solver::builtin_search(db_shape, rep);
+            }
+            map => map?,
+        };
+        let damaged = |problem| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.clone(),
+        };
+        let table = PdbTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Pdb(e)))?;
+        let groups = group_sizes(&table);
+        let goal = table.goal();
+        if *goal != Board::canonical(db_shape, rep) || groups != wanted {
+            return Err(damaged(Damage::Mismatch {
+                expected: what,
+                got: format!(
+                    "the {} pattern databases ({}) for goals with the blank at cell {}",
+                    goal.shape(),
+                    join_sizes(&groups),
+                    goal.blank()
+                ),
+            }));
+        }
+        Ok(Solver::from_search(
+            Searcher::new(table),
+            Origin::File { path, build },
+        ))
+    }
+
+    /// The pattern databases built into the program for `shape`'s goals with
+    /// the blank at `rep`, a class's first cell.
+    fn builtin_search(shape: Shape, rep: usize) -> Result<Solver, DataError> {
+        let bytes = builtin_pdb(shape, rep).unwrap_or(&[]);
+        let problem = |error| DataError::Builtin {
+            shape,
+            problem: TableError::File(error),
+        };
+        let table = PdbTable::new(Data::Static(bytes)).map_err(|error| match error {
+            PdbError::File(error) => problem(error),
+            other => problem(FileError::Decode {
+                part: crate::file::Part::Body,
+                reason: other.to_string(),
+            }),
+        })?;
+        Ok(Solver::from_search(Searcher::new(table), Origin::Builtin))
     }
 
     /// Checks all of the solver's data: every checksum, and for tables the

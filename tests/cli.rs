@@ -258,14 +258,14 @@ fn missing_data_names_the_command_that_makes_it() {
             "eight-gen --shape 2x5 --blank 9",
         ),
         (
-            "4x4",
+            "2x8",
             "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x",
-            "eight-gen --shape 4x4 --blank 15",
+            "eight-gen --shape 2x8 --blank 15",
         ),
         (
-            "3x5",
+            "5x3",
             "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x",
-            "eight-gen --shape 3x5 --blank 14",
+            "eight-gen --shape 5x3 --blank 14",
         ),
     ] {
         let (out, err, code) = run(&["--shape", shape, "--data", data], format!("{board}\n"));
@@ -305,8 +305,12 @@ fn where_tells_the_data_folder_and_what_answers_each_shape() {
         "{out}"
     );
     assert!(
+        out.contains("4x4: IDA* over the 4x4 pattern databases (6-6-3) built into the program"),
+        "{out}"
+    );
+    assert!(
         out.contains(
-            "4x4: the 4x4 pattern databases (7-8) for goals with the blank at cell 15 is missing"
+            "7x2: the 2x7 pattern databases (6-7) for goals with the blank at cell 0 is missing"
         ),
         "{out}"
     );
@@ -435,8 +439,9 @@ fn damaged_or_misnamed_databases_say_how_to_build_them_once() {
     let data = dir.path().to_str().unwrap();
     let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n";
     let args = ["--data", data, "--partition", "5-5-5"];
+    // The usual goal's blank is in a corner: the corner class's file.
     common::build_databases(dir.path(), "4x4", "5-5-5", 15);
-    let file = dir.path().join("4x4-5-5-5-blank15.pdb");
+    let file = dir.path().join("4x4-5-5-5-blank0.pdb");
     let good = std::fs::read(&file).unwrap();
     let mut bytes = good.clone();
     let middle = bytes.len() / 2;
@@ -450,16 +455,16 @@ fn damaged_or_misnamed_databases_say_how_to_build_them_once() {
         err.contains("eight-gen --shape 4x4 --blank 15 --partition 5-5-5"),
         "{err}"
     );
-    // Databases renamed to another blank cell are refused, not used.
+    // Databases renamed to another class's cell are refused, not used.
     std::fs::write(&file, &good).unwrap();
-    std::fs::write(dir.path().join("4x4-5-5-5-blank14.pdb"), &good).unwrap();
+    std::fs::write(dir.path().join("4x4-5-5-5-blank1.pdb"), &good).unwrap();
     let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15";
     let (out, err, code) = run(&[&args[..], &["--goal", goal]].concat(), board);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(
         err.contains(
-            "it holds the 4x4 pattern databases (5-5-5) for goals with the blank at cell 15, \
-             not the 4x4 pattern databases (5-5-5) for goals with the blank at cell 14"
+            "it holds the 4x4 pattern databases (5-5-5) for goals with the blank at cell 0, \
+             not the 4x4 pattern databases (5-5-5) for goals with the blank at cell 1"
         ),
         "{err}"
     );

@@ -95,7 +95,7 @@ fn searcher(goal: &Board, groups: &[Vec<u8>]) -> Searcher<Vec<u8>> {
         .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    pdb::write(goal, &dbs, &mut file).unwrap();
+    pdb::write(goal, &dbs, eight::file::Codec::Raw8, &mut file).unwrap();
     let table = PdbTable::new(file).unwrap();
     table.verify().unwrap();
     Searcher::new(table)
@@ -194,7 +194,7 @@ fn a_partition_must_hold_every_tile_once() {
             .map(|tiles| PatternDb::generate(&goal, tiles, |_| {}))
             .collect();
         let mut file = Vec::new();
-        pdb::write(&goal, &dbs, &mut file).unwrap();
+        pdb::write(&goal, &dbs, eight::file::Codec::Raw8, &mut file).unwrap();
         PdbTable::new(file)
     };
     assert!(write(&[&[1, 2, 3, 4], &[5, 6, 7]]).is_err());
@@ -207,7 +207,8 @@ fn a_partition_must_hold_every_tile_once() {
 }
 
 /// Any goal with the databases' blank cell is served by relabelling, as the
-/// table serves it; a goal with the blank elsewhere is refused.
+/// table serves it, and any other corner through a symmetry; a goal with the
+/// blank on an edge is refused.
 #[test]
 fn search_relabels_toward_goals_with_the_same_blank() {
     let table = Solver::builtin(Shape::EIGHT).unwrap();
@@ -223,12 +224,16 @@ fn search_relabels_toward_goals_with_the_same_blank() {
         let (found, _) = searcher.solve_to(&start, &goal).unwrap();
         assert_eq!(found, table.solve_to(&start, &goal).unwrap(), "{text}");
     }
-    let elsewhere = Board::canonical(Shape::EIGHT, 0);
+    let corner = Board::canonical(Shape::EIGHT, 0);
+    let start: Board = "8 6 7 2 5 4 3 x 1".parse().unwrap();
+    let (found, _) = searcher.solve_to(&start, &corner).unwrap();
+    assert_eq!(found, table.solve_to(&start, &corner).unwrap());
+    let edge = Board::canonical(Shape::EIGHT, 1);
     assert_eq!(
-        searcher.solve_to(&canonical, &elsewhere).unwrap_err(),
+        searcher.solve_to(&canonical, &edge).unwrap_err(),
         eight::SolveError::NoData {
             shape: Shape::EIGHT,
-            blank: 0
+            blank: 1
         }
     );
 }

@@ -216,7 +216,7 @@ fn no_invalid_without_a_message_and_exit_1() {
     common::build_databases(dir.path(), "4x4", "5-5-5", 15);
     let data = dir.path().to_str().unwrap();
     let input = format!(
-        "2\n{F}\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x\n{F}\nx 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"
+        "2\n{F}\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x\n{F}\n1 x 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"
     );
     let (out, err, code) = run(&["--pairs", "--data", data, "--partition", "5-5-5"], input);
     assert_eq!(
@@ -224,8 +224,8 @@ fn no_invalid_without_a_message_and_exit_1() {
         "the answers before the missing data"
     );
     assert!(
-        err.contains("blank at cell 0 is missing")
-            && err.contains("eight-gen --shape 4x4 --blank 0"),
+        err.contains("blank at cell 1 is missing")
+            && err.contains("eight-gen --shape 4x4 --blank 1"),
         "{err}"
     );
     assert_eq!(code, 2);

@@ -12,6 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Parser as _;
 use eight::bfs::{self, GoalDone, Layer};
 use eight::data::DataDir;
+use eight::file::Codec;
 use eight::pdb::{self, PatternDb};
 use eight::solver::{self, Method};
 use eight::{Board, Shape, Table};
@@ -75,12 +76,24 @@ fn say(text: &str) {
         .write_all(format!("{text}\n").as_bytes());
 }
 
-/// One file to make: where it goes, and the command that makes it.
+/// One file to make: what it holds, where it goes, and the command that
+/// makes it.
 struct Target {
-    shape: Shape,
-    blanks: Vec<usize>,
+    what: What,
     path: PathBuf,
     command: String,
+}
+
+/// What a file holds.
+enum What {
+    /// A table of next moves toward the goals with these blank cells.
+    Table { shape: Shape, blanks: Vec<usize> },
+    /// Pattern databases of these groups toward `goal`, stored so.
+    Databases {
+        goal: Board,
+        groups: Vec<Vec<u8>>,
+        codec: Codec,
+    },
 }
 
 fn run(args: &Args) -> Result<ExitCode> {
@@ -133,15 +146,28 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             .clone()
             .unwrap_or_else(|| PathBuf::from("generated"));
         let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
-        return Ok(Shape::all()
+        let command = format!("cargo run --release --bin eight-gen --{flag}");
+        let tables = Shape::all()
             .filter(|&shape| solver::is_builtin(shape))
             .map(|shape| Target {
-                shape,
-                blanks: (0..shape.cells()).collect(),
+                what: What::Table {
+                    shape,
+                    blanks: (0..shape.cells()).collect(),
+                },
                 path: dir.join(solver::table_file(shape, None)),
-                command: format!("cargo run --release --bin eight-gen --{flag}"),
-            })
-            .collect());
+                command: command.clone(),
+            });
+        // Compact 4x4 databases for the goals of each symmetry class.
+        let databases = [0, 1, 5].into_iter().map(|blank| Target {
+            what: What::Databases {
+                goal: Board::canonical(Shape::FIFTEEN, blank),
+                groups: solver::builtin_groups(blank),
+                codec: Codec::ZstdNibbles,
+            },
+            path: dir.join(solver::builtin_pdb_file(Shape::FIFTEEN, blank)),
+            command: command.clone(),
+        });
+        return Ok(tables.chain(databases).collect());
     };
     let builtin = solver::is_builtin(shape);
     let method = Method::of(shape);
@@ -172,39 +198,56 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     };
     if builtin {
         return Ok(vec![Target {
-            shape,
-            blanks,
+            what: What::Table { shape, blanks },
             path: dir.join(solver::table_file(shape, None)),
             command: format!("cargo run --release --bin eight-gen -- --shape {shape}{flag}"),
         }]);
     }
+    if method == Method::Table {
+        return Ok(blanks
+            .into_iter()
+            .map(|blank| Target {
+                what: What::Table {
+                    shape,
+                    blanks: vec![blank],
+                },
+                path: dir.join(solver::table_file(shape, Some(blank))),
+                command: format!("eight-gen --shape {shape} --blank {blank}{flag}"),
+            })
+            .collect());
+    }
+    // Search shapes: one set of databases per symmetry class of the blank,
+    // on the shape with no more rows than columns.
+    let db_shape = solver::database_shape(shape);
     let sizes = match &args.partition {
         Some(text) => pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
-        None => solver::default_partition(shape),
+        None => solver::default_partition(db_shape),
     };
-    if method == Method::Search {
-        let goal = Board::goal(shape);
-        pdb::partition(&goal, &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
-        check_memory(shape, &sizes)?;
-    }
-    Ok(blanks
-        .into_iter()
-        .map(|blank| {
-            let (name, partition) = match method {
-                Method::Table => (solver::table_file(shape, Some(blank)), String::new()),
-                Method::Search => (
-                    solver::pdb_file(shape, &sizes, blank),
-                    format!(" --partition {}", solver::join_sizes(&sizes)),
-                ),
-            };
-            Target {
-                shape,
-                blanks: vec![blank],
-                path: dir.join(name),
-                command: format!("eight-gen --shape {shape} --blank {blank}{partition}{flag}"),
-            }
+    pdb::partition(&Board::goal(db_shape), &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
+    check_memory(db_shape, &sizes)?;
+    let mut reps: Vec<usize> = blanks
+        .iter()
+        .map(|&blank| solver::database_blank(shape, blank))
+        .collect();
+    reps.dedup();
+    reps.sort_unstable();
+    reps.dedup();
+    let partition = format!(" --partition {}", solver::join_sizes(&sizes));
+    reps.into_iter()
+        .map(|rep| {
+            let goal = Board::canonical(db_shape, rep);
+            Ok(Target {
+                what: What::Databases {
+                    goal,
+                    groups: pdb::partition(&goal, &sizes)
+                        .map_err(|e| anyhow!("--partition: {e}"))?,
+                    codec: Codec::Raw8,
+                },
+                path: dir.join(solver::pdb_file(db_shape, &sizes, rep)),
+                command: format!("eight-gen --shape {db_shape} --blank {rep}{partition}{flag}"),
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// Refuses databases that cannot be built in this machine's memory, before
@@ -245,9 +288,13 @@ fn available_memory() -> u64 {
 
 /// Makes one file's bytes.
 fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
-    match Method::of(target.shape) {
-        Method::Table => Ok(make_table(args, target)),
-        Method::Search => make_databases(args, target),
+    match &target.what {
+        What::Table { shape, blanks } => Ok(make_table(args, *shape, blanks)),
+        What::Databases {
+            goal,
+            groups,
+            codec,
+        } => make_databases(args, goal, groups, *codec),
     }
 }
 
@@ -260,9 +307,8 @@ fn bar(args: &Args, len: u64, template: &str) -> ProgressBar {
     bar
 }
 
-/// Makes a table of next moves, and proves it right where that is quick.
-fn make_table(args: &Args, target: &Target) -> Vec<u8> {
-    let shape = target.shape;
+/// Makes a table of next moves.
+fn make_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let large = shape.cells() > 9;
     let progress = match large {
         true => bar(
@@ -274,10 +320,10 @@ fn make_table(args: &Args, target: &Target) -> Vec<u8> {
     };
     let bytes = bfs::generate(
         shape,
-        &target.blanks,
+        blanks,
         |layer: Option<&Layer>, done: Option<&GoalDone>| {
             if let Some(layer) = layer {
-                progress.set_prefix(format!("{shape} blank {}", target.blanks[0]));
+                progress.set_prefix(format!("{shape} blank {}", blanks[0]));
                 progress.set_position(layer.reached);
                 progress.set_message(format!("depth {}", layer.depth));
             }
@@ -297,14 +343,8 @@ fn make_table(args: &Args, target: &Target) -> Vec<u8> {
 }
 
 /// Builds pattern databases, group by group, with a progress bar each.
-fn make_databases(args: &Args, target: &Target) -> Result<Vec<u8>> {
-    let shape = target.shape;
-    let goal = Board::canonical(shape, target.blanks[0]);
-    let sizes = match &args.partition {
-        Some(text) => pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
-        None => solver::default_partition(shape),
-    };
-    let groups = pdb::partition(&goal, &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
+fn make_databases(args: &Args, goal: &Board, groups: &[Vec<u8>], codec: Codec) -> Result<Vec<u8>> {
+    let shape = goal.shape();
     let dbs: Vec<PatternDb> = groups
         .iter()
         .map(|tiles| {
@@ -313,8 +353,8 @@ fn make_databases(args: &Args, target: &Target) -> Result<Vec<u8>> {
                 eight::rank::placements(shape.cells(), tiles.len()),
                 "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} placements {msg}",
             );
-            progress.set_prefix(format!("tiles {tiles:?}"));
-            let db = PatternDb::generate(&goal, tiles, |done| {
+            progress.set_prefix(format!("{shape} blank {} tiles {tiles:?}", goal.blank()));
+            let db = PatternDb::generate(goal, tiles, |done| {
                 progress.set_position(done.reached);
                 progress.set_message(format!("depth {}", done.depth));
             });
@@ -323,7 +363,7 @@ fn make_databases(args: &Args, target: &Target) -> Result<Vec<u8>> {
         })
         .collect();
     let mut bytes = Vec::new();
-    pdb::write(&goal, &dbs, &mut bytes)?;
+    pdb::write(goal, &dbs, codec, &mut bytes)?;
     Ok(bytes)
 }
 

@@ -35,10 +35,13 @@ use crate::stream::Config;
 /// 3x3 board, 16 a 4x4 board. A bad board gets a message on stderr naming
 /// its line and the line `invalid`; every other board is still answered.
 ///
-/// Boards of up to 9 cells are answered from tables built into the program;
-/// 10 and 12 cells from tables, 14 to 16 cells by IDA* over pattern
-/// databases, made once by `eight-gen --shape RxC` into the data folder
-/// (`eight --where` tells where it is).
+/// Boards of up to 9 cells are answered from tables built into the program,
+/// 4x4 boards by IDA* over compact pattern databases built in too (or the
+/// larger, faster ones of `eight-gen --shape 4x4`, when the data folder has
+/// them). Boards of 10 and 12 cells are answered from tables, other boards
+/// of 14 to 16 cells by IDA*, over data made once by `eight-gen --shape RxC`
+/// into the data folder. `eight --where` tells where it is and what answers
+/// each shape; `--verbose` says it as each is used.
 ///
 /// Exit codes: 0 every board answered, 1 some board invalid, 2 fatal error.
 #[derive(clap::Parser, Debug)]
@@ -85,6 +88,9 @@ struct Args {
     /// then exit.
     #[arg(long = "where")]
     show_where: bool,
+    /// Say on stderr which data answers each shape as it is first used.
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 fn main() -> ExitCode {
@@ -122,6 +128,7 @@ fn run(args: &Args) -> Result<ExitCode> {
         dir,
         sizes,
         verify: args.verify,
+        verbose: args.verbose,
         table: args.table.clone(),
         list: Vec::new(),
     };
@@ -250,6 +257,8 @@ pub struct Solvers {
     dir: Result<DataDir, data::NoDataDir>,
     sizes: Option<Vec<usize>>,
     verify: bool,
+    /// Say which data answers.
+    verbose: bool,
     /// The table named with --table, which alone answers.
     table: Option<PathBuf>,
     list: Vec<Arc<Solver>>,
@@ -273,6 +282,18 @@ impl Solvers {
         let solver = Solver::load(goal.shape(), goal.blank(), dir, self.sizes.as_deref())?;
         if self.verify {
             solver.verify()?;
+        }
+        if self.verbose {
+            let mut line = format!("eight: {} boards: {}", solver.shape(), solver.describe());
+            if solver.searches() && *solver.origin() == Origin::Builtin {
+                line += &format!(
+                    " (`eight-gen --shape {}` makes larger, faster ones)",
+                    solver.shape()
+                );
+            }
+            let _ = io::stderr()
+                .lock()
+                .write_all(format!("{line}\n").as_bytes());
         }
         self.list.push(Arc::new(solver));
         Ok(self.list.len() - 1)
