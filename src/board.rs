@@ -110,6 +110,16 @@ impl Board {
         parse::one_board(Layout::Fixed(shape), text)
     }
 
+    /// Parses exactly one board laid out as `layout` says (a fixed shape, or
+    /// told by its tiles), as [`Board::parse`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`Board::parse`].
+    pub fn parse_in(layout: Layout, text: &[u8]) -> Result<Board, ParseError> {
+        parse::one_board(layout, text)
+    }
+
     /// The board's shape.
     pub fn shape(&self) -> Shape {
         self.shape

@@ -251,6 +251,63 @@ pub fn moves_to_string(moves: &[Move]) -> String {
     moves.iter().map(|mv| mv.letter()).collect()
 }
 
+/// How moves are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// Where the blank goes: `u d l r`, the letters of the seed problems.
+    #[default]
+    Blank,
+    /// Where the moved tile slides, in capitals: the blank's `u` is the
+    /// tile's `D`, `d` is `U`, `l` is `R`, `r` is `L` (the speedsolvers'
+    /// notation).
+    Tile,
+    /// As [`Notation::Tile`], a run of `k > 1` equal letters written as the
+    /// letter and `k`: `RRUULDLD` is `R2U2LDLD` (as slidy and csTimer write).
+    TileRuns,
+}
+
+impl Notation {
+    /// Appends the moves written as `letters` (blank letters) to `out` in
+    /// this notation. The moves are the same; only their spelling changes.
+    pub fn spell(self, letters: &[u8], out: &mut Vec<u8>) {
+        let tile = |letter: u8| match letter {
+            b'u' => b'D',
+            b'd' => b'U',
+            b'l' => b'R',
+            b'r' => b'L',
+            other => other,
+        };
+        match self {
+            Notation::Blank => out.extend_from_slice(letters),
+            Notation::Tile => out.extend(letters.iter().map(|&l| tile(l))),
+            Notation::TileRuns => {
+                for run in letters.chunk_by(|a, b| a == b) {
+                    out.push(tile(run[0]));
+                    if run.len() > 1 {
+                        out.extend_from_slice(run.len().to_string().as_bytes());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reads `blank`, `tile` or `tile-runs`.
+impl FromStr for Notation {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Notation, String> {
+        match text {
+            "blank" => Ok(Notation::Blank),
+            "tile" => Ok(Notation::Tile),
+            "tile-runs" => Ok(Notation::TileRuns),
+            other => Err(format!(
+                "{other:?} is not a notation: write blank, tile or tile-runs"
+            )),
+        }
+    }
+}
+
 /// A symmetry of the rectangle: flip the rows (top to bottom), flip the
 /// columns (left to right), then, if `transpose`, swap rows and columns. It
 /// maps the cells of a shape onto the cells of its [image](Symmetry::shape),
@@ -400,6 +457,22 @@ mod tests {
                 if shape.rows() == shape.cols() { 8 } else { 4 }
             );
         }
+    }
+
+    #[test]
+    fn notations_spell_the_same_moves() {
+        let spell = |notation: Notation, letters: &str| {
+            let mut out = Vec::new();
+            notation.spell(letters.as_bytes(), &mut out);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(spell(Notation::Blank, "llddruru"), "llddruru");
+        assert_eq!(spell(Notation::Tile, "llddruru"), "RRUULDLD");
+        assert_eq!(spell(Notation::TileRuns, "llddruru"), "R2U2LDLD");
+        assert_eq!(spell(Notation::TileRuns, "uuuuuuuuuuuud"), "D12U");
+        assert_eq!(spell(Notation::TileRuns, ""), "");
+        assert_eq!("tile-runs".parse(), Ok(Notation::TileRuns));
+        assert!("tiles".parse::<Notation>().is_err());
     }
 
     #[test]

@@ -226,6 +226,36 @@ impl fmt::Display for Solution {
     }
 }
 
+/// What [`Solver::judge`] says of moves someone found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Legal, reaching the goal, as short as the shortest answer (whichever
+    /// shortest one it is).
+    Optimal,
+    /// Legal, reaching the goal, this many moves longer than the shortest.
+    LongerBy(usize),
+    /// Legal, ending elsewhere.
+    NotAtGoal,
+    /// Move `i`, counted from 1, leaves the board or is no move letter.
+    IllegalMove(usize),
+    /// The board cannot reach the goal.
+    Unsolvable,
+}
+
+/// `optimal`, `longer by K`, `not at goal`, `illegal move I` or
+/// `unsolvable`.
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Optimal => f.write_str("optimal"),
+            Verdict::LongerBy(k) => write!(f, "longer by {k}"),
+            Verdict::NotAtGoal => f.write_str("not at goal"),
+            Verdict::IllegalMove(i) => write!(f, "illegal move {i}"),
+            Verdict::Unsolvable => f.write_str("unsolvable"),
+        }
+    }
+}
+
 /// Why a board could not be answered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -672,6 +702,45 @@ impl Solver {
         Ok(match self.solve_each(start, goal, |mv| moves.push(mv))? {
             Some(_) => Solution::Moves(moves),
             None => Solution::Unsolvable,
+        })
+    }
+
+    /// Judges moves someone found from `start` toward `goal`, written as
+    /// blank letters (`d l r u`): legal or not, at the goal or not, and how
+    /// much longer than the shortest answer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_each`].
+    pub fn judge(
+        &self,
+        start: &Board,
+        goal: &Board,
+        letters: &[u8],
+    ) -> Result<Verdict, SolveError> {
+        if start.shape() != goal.shape() {
+            return Err(SolveError::Shape {
+                expected: goal.shape(),
+                got: start.shape(),
+            });
+        }
+        if !start.solvable_to(goal) {
+            return Ok(Verdict::Unsolvable);
+        }
+        let mut board = *start;
+        for (i, &letter) in letters.iter().enumerate() {
+            match Move::from_letter(char::from(letter)).and_then(|mv| board.moved(mv)) {
+                Some(next) => board = next,
+                None => return Ok(Verdict::IllegalMove(i + 1)),
+            }
+        }
+        if board != *goal {
+            return Ok(Verdict::NotAtGoal);
+        }
+        let shortest = self.solve_each(start, goal, |_| {})?.unwrap_or(0);
+        Ok(match letters.len() - shortest {
+            0 => Verdict::Optimal,
+            k => Verdict::LongerBy(k),
         })
     }
 

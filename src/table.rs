@@ -431,6 +431,79 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(Some(self.walk(&start, rank, index, emit)?))
     }
 
+    /// Every board exactly `depth` moves from `goal`, found by following
+    /// the codes backwards from the goal, layer by layer: a board is one
+    /// step further than its neighbour when its next move leads there. The
+    /// boards come in no particular order. Costs a search of the boards up
+    /// to that depth: milliseconds on 3x3, up to a minute and gigabytes of
+    /// memory on 12 cells.
+    ///
+    /// # Errors
+    ///
+    /// Fails as [`Table::solve_each`] does for the goal.
+    pub fn at_distance(&self, goal: &Board, depth: u32) -> Result<Vec<Board>, SolveError> {
+        if goal.shape() != self.shape {
+            return Err(SolveError::Shape {
+                expected: self.shape,
+                got: goal.shape(),
+            });
+        }
+        let blank = goal.blank();
+        let index = usize::from(self.section_of[blank].ok_or(SolveError::NoData {
+            shape: self.shape,
+            blank,
+        })?);
+        let codes = self.codes(index)?;
+        let canonical = &self.goals[index];
+        let goal_rank = self.goal_ranks[index];
+        let n = self.shape.cells();
+        let targets = self.neighbors;
+        let mut layer = vec![(pack(canonical.cells()), goal_rank)];
+        for _ in 0..depth.min(self.bound + 1) {
+            let (next, _) = expand(&layer, |part, next, _| {
+                for &(packed, rank) in part {
+                    let (mut cells, blank) = unpack(packed, n);
+                    for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
+                        let Some(target) = target.map(usize::from) else {
+                            continue;
+                        };
+                        let next_rank =
+                            rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target));
+                        // The neighbour whose next move comes back here.
+                        if next_rank != goal_rank
+                            && code_at(codes, next_rank / 2) == mv.opposite().code()
+                        {
+                            cells.swap(blank, target);
+                            next.push((pack(&cells[..n]), next_rank));
+                            cells.swap(blank, target);
+                        }
+                    }
+                }
+            });
+            layer = next;
+        }
+        if depth > self.bound {
+            layer.clear();
+        }
+        Ok(layer
+            .into_iter()
+            .map(|(packed, _)| {
+                let board = Board::from_permutation(self.shape, &unpack(packed, n).0[..n]);
+                match goal == canonical {
+                    true => board,
+                    false => board.relabelled(canonical, goal),
+                }
+            })
+            .collect())
+    }
+
+    /// The longest shortest answer toward goals with the blank where
+    /// `goal` has it, as the header says.
+    pub fn max_depth(&self, goal: &Board) -> Option<u32> {
+        let index = usize::from(self.section_of.get(goal.blank()).copied().flatten()?);
+        Some(self.file.header().sections[index].max_depth)
+    }
+
     /// Whether [`Table::solve_group`] pays: sections larger than the L2
     /// cache (1 MiB of codes: 10 cells and more), where each step of a walk
     /// waits for memory. Smaller ones are walked faster one by one.

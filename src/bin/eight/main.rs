@@ -5,6 +5,7 @@
 //! board invalid, 2 fatal (bad arguments, data that cannot be used). A
 //! broken pipe ends quietly.
 
+mod random;
 mod render;
 mod stream;
 
@@ -17,10 +18,11 @@ use std::sync::Arc;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Parser as _;
 use eight::data::{self, DataDir};
+use eight::shape::Notation;
 use eight::solver::{self, Data, Method, Origin};
 use eight::{Board, Layout, Shape, Solver, Table, map, pdb};
 
-use crate::render::Style;
+use crate::render::{Form, Style};
 use crate::stream::Config;
 
 /// Answers sliding-puzzle boards read from stdin, one line per board: the
@@ -91,6 +93,35 @@ struct Args {
     /// Say on stderr which data answers each shape as it is first used.
     #[arg(long, short)]
     verbose: bool,
+    /// Print the number of moves of each shortest answer instead of the
+    /// moves.
+    #[arg(long, conflicts_with = "judge")]
+    length: bool,
+    /// How moves are written: `blank` (where the blank goes: u d l r, the
+    /// default), `tile` (where the moved tile goes: U D L R) or `tile-runs`
+    /// (tile, a run written once with its count: R2U2LDLD). The answer is
+    /// the same; only its spelling changes.
+    #[arg(long, value_name = "NOTATION", default_value = "blank")]
+    notation: Notation,
+    /// Write N random boards, one a line, and read nothing: drawn uniformly
+    /// from all boards that can reach the goal (--goal, else the shape's
+    /// usual one), or with --depth from those whose shortest answer is
+    /// exactly D moves.
+    #[arg(long, value_name = "N", conflicts_with_all = ["pairs", "judge", "table"])]
+    random: Option<u64>,
+    /// With --random: the seed. The same seed draws the same boards on every
+    /// machine; without one, a seed is drawn from the system.
+    #[arg(long, value_name = "S", requires = "random")]
+    seed: Option<u64>,
+    /// With --random: only boards whose shortest answer is exactly D moves
+    /// (shapes answered from a table of every board: up to 12 cells).
+    #[arg(long, value_name = "D", requires = "random")]
+    depth: Option<u32>,
+    /// Judge moves someone found: each line holds a board and then its
+    /// moves (blank letters, - for none). Prints `optimal`, `longer by K`,
+    /// `not at goal`, `illegal move I`, `unsolvable` or `invalid`.
+    #[arg(long, conflicts_with = "pairs")]
+    judge: bool,
 }
 
 fn main() -> ExitCode {
@@ -168,24 +199,42 @@ fn run(args: &Args) -> Result<ExitCode> {
     }
     // Data for the goal known now is loaded now, so that what is missing is
     // said before any input is read.
-    if let Some(shape) = shape {
+    if let Some(shape) = shape.filter(|_| args.random.is_none()) {
         let goal = goal.unwrap_or_else(|| Board::goal(shape));
         solvers.find(&goal)?;
+    }
+    if let Some(count) = args.random {
+        let shape = shape.unwrap_or(Shape::EIGHT);
+        let goal = goal.unwrap_or_else(|| Board::goal(shape));
+        return random::write(
+            count,
+            args.seed,
+            args.depth,
+            goal,
+            &mut solvers,
+            args.verbose,
+        );
     }
     let layout = match shape {
         Some(shape) => Layout::Fixed(shape),
         None => Layout::Auto,
     };
-    let style = match (args.json, args.show) {
-        (true, _) => Style::Json,
-        (false, true) => Style::Show,
-        (false, false) => Style::Plain,
+    let form = match (args.json, args.show) {
+        (true, _) => Form::Json,
+        (false, true) => Form::Show,
+        (false, false) => Form::Plain,
+    };
+    let style = Style {
+        form,
+        length: args.length,
+        notation: args.notation,
     };
     stream::run(
         Config {
             layout,
             goal,
             pairs: args.pairs,
+            judge: args.judge,
             style,
         },
         solvers,

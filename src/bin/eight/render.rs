@@ -5,6 +5,8 @@ use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::anyhow;
+use eight::shape::Notation;
+use eight::solver::Verdict;
 use eight::table::GROUP;
 use eight::{Board, Move, ParseError, Solver};
 use serde::Serialize;
@@ -12,15 +14,26 @@ use serde::Serialize;
 /// Boards drawn side by side by `--show` before it wraps.
 const SHOW_PER_ROW: usize = 7;
 
-/// How answers are written.
+/// The form of the answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub enum Form {
     /// The moves, `unsolvable` or `invalid`, one line per board.
     Plain,
     /// As plain, then the boards along the solution.
     Show,
     /// One JSON object per board.
     Json,
+}
+
+/// How answers are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// Their form.
+    pub form: Form,
+    /// The number of moves instead of the moves.
+    pub length: bool,
+    /// How moves are spelled.
+    pub notation: Notation,
 }
 
 /// Why a board is invalid. Its message is written by whoever answers the
@@ -58,6 +71,8 @@ pub struct Job {
     pub goal: Result<Board, Rejected>,
     /// The solver for the goal, among those shared with the workers.
     pub solver: usize,
+    /// With `--judge`: the moves to judge, as blank letters.
+    pub judge: Option<Box<[u8]>>,
 }
 
 /// Reusable memory for answering jobs.
@@ -150,7 +165,7 @@ pub fn answer(
                     Rejected::Silent => continue,
                 };
                 report(errors, line, message);
-                if style == Style::Json && first.is_none() {
+                if style.form == Form::Json && first.is_none() {
                     first = Some(message.to_string());
                 }
             }
@@ -164,6 +179,26 @@ pub fn answer(
         }
     };
     let solver = &solvers[job.solver];
+    if let Some(moves) = &job.judge {
+        return match solver.judge(start, goal, moves) {
+            Ok(verdict) => {
+                let outcome = Outcome::Judged {
+                    start,
+                    goal,
+                    moves,
+                    verdict,
+                };
+                write(style, job, outcome, out);
+                Ok(false)
+            }
+            Err(err) if err.is_data_error() => Err(anyhow!("{}: {err}", solver.describe())),
+            Err(err) => {
+                report(errors, job.line, &err);
+                write(style, job, Outcome::Invalid(&err.to_string()), out);
+                Ok(true)
+            }
+        };
+    }
     let letters = &mut scratch.letters;
     letters.clear();
     match solver.solve_each(start, goal, |mv| letters.push(mv.letter() as u8)) {
@@ -190,11 +225,27 @@ enum Outcome<'a> {
         moves: Option<&'a [u8]>,
     },
     Invalid(&'a str),
+    /// With `--judge`: what the moves came to.
+    Judged {
+        start: &'a Board,
+        goal: &'a Board,
+        moves: &'a [u8],
+        verdict: Verdict,
+    },
 }
 
 fn write(style: Style, job: &Job, outcome: Outcome<'_>, out: &mut Vec<u8>) {
     // Writing into a Vec cannot fail.
     let _ = try_write(style, job, outcome, out);
+}
+
+/// Appends the answer of `letters` moves: their number with `--length`,
+/// else the moves in the chosen notation.
+fn answer_text(style: Style, letters: &[u8], out: &mut Vec<u8>) {
+    match style.length {
+        true => out.extend_from_slice(itoa::Buffer::new().format(letters.len()).as_bytes()),
+        false => style.notation.spell(letters, out),
+    }
 }
 
 fn try_write(
@@ -203,8 +254,8 @@ fn try_write(
     outcome: Outcome<'_>,
     out: &mut Vec<u8>,
 ) -> std::io::Result<()> {
-    if style == Style::Json {
-        serde_json::to_writer(&mut *out, &JsonAnswer::new(job, &outcome))?;
+    if style.form == Form::Json {
+        serde_json::to_writer(&mut *out, &JsonAnswer::new(style, job, &outcome))?;
         out.push(b'\n');
         return Ok(());
     }
@@ -215,11 +266,12 @@ fn try_write(
             },
             None,
         ) => {
-            out.extend_from_slice(moves);
+            answer_text(style, moves, out);
             out.push(b'\n');
         }
         (Outcome::Solved { moves: None, .. }, None) => out.extend_from_slice(b"unsolvable\n"),
         (Outcome::Invalid(_), None) => out.extend_from_slice(b"invalid\n"),
+        (Outcome::Judged { verdict, .. }, None) => writeln!(out, "{verdict}")?,
         (
             Outcome::Solved {
                 moves: Some(moves), ..
@@ -233,16 +285,40 @@ fn try_write(
             out.extend_from_slice(b": ");
             out.extend_from_slice(number.format(moves.len()).as_bytes());
             out.push(b'\n');
-            out.extend_from_slice(moves);
-            out.push(b'\n');
+            if !style.length {
+                style.notation.spell(moves, out);
+                out.push(b'\n');
+            }
         }
         (Outcome::Solved { moves: None, .. }, Some(case)) => {
-            writeln!(out, "Case {case}: unsolvable\n")?
+            writeln!(out, "Case {case}: unsolvable")?;
+            if !style.length {
+                out.push(b'\n');
+            }
         }
-        (Outcome::Invalid(_), Some(case)) => writeln!(out, "Case {case}: invalid\n")?,
+        (Outcome::Invalid(_), Some(case)) => {
+            writeln!(out, "Case {case}: invalid")?;
+            if !style.length {
+                out.push(b'\n');
+            }
+        }
+        (Outcome::Judged { verdict, .. }, Some(case)) => writeln!(out, "Case {case}: {verdict}")?,
     }
-    if let (Style::Show, Outcome::Solved { start, moves, .. }) = (style, &outcome) {
-        draw(out, start, moves.unwrap_or(&[]))?;
+    match (style.form, &outcome) {
+        (Form::Show, Outcome::Solved { start, moves, .. }) => {
+            draw(out, start, moves.unwrap_or(&[]), style.notation)?
+        }
+        // Moves that stay on the board are drawn.
+        (
+            Form::Show,
+            Outcome::Judged {
+                start,
+                moves,
+                verdict: Verdict::Optimal | Verdict::LongerBy(_) | Verdict::NotAtGoal,
+                ..
+            },
+        ) => draw(out, start, moves, style.notation)?,
+        _ => {}
     }
     Ok(())
 }
@@ -264,11 +340,18 @@ struct JsonAnswer {
     #[serde(skip_serializing_if = "Option::is_none")]
     unsolvable: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
 
 impl JsonAnswer {
-    fn new(job: &Job, outcome: &Outcome<'_>) -> JsonAnswer {
+    fn new(style: Style, job: &Job, outcome: &Outcome<'_>) -> JsonAnswer {
+        let spelled = |letters: &[u8]| {
+            let mut text = Vec::with_capacity(letters.len());
+            style.notation.spell(letters, &mut text);
+            String::from_utf8_lossy(&text).into_owned()
+        };
         let mut json = JsonAnswer {
             line: job.line,
             case: job.case,
@@ -277,6 +360,7 @@ impl JsonAnswer {
             moves: None,
             length: None,
             unsolvable: None,
+            verdict: None,
             error: None,
         };
         match outcome {
@@ -285,22 +369,49 @@ impl JsonAnswer {
                 json.goal = Some(goal.to_string());
                 match moves {
                     Some(moves) => {
-                        json.moves = Some(String::from_utf8_lossy(moves).into_owned());
+                        json.moves = (!style.length).then(|| spelled(moves));
                         json.length = Some(moves.len());
                     }
                     None => json.unsolvable = Some(true),
                 }
             }
             Outcome::Invalid(message) => json.error = Some(message.to_string()),
+            Outcome::Judged {
+                start,
+                goal,
+                moves,
+                verdict,
+            } => {
+                json.board = Some(start.to_string());
+                json.goal = Some(goal.to_string());
+                json.moves = Some(String::from_utf8_lossy(moves).into_owned());
+                json.verdict = Some(verdict.to_string());
+            }
         }
         json
     }
 }
 
+/// The letter of one move in `notation`, as drawn between two boards.
+fn label(mv: Move, notation: Notation) -> char {
+    let mut letter = Vec::new();
+    let single = match notation {
+        Notation::TileRuns => Notation::Tile,
+        other => other,
+    };
+    single.spell(&[mv.letter() as u8], &mut letter);
+    char::from(letter[0])
+}
+
 /// Draws the boards along the moves (as letters) from `start`, side by
 /// side, each move written between the boards it joins, as the problem
 /// statements do.
-fn draw(out: &mut impl Write, start: &Board, letters: &[u8]) -> std::io::Result<()> {
+fn draw(
+    out: &mut impl Write,
+    start: &Board,
+    letters: &[u8],
+    notation: Notation,
+) -> std::io::Result<()> {
     let moves: Vec<Move> = letters
         .iter()
         .filter_map(|&letter| Move::from_letter(char::from(letter)))
@@ -323,7 +434,7 @@ fn draw(out: &mut impl Write, start: &Board, letters: &[u8]) -> std::io::Result<
                 let index = block * SHOW_PER_ROW + i;
                 if i > 0 {
                     text += &match row == middle {
-                        true => format!("  {}-> ", moves[index - 1]),
+                        true => format!("  {}-> ", label(moves[index - 1], notation)),
                         false => "      ".to_string(),
                     };
                 }
@@ -332,7 +443,7 @@ fn draw(out: &mut impl Write, start: &Board, letters: &[u8]) -> std::io::Result<
             // Moves that lead to the next block end this one.
             let next = (block + 1) * SHOW_PER_ROW;
             if row == middle && next < boards.len() {
-                text += &format!("  {}->", moves[next - 1]);
+                text += &format!("  {}->", label(moves[next - 1], notation));
             }
             writeln!(out, "{}", text.trim_end())?;
         }

@@ -55,6 +55,8 @@ pub struct Config {
     pub goal: Option<Board>,
     /// HDU 3567 input: a count, then pairs of boards.
     pub pairs: bool,
+    /// Each line a board and moves to judge.
+    pub judge: bool,
     /// How answers are written.
     pub style: Style,
 }
@@ -92,6 +94,15 @@ fn answer_all(session: &mut Session) -> Result<()> {
     };
     let mut parser = Parser::new(session.config.layout);
     let mut input = Input::Direct(io::stdin().lock());
+    if session.config.judge {
+        let mut lines = Lines::default();
+        while let Some(block) = input.next(|| session.drain())? {
+            lines.feed(&block, &mut |line, text| session.take_judged(line, text));
+            session.check()?;
+        }
+        lines.finish(&mut |line, text| session.take_judged(line, text));
+        return session.check();
+    }
     // Before the input waits, hand over every answer so far.
     while let Some(block) = input.next(|| session.drain())? {
         match &mut count {
@@ -110,6 +121,49 @@ fn answer_all(session: &mut Session) -> Result<()> {
     }
     parser.finish(&mut |item| session.take(item));
     session.check()
+}
+
+/// Input cut into lines, for `--judge`: each line handed over whole, with
+/// its number. A line longer than [`MAX_LINE`] is handed over cut there.
+#[derive(Debug, Default)]
+struct Lines {
+    partial: Vec<u8>,
+    /// The line being read, from 1.
+    line: u64,
+}
+
+/// The longest line `--judge` reads whole.
+const MAX_LINE: usize = 1 << 16;
+
+impl Lines {
+    fn feed(&mut self, mut bytes: &[u8], each: &mut impl FnMut(u64, &[u8])) {
+        while let Some(end) = memchr::memchr(b'\n', bytes) {
+            self.line += 1;
+            match self.partial.is_empty() {
+                true => each(self.line, &bytes[..end]),
+                false => {
+                    self.keep(&bytes[..end]);
+                    each(self.line, &self.partial);
+                    self.partial.clear();
+                }
+            }
+            bytes = &bytes[end + 1..];
+        }
+        self.keep(bytes);
+    }
+
+    fn keep(&mut self, bytes: &[u8]) {
+        let room = MAX_LINE.saturating_sub(self.partial.len());
+        self.partial
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    fn finish(&mut self, each: &mut impl FnMut(u64, &[u8])) {
+        if !self.partial.is_empty() {
+            each(self.line + 1, &self.partial);
+            self.partial.clear();
+        }
+    }
 }
 
 /// The count line that opens `--pairs` input.
@@ -400,6 +454,57 @@ impl Session {
         }
     }
 
+    /// Takes one line of `--judge` input: a board, then its moves (blank
+    /// letters, `-` for none) as the last token.
+    fn take_judged(&mut self, line: u64, text: &[u8]) {
+        if self.fatal.is_some() || text.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let text = text.trim_ascii();
+        let layout = self.config.layout;
+        let split = text
+            .iter()
+            .rposition(u8::is_ascii_whitespace)
+            .map(|at| (&text[..at], &text[at + 1..]));
+        let parsed = split.map(|(board, moves)| (Board::parse_in(layout, board), moves));
+        let rejected = |message: &str| Rejected::Other {
+            line,
+            message: message.into(),
+        };
+        let (board, moves) = match parsed {
+            Some((Ok(board), moves)) => (Ok(board), moves),
+            // The whole line is a board: its moves were left out.
+            _ if Board::parse_in(layout, text).is_ok() => (
+                Err(rejected("expected the moves after the board (- for none)")),
+                &b""[..],
+            ),
+            Some((Err(error), moves)) => (
+                Err(Rejected::Parse {
+                    line,
+                    error: Box::new(error),
+                }),
+                moves,
+            ),
+            None => (
+                Err(rejected("expected a board and then its moves (- for none)")),
+                &b""[..],
+            ),
+        };
+        if board.is_err() {
+            self.invalid = true;
+        }
+        let goal = match (self.config.goal, &board) {
+            (Some(goal), _) => Ok(goal),
+            (None, Ok(board)) => Ok(self.usual_goal(board)),
+            (None, Err(_)) => Err(Rejected::Silent),
+        };
+        let moves: Box<[u8]> = match moves {
+            b"-" => Box::new([]),
+            moves => moves.into(),
+        };
+        self.push_judged(line, None, board, goal, Some(moves));
+    }
+
     /// The usual goal of `board`'s shape.
     fn usual_goal(&mut self, board: &Board) -> Board {
         match self.goal_cache {
@@ -416,12 +521,25 @@ impl Session {
         start: Result<Board, Rejected>,
         goal: Result<Board, Rejected>,
     ) {
+        self.push_judged(line, case, start, goal, None);
+    }
+
+    /// Makes a job, with moves to judge if any, and the solver for its goal.
+    fn push_judged(
+        &mut self,
+        line: u64,
+        case: Option<u64>,
+        start: Result<Board, Rejected>,
+        goal: Result<Board, Rejected>,
+        judge: Option<Box<[u8]>>,
+    ) {
         let mut job = Job {
             line,
             case,
             start,
             goal,
             solver: 0,
+            judge,
         };
         if let (Ok(start), Ok(goal)) = (&job.start, &job.goal) {
             if start.shape() != goal.shape() {
@@ -512,6 +630,7 @@ impl Session {
                         }),
                         goal: Err(Rejected::Silent),
                         solver: 0,
+                        judge: None,
                     },
                     &self.shared,
                 );
@@ -568,6 +687,7 @@ fn answer_batch(
         // A run of jobs toward one goal walks a large table as one group.
         let grouped = rest[0].start.is_ok()
             && rest[0].goal.is_ok()
+            && rest[0].judge.is_none()
             && solvers[rest[0].solver]
                 .table()
                 .is_some_and(|t| t.groups_pay());

@@ -1,0 +1,337 @@
+//! What puzzle users ask for: move counts, the tiles' notation, fair random
+//! boards, and a judge of moves found elsewhere; for table shapes (built in
+//! and made on request) and search shapes, against the plain BFS and IDA*
+//! in `common`.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::{Oracle, run};
+
+/// The tile notation of blank letters, written plainly.
+fn tiles(letters: &str) -> String {
+    letters
+        .chars()
+        .map(|c| match c {
+            'u' => 'D',
+            'd' => 'U',
+            'l' => 'R',
+            _ => 'L',
+        })
+        .collect()
+}
+
+/// Runs of equal letters written once with their count.
+fn runs(letters: &str) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = letters.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let j = (i..chars.len())
+            .find(|&j| chars[j] != chars[i])
+            .unwrap_or(chars.len());
+        out.push(chars[i]);
+        if j - i > 1 {
+            out += &(j - i).to_string();
+        }
+        i = j;
+    }
+    out
+}
+
+/// Random boards of one family's shape, and the oracle's answer for each.
+fn family(shape: &str, rows: usize, cols: usize, seed: u64) -> Vec<(String, Option<String>)> {
+    let n = rows * cols;
+    let goal = common::canonical(n, n - 1);
+    let mut rng = common::Rng(seed);
+    if n <= 10 {
+        let oracle = Oracle::new(cols, &goal);
+        return (0..40)
+            .map(|_| {
+                let board = rng.board(n);
+                (common::text(&board), oracle.best_path(&board))
+            })
+            .collect();
+    }
+    let _ = shape;
+    (0..6)
+        .map(|_| {
+            let board = rng.scramble(cols, &goal, 30);
+            (
+                common::text(&board),
+                Some(common::manhattan_ida(cols, &board, &goal)),
+            )
+        })
+        .collect()
+}
+
+/// A data folder with the 2x5 table, made on request.
+fn two_by_five() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::eight_gen()
+        .args(["--quiet", "--shape", "2x5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    dir
+}
+
+#[test]
+fn lengths_and_notations_for_every_shape_family() {
+    let data = two_by_five();
+    let data = data.path().to_str().unwrap();
+    for (shape, rows, cols) in [("3x3", 3, 3), ("2x4", 2, 4), ("2x5", 2, 5), ("4x4", 4, 4)] {
+        let boards = family(shape, rows, cols, 10 + rows as u64);
+        let input: String = boards.iter().map(|(b, _)| b.clone() + "\n").collect();
+        let args = |extra: &[&'static str]| {
+            let mut args = vec!["--shape", shape, "--data", data];
+            args.extend_from_slice(extra);
+            args
+        };
+        let (lengths, _, code) = run(&args(&["--length"]), input.clone());
+        assert_eq!(code, 0, "{shape}");
+        let (tile, _, _) = run(&args(&["--notation", "tile"]), input.clone());
+        let (tile_runs, _, _) = run(&args(&["--notation", "tile-runs"]), input.clone());
+        for (i, (board, answer)) in boards.iter().enumerate() {
+            let line = |text: &str| text.lines().nth(i).unwrap().to_string();
+            match answer {
+                Some(moves) => {
+                    assert_eq!(line(&lengths), moves.len().to_string(), "{shape} {board}");
+                    assert_eq!(line(&tile), tiles(moves), "{shape} {board}");
+                    assert_eq!(line(&tile_runs), runs(&tiles(moves)), "{shape} {board}");
+                }
+                None => {
+                    assert_eq!(line(&lengths), "unsolvable");
+                    assert_eq!(line(&tile), "unsolvable");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn notations_in_every_mode() {
+    let (out, _, code) = run(
+        &["--pairs", "--notation", "tile-runs"],
+        "2\n12X453786\n12345678X\n564178X23\n7568X4123\n",
+    );
+    assert_eq!(
+        out,
+        format!(
+            "Case 1: 2\n{}\nCase 2: 8\n{}\n",
+            runs(&tiles("dd")),
+            runs(&tiles("urrulldr"))
+        )
+    );
+    assert_eq!(code, 0);
+    let (out, _, _) = run(&["--pairs", "--length"], "1\n564178X23\n7568X4123\n");
+    assert_eq!(out, "Case 1: 8\n");
+    let (out, _, _) = run(&["--show", "--notation", "tile"], "1 2 3 x 4 6 7 5 8\n");
+    assert!(
+        out.starts_with("LUL\n") && out.contains("L-> 4 x 6  U->"),
+        "{out}"
+    );
+    let (out, _, _) = run(&["--json", "--notation", "tile"], "1 2 3 x 4 6 7 5 8\n");
+    let json: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(json["moves"], "LUL");
+    assert_eq!(json["length"], 3);
+    let (_, err, code) = run(&["--notation", "tiles"], "");
+    assert!(err.contains("blank, tile or tile-runs"), "{err}");
+    assert_eq!(code, 2);
+}
+
+/// The same seed draws the same boards; every board drawn can reach the
+/// goal, as the oracle says; a shape's boards come in its input format.
+#[test]
+fn random_boards_are_reproducible_and_solvable() {
+    let (a, _, code) = run(&["--random", "50", "--seed", "7"], "");
+    assert_eq!(code, 0);
+    let (b, _, _) = run(&["--random", "50", "--seed", "7"], "");
+    let (c, _, _) = run(&["--random", "50", "--seed", "8"], "");
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    let oracle = Oracle::new(3, &common::canonical(9, 8));
+    for line in a.lines() {
+        let cells: Vec<u8> = line
+            .split(' ')
+            .map(|t| if t == "x" { 0 } else { t.parse().unwrap() })
+            .collect();
+        assert!(oracle.distance.contains_key(&cells), "{line}");
+    }
+    // Toward another goal, and on a search shape: solvable, as `eight` says.
+    let goal = "8 7 6 5 4 3 2 1 x";
+    let (boards, _, _) = run(&["--random", "30", "--seed", "1", "--goal", goal], "");
+    let (answers, _, code) = run(&["--goal", goal, "--length"], boards);
+    assert_eq!(code, 0);
+    assert!(!answers.contains("unsolvable"), "{answers}");
+    let (boards, _, _) = run(&["--random", "30", "--seed", "2", "--shape", "4x4"], "");
+    assert_eq!(boards.lines().count(), 30);
+    let mut parity = 0;
+    for line in boards.lines() {
+        let board: eight::Board = line.parse().unwrap();
+        assert!(
+            board.solvable_to(&eight::Board::goal(eight::Shape::FIFTEEN)),
+            "{line}"
+        );
+        parity ^= board.blank() & 1;
+    }
+    let _ = parity;
+}
+
+/// Drawn uniformly: with a fixed seed, the distances of 20,000 boards
+/// follow the exact histogram (a chi-square test, tails merged so that
+/// every bin expects at least 20 boards).
+#[test]
+fn random_boards_are_uniform() {
+    let oracle = Oracle::new(3, &common::canonical(9, 8));
+    let exact = oracle.histogram();
+    let total: u64 = exact.iter().sum();
+    let draws = 20_000u64;
+    let (out, _, _) = run(&["--random", &draws.to_string(), "--seed", "2026"], "");
+    let mut seen = vec![0u64; exact.len()];
+    for line in out.lines() {
+        let cells: Vec<u8> = line
+            .split(' ')
+            .map(|t| if t == "x" { 0 } else { t.parse().unwrap() })
+            .collect();
+        seen[oracle.distance[&cells] as usize] += 1;
+    }
+    let mut bins: Vec<(f64, f64)> = Vec::new();
+    let (mut expected, mut got) = (0.0, 0.0);
+    for (d, &count) in exact.iter().enumerate() {
+        expected += draws as f64 * count as f64 / total as f64;
+        got += seen[d] as f64;
+        if expected >= 20.0 {
+            bins.push((expected, got));
+            (expected, got) = (0.0, 0.0);
+        }
+    }
+    if let Some(last) = bins.last_mut() {
+        last.0 += expected;
+        last.1 += got;
+    }
+    let chi2: f64 = bins.iter().map(|(e, g)| (g - e) * (g - e) / e).sum();
+    // The 0.1% critical value of chi-square with bins - 1 degrees of freedom
+    // is below 2.5 times them for these sizes.
+    let df = (bins.len() - 1) as f64;
+    assert!(
+        chi2 < 2.5 * df,
+        "chi-square {chi2:.1} over {df} degrees of freedom"
+    );
+}
+
+/// `--depth`: every board drawn is exactly that far, each of them about as
+/// often; a depth no board has names the largest; search shapes refuse.
+#[test]
+fn random_boards_of_an_exact_depth() {
+    let oracle = Oracle::new(3, &common::canonical(9, 8));
+    // 20 boards are 5 moves from the goal.
+    let (out, _, code) = run(&["--random", "4000", "--seed", "5", "--depth", "5"], "");
+    assert_eq!(code, 0);
+    let mut counts: HashMap<String, u64> = HashMap::new();
+    for line in out.lines() {
+        let cells: Vec<u8> = line
+            .split(' ')
+            .map(|t| if t == "x" { 0 } else { t.parse().unwrap() })
+            .collect();
+        assert_eq!(oracle.distance[&cells], 5, "{line}");
+        *counts.entry(line.to_string()).or_default() += 1;
+    }
+    assert_eq!(counts.len(), 20);
+    assert!(
+        counts.values().all(|&c| (130..=270).contains(&c)),
+        "{counts:?}"
+    );
+    let (out, _, _) = run(&["--random", "3", "--seed", "1", "--depth", "31"], "");
+    assert!(
+        out.lines()
+            .all(|l| l == "8 6 7 2 5 4 3 x 1" || l == "6 4 7 8 5 x 3 2 1"),
+        "{out}"
+    );
+    let (out, err, code) = run(&["--random", "3", "--depth", "32"], "");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("the farthest are 31"), "{err}");
+    // A table made on request, with its own depths.
+    let data = two_by_five();
+    let data = data.path().to_str().unwrap();
+    let (out, _, code) = run(
+        &[
+            "--random", "20", "--seed", "3", "--depth", "40", "--shape", "2x5", "--data", data,
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    let (lengths, _, _) = run(&["--shape", "2x5", "--data", data, "--length"], out);
+    assert!(lengths.lines().all(|l| l == "40"), "{lengths}");
+    let (_, err, code) = run(&["--random", "3", "--depth", "10", "--shape", "4x4"], "");
+    assert!(err.contains("up to 12 cells"), "{err}");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn the_judge_says_what_moves_are_worth() {
+    let board = "2 3 4 1 5 x 7 6 8";
+    let best = "dlurullddrurdllurdr";
+    let cases = [
+        (format!("{board} {best}"), "optimal"),
+        // Another shortest answer, the seeds' own.
+        (format!("{board} ullddrurdllurdruldr"), "optimal"),
+        (format!("{board} {best}lr"), "longer by 2"),
+        (format!("{board} dlu"), "not at goal"),
+        (format!("{board} r"), "illegal move 1"),
+        (format!("{board} dlq"), "illegal move 3"),
+        ("2 1 3 4 5 6 7 8 x -".to_string(), "unsolvable"),
+        ("1 2 3 4 5 6 7 8 x -".to_string(), "optimal"),
+        ("1 2 3 4 5 6 7 8 x u".to_string(), "not at goal"),
+        ("12345678x -".to_string(), "optimal"),
+        (
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15 rr".to_string(),
+            "optimal",
+        ),
+        (
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15 rrlr".to_string(),
+            "longer by 2",
+        ),
+    ];
+    let input: String = cases.iter().map(|(line, _)| line.clone() + "\n").collect();
+    let (out, err, code) = run(&["--judge"], input);
+    let verdicts: Vec<&str> = out.lines().collect();
+    for ((line, want), got) in cases.iter().zip(&verdicts) {
+        assert_eq!(got, want, "{line}");
+    }
+    assert_eq!((err.as_str(), code), ("", 0));
+    let (out, err, code) = run(
+        &["--judge"],
+        format!("{board}\nhello rdr\n{board} {best}\n"),
+    );
+    assert_eq!(out, "invalid\ninvalid\noptimal\n");
+    assert!(
+        err.contains("<stdin>:1: expected the moves after the board"),
+        "{err}"
+    );
+    assert!(err.contains("<stdin>:2: unknown tile"), "{err}");
+    assert_eq!(code, 1);
+    // Against the oracle, on 2x4: every board's best path is optimal, one
+    // move more is illegal or leaves it elsewhere.
+    let oracle = Oracle::new(4, &common::canonical(8, 7));
+    let mut rng = common::Rng(24);
+    let mut input = String::new();
+    let mut want = String::new();
+    for _ in 0..30 {
+        let cells = rng.board(8);
+        let path = oracle.best_path(&cells);
+        let moves = path.clone().unwrap_or_default();
+        input += &format!(
+            "{} {}\n",
+            common::text(&cells),
+            if moves.is_empty() { "-" } else { &moves }
+        );
+        want += match path {
+            Some(_) => "optimal\n",
+            None => "unsolvable\n",
+        };
+    }
+    let (out, _, code) = run(&["--judge", "--shape", "2x4"], input);
+    assert_eq!((out, code), (want, 0));
+}
