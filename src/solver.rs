@@ -705,6 +705,44 @@ impl Solver {
         })
     }
 
+    /// Solves `start` toward `goal`, appending the letters of the answer to
+    /// `out`; the number of moves, or `None` if unsolvable. The fastest way
+    /// to write many answers (see [`Table::write_answer`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_each`].
+    pub fn write_answer(
+        &self,
+        start: &Board,
+        goal: &Board,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<usize>, SolveError> {
+        match &self.engine {
+            Engine::Table(table) => table.write_answer(start, goal, out),
+            Engine::Search(_) => self.solve_each(start, goal, |mv| out.push(mv.letter() as u8)),
+        }
+    }
+
+    /// Answers a run of boards toward one goal a line each into `out`, as
+    /// [`Table::write_answers`] does; `false`, writing nothing, where that
+    /// does not apply (searches, tables whose answers are not derived).
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_each`].
+    pub fn write_answers(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, SolveError> {
+        match &self.engine {
+            Engine::Table(table) => table.write_answers(starts, goal, out),
+            Engine::Search(_) => Ok(false),
+        }
+    }
+
     /// Judges moves someone found from `start` toward `goal`, written as
     /// blank letters (`d l r u`): legal or not, at the goal or not, and how
     /// much longer than the shortest answer.

@@ -35,7 +35,51 @@ fn check_every_board_toward(shape: Shape, goal: &[u8]) -> Vec<u64> {
         }
     }
     assert_eq!(unsolvable, boards.len() / 2);
+    check_derived_answers(shape, &goal_board, &boards);
     oracle.histogram()
+}
+
+/// The answers derived from the codes, written one at a time and in runs,
+/// are the walks' answers for every board.
+fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
+    let table = eight::Table::new(eight::data::builtin(shape).unwrap()).unwrap();
+    if !table.derive_answers(goal).unwrap() {
+        return;
+    }
+    let walked = Solver::builtin(shape).unwrap();
+    let starts: Vec<Board> = boards
+        .iter()
+        .map(|cells| Board::from_cells(shape, cells).unwrap())
+        .collect();
+    let mut expected = Vec::new();
+    let mut one_by_one = Vec::new();
+    for start in &starts {
+        match walked.solve_to(start, goal).unwrap() {
+            Solution::Moves(moves) => {
+                expected.extend(moves.iter().map(|mv| mv.letter() as u8));
+                expected.push(b'\n');
+                table
+                    .write_answer(start, goal, &mut one_by_one)
+                    .unwrap()
+                    .unwrap();
+                one_by_one.push(b'\n');
+            }
+            Solution::Unsolvable => {
+                expected.extend_from_slice(b"unsolvable\n");
+                assert_eq!(
+                    table.write_answer(start, goal, &mut one_by_one).unwrap(),
+                    None
+                );
+                one_by_one.extend_from_slice(b"unsolvable\n");
+            }
+        }
+    }
+    assert!(one_by_one == expected, "{shape} toward {goal}: one by one");
+    let mut in_runs = Vec::new();
+    for run in starts.chunks(1000) {
+        assert!(table.write_answers(run, goal, &mut in_runs).unwrap());
+    }
+    assert!(in_runs == expected, "{shape} toward {goal}: in runs");
 }
 
 /// Every goal of every small shape, and the longest answers within the

@@ -79,6 +79,8 @@ pub struct Job {
 #[derive(Debug, Default)]
 pub struct Scratch {
     letters: Vec<u8>,
+    /// The starts of a run of jobs.
+    pub starts: Vec<Board>,
     /// One buffer of letters per walk of a group.
     group: Vec<Vec<u8>>,
 }
@@ -199,9 +201,28 @@ pub fn answer(
             }
         };
     }
+    // The common case, straight into the output: the moves, a line each.
+    if style.form == Form::Plain
+        && !style.length
+        && style.notation == Notation::Blank
+        && job.case.is_none()
+    {
+        let mark = out.len();
+        match solver.write_answer(start, goal, out) {
+            Ok(Some(_)) => {
+                out.push(b'\n');
+                return Ok(false);
+            }
+            Ok(None) => {
+                out.extend_from_slice(b"unsolvable\n");
+                return Ok(false);
+            }
+            Err(_) => out.truncate(mark),
+        }
+    }
     let letters = &mut scratch.letters;
     letters.clear();
-    match solver.solve_each(start, goal, |mv| letters.push(mv.letter() as u8)) {
+    match solver.write_answer(start, goal, letters) {
         Ok(found) => {
             let moves = found.map(|_| &letters[..]);
             write(style, job, Outcome::Solved { start, goal, moves }, out);

@@ -24,11 +24,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use anyhow::{Context, Result, anyhow};
+use eight::shape::Notation;
 use eight::table::GROUP;
 use eight::{Board, Item, Layout, Parser, Solver, map};
 
 use crate::Solvers;
-use crate::render::{self, Job, Rejected, Scratch, Style};
+use crate::render::{self, Form, Job, Rejected, Scratch, Style};
 
 /// How much input is read, and output buffered, at a time.
 const IO_BUFFER: usize = 64 * 1024;
@@ -682,8 +683,43 @@ fn answer_batch(
         invalid: false,
         fatal: None,
     };
+    let plain = style.form == Form::Plain && !style.length && style.notation == Notation::Blank;
     let mut rest = jobs;
     while !rest.is_empty() {
+        // A run of plain jobs toward one goal is answered at once, from a
+        // table's derived answers.
+        let same = |job: &Job| {
+            job.start.is_ok()
+                && job.judge.is_none()
+                && job.case.is_none()
+                && job.solver == rest[0].solver
+                && job.goal.as_ref().ok() == rest[0].goal.as_ref().ok()
+        };
+        if plain && same(&rest[0]) {
+            let run = rest.iter().take_while(|job| same(job)).count();
+            if run >= 8 {
+                scratch.starts.clear();
+                scratch
+                    .starts
+                    .extend(rest[..run].iter().filter_map(|job| job.start.as_ref().ok()));
+                let goal = match &rest[0].goal {
+                    Ok(goal) => goal,
+                    Err(_) => unreachable!("a run's jobs have goals"),
+                };
+                match solvers[rest[0].solver].write_answers(&scratch.starts, goal, &mut done.out) {
+                    Ok(true) => {
+                        rest = &rest[run..];
+                        continue;
+                    }
+                    Ok(false) => {}
+                    Err(err) if err.is_data_error() => {
+                        done.fatal = Some(anyhow!("{}: {err}", solvers[rest[0].solver].describe()));
+                        break;
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
         // A run of jobs toward one goal walks a large table as one group.
         let grouped = rest[0].start.is_ok()
             && rest[0].goal.is_ok()
