@@ -310,3 +310,77 @@ fn binary_input_never_crashes_or_shifts() {
     assert_eq!(stdout.lines().count(), lines);
     assert_eq!(stdout.lines().last(), Some("rdr"));
 }
+
+/// Runs `eight` on `input` twice: from a file (large input is cut into
+/// chunks parsed on every core) and trickled through a pipe whose first
+/// piece is small (so it is read line by line on the main thread).
+fn both_ways(args: &[&str], input: &[u8]) -> [(Vec<u8>, Vec<u8>, Option<i32>); 2] {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input.txt");
+    std::fs::write(&path, input).unwrap();
+    let chunked = Command::new(cargo_bin("eight"))
+        .args(args)
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    let mut child = Command::new(cargo_bin("eight"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let head = input.len().min(10);
+    stdin.write_all(&input[..head]).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let rest = input[head..].to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&rest));
+    let lined = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    [chunked, lined].map(|o| (o.stdout, o.stderr, o.status.code()))
+}
+
+/// Large input read in chunks on every core answers exactly as input read
+/// line by line: the same answers, messages and lines, whatever the input
+/// holds where the chunks are cut.
+#[test]
+fn chunks_answer_exactly_as_lines_do() {
+    let mut rng = common::Rng(1234);
+    let mut input = String::new();
+    while input.len() < 3 << 20 {
+        let board = rng.board(9);
+        match rng.below(20) {
+            0..=13 => input += &(common::text(&board) + "\n"),
+            14 => {
+                for row in board.chunks(3) {
+                    input += &(common::text(row) + "\n");
+                }
+            }
+            15 => input += "1 2 3 4 5 6 7 8\n",
+            16 => input += "\n",
+            17 => input += &format!("{F}\n"),
+            18 => input += "1 2 3\n4 5 6\n",
+            _ => input += "hello x\n",
+        }
+    }
+    let [chunked, lined] = both_ways(&[], input.as_bytes());
+    assert_eq!(chunked.2, Some(1));
+    assert!(chunked.0 == lined.0, "the same answers");
+    assert!(chunked.1 == lined.1, "the same messages");
+    assert_eq!(chunked.2, lined.2);
+    // Rows alone, past the longest carry, and with a fixed shape.
+    let rows: String = (0..300_000)
+        .map(|i| format!("{}\n", ["1 2 3", "x 4 6", "7 5 8"][i % 3]))
+        .collect();
+    let [chunked, lined] = both_ways(&["--shape", "3x3"], (rows + "12\n").as_bytes());
+    assert!(chunked.0 == lined.0 && chunked.1 == lined.1);
+    assert_eq!(
+        String::from_utf8_lossy(&chunked.0)
+            .lines()
+            .filter(|l| *l == "rdr")
+            .count(),
+        100_000
+    );
+}

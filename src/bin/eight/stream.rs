@@ -65,17 +65,14 @@ pub struct Config {
 /// Answers everything on stdin; returns the exit code.
 pub fn run(config: Config, solvers: Solvers) -> Result<ExitCode> {
     let mut session = Session {
-        pipeline: Pipeline::new(config.style),
+        pipeline: Pipeline::new(&config, solvers),
         pairs: config.pairs.then(Pairs::default),
         config,
-        solvers,
-        shared: Arc::new(Vec::new()),
         goal_cache: None,
         last_goal: None,
         invalid: false,
         fatal: None,
     };
-    session.share();
     let answered = answer_all(&mut session);
     if answered.is_err() {
         // The answers made before the failure still go out, and so do the
@@ -104,6 +101,28 @@ fn answer_all(session: &mut Session) -> Result<()> {
         lines.finish(&mut |line, text| session.take_judged(line, text));
         return session.check();
     }
+    if !session.config.pairs {
+        // Large inputs are cut into chunks parsed on every core; small ones
+        // (typed, or one board) are read here, line by line, as they come.
+        let Some(first) = input.next(|| session.drain())? else {
+            parser.finish(&mut |item| session.take(item));
+            return session.check();
+        };
+        match first.len() == IO_BUFFER {
+            true => match answer_chunked(session, &mut input, first)? {
+                // Everything was answered in chunks.
+                None => return session.check(),
+                // Rows without end: the rest is read here, from a clean
+                // start.
+                Some((rest, line)) => {
+                    parser = Parser::starting_at(session.config.layout, line);
+                    parser.feed(&rest, &mut |item| session.take(item));
+                }
+            },
+            false => parser.feed(&first, &mut |item| session.take(item)),
+        }
+        session.check()?;
+    }
     // Before the input waits, hand over every answer so far.
     while let Some(block) = input.next(|| session.drain())? {
         match &mut count {
@@ -122,6 +141,90 @@ fn answer_all(session: &mut Session) -> Result<()> {
     }
     parser.finish(&mut |item| session.take(item));
     session.check()
+}
+
+/// Input without a start-of-line state beyond this is fed to the workers
+/// as raw chunks. Past it, a carry with no clean cut (rows, row after row)
+/// is read on the main thread instead.
+const MAX_CARRY: usize = 1 << 20;
+
+/// Answers large input in chunks: raw bytes cut after a line that leaves
+/// the parser with nothing pending (a line that is no grid row), parsed and
+/// answered by the workers, each with a parser starting at its first line.
+/// Returns what is left to read on the main thread, and its first line, if
+/// the input has no clean cut for [`MAX_CARRY`] bytes.
+fn answer_chunked(
+    session: &mut Session,
+    input: &mut Input,
+    first: Vec<u8>,
+) -> Result<Option<(Vec<u8>, u64)>> {
+    let layout = session.config.layout;
+    let mut carry = first;
+    let mut line = 1u64;
+    loop {
+        session.pipeline.send_clean(&mut carry, &mut line, layout)?;
+        if carry.len() > MAX_CARRY {
+            return Ok(Some((carry, line)));
+        }
+        let block = input.next(|| {
+            session.pipeline.send_clean(&mut carry, &mut line, layout)?;
+            session.drain()
+        })?;
+        match block {
+            Some(block) => carry.extend_from_slice(&block),
+            None => break,
+        }
+    }
+    // The end of input: the rest, whatever it holds.
+    if !carry.is_empty() {
+        session.pipeline.send_work(Work::Chunk(Chunk {
+            bytes: carry,
+            line,
+            last: true,
+        }))?;
+    }
+    Ok(None)
+}
+
+/// Where `bytes` may be cut: just after the last whole line that leaves a
+/// parser with nothing pending, a line that is no row of a grid (a board,
+/// a bad line, an empty line). Only the last few lines are looked at.
+fn clean_cut(bytes: &[u8], layout: Layout) -> Option<usize> {
+    let mut end = memchr::memrchr(b'\n', bytes)?;
+    for _ in 0..64 {
+        let start = memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |at| at + 1);
+        if !is_row(&bytes[start..end], layout) {
+            return Some(end + 1);
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
+    None
+}
+
+/// Whether a line may be one row of a grid, as the parser would read it.
+fn is_row(line: &[u8], layout: Layout) -> bool {
+    if line.contains(&b'/') {
+        return false;
+    }
+    let mut tokens = 0;
+    let mut chars = 0;
+    for token in line
+        .split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty())
+    {
+        tokens += 1;
+        chars += token.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    }
+    match layout {
+        Layout::Auto => chars == 3 || tokens == 4,
+        Layout::Fixed(shape) => {
+            let slots = if shape.numbered() { tokens } else { chars };
+            slots == shape.cols()
+        }
+    }
 }
 
 /// Input cut into lines, for `--judge`: each line handed over whole, with
@@ -322,11 +425,39 @@ fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
 }
 
 /// Messages for stderr, written in whole lines, many to a write.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Reporter {
     buffer: Vec<u8>,
+    /// The most bytes a write takes: [`PIPE_BUF`] into a pipe, where only
+    /// writes that small keep clear of other writers' bytes; more into a
+    /// file or a terminal.
+    piece: usize,
     /// Writing stderr failed: messages are dropped from then on.
     dead: bool,
+}
+
+impl Default for Reporter {
+    fn default() -> Reporter {
+        Reporter {
+            buffer: Vec::new(),
+            piece: match stderr_is_pipe() {
+                true => PIPE_BUF,
+                false => IO_BUFFER,
+            },
+            dead: false,
+        }
+    }
+}
+
+/// Whether stderr is a pipe (or a socket), where writes interleave.
+fn stderr_is_pipe() -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: fstat only fills memory owned here.
+    unsafe {
+        let mut stat: libc::stat = std::mem::zeroed();
+        libc::fstat(io::stderr().as_raw_fd(), &mut stat) != 0
+            || matches!(stat.st_mode & libc::S_IFMT, libc::S_IFIFO | libc::S_IFSOCK)
+    }
 }
 
 impl Reporter {
@@ -338,10 +469,10 @@ impl Reporter {
     }
 
     /// Adds whole message lines, writing them out in pieces of at most
-    /// [`PIPE_BUF`] bytes that end at the end of a line.
+    /// `piece` bytes that end at the end of a line.
     fn extend(&mut self, mut lines: &[u8]) {
         while !lines.is_empty() && !self.dead {
-            let room = PIPE_BUF.saturating_sub(self.buffer.len());
+            let room = self.piece.saturating_sub(self.buffer.len());
             if lines.len() <= room {
                 self.buffer.extend_from_slice(lines);
                 return;
@@ -408,9 +539,6 @@ struct Pairs {
 /// Turns parsed items into jobs, reporting what is wrong.
 struct Session {
     config: Config,
-    solvers: Solvers,
-    /// The solvers as the workers see them.
-    shared: Arc<Vec<Arc<Solver>>>,
     /// The usual goal of the last shape seen.
     goal_cache: Option<Board>,
     /// The last goal, and its solver.
@@ -559,16 +687,10 @@ impl Session {
                 match self.last_goal {
                     // Most inputs have one goal: its solver is known.
                     Some((last, index)) if last == goal => job.solver = index,
-                    _ => match self.solvers.find(&goal) {
+                    _ => match self.pipeline.find(&goal) {
                         Ok(index) => {
                             job.solver = index;
                             self.last_goal = Some((goal, index));
-                            if self.shared.len() != self.solvers.list().len() {
-                                self.share();
-                            }
-                            if self.shared[index].searches() {
-                                self.pipeline.batch_size = 1;
-                            }
                         }
                         Err(err) => {
                             self.fatal = Some(err);
@@ -578,12 +700,7 @@ impl Session {
                 }
             }
         }
-        self.pipeline.push(job, &self.shared);
-    }
-
-    /// Shares the solvers loaded so far with the workers.
-    fn share(&mut self) {
-        self.shared = Arc::new(self.solvers.list().to_vec());
+        self.pipeline.push(job);
     }
 
     fn pairs_mut(&mut self) -> &mut Pairs {
@@ -602,7 +719,7 @@ impl Session {
     /// answers made before it.
     fn check(&mut self) -> Result<()> {
         if let Some(err) = self.fatal.take() {
-            self.pipeline.drain(&self.shared)?;
+            self.pipeline.drain()?;
             return Err(err);
         }
         self.pipeline.check()
@@ -610,7 +727,7 @@ impl Session {
 
     fn drain(&mut self) -> Result<()> {
         self.check()?;
-        self.pipeline.drain(&self.shared)
+        self.pipeline.drain()
     }
 
     /// Reports what the end of input leaves unfinished, writes every answer,
@@ -621,20 +738,17 @@ impl Session {
             if let Some((line, _)) = pairs.start {
                 cases += 1;
                 self.invalid = true;
-                self.pipeline.push(
-                    Job {
+                self.pipeline.push(Job {
+                    line,
+                    case: Some(cases),
+                    start: Err(Rejected::Other {
                         line,
-                        case: Some(cases),
-                        start: Err(Rejected::Other {
-                            line,
-                            message: "this case has a start board but no target board".into(),
-                        }),
-                        goal: Err(Rejected::Silent),
-                        solver: 0,
-                        judge: None,
-                    },
-                    &self.shared,
-                );
+                        message: "this case has a start board but no target board".into(),
+                    }),
+                    goal: Err(Rejected::Silent),
+                    solver: 0,
+                    judge: None,
+                });
             }
             if let Some((line, Some(count))) = pairs.announced
                 && count != cases
@@ -649,7 +763,7 @@ impl Session {
                 );
             }
         }
-        self.pipeline.drain(&self.shared)?;
+        self.pipeline.drain()?;
         self.invalid |= self.pipeline.invalid;
         self.pipeline.reporter.flush();
         Ok(match self.invalid {
@@ -668,6 +782,178 @@ struct Done {
     invalid: bool,
     /// A failure that makes every later answer untrustworthy.
     fatal: Option<anyhow::Error>,
+    /// A chunk that met a goal no solver was loaded for: to answer again
+    /// once it is.
+    retry: Option<(Chunk, Board)>,
+}
+
+/// Work for a worker: jobs made on the main thread, or a chunk of raw input
+/// to parse and answer.
+enum Work {
+    Jobs(Vec<Job>),
+    Chunk(Chunk),
+}
+
+/// Raw input: whole lines from `line` on, starting with nothing pending and
+/// ending with nothing pending (or at the end of input).
+struct Chunk {
+    bytes: Vec<u8>,
+    line: u64,
+    /// The end of input: what is pending at its end is reported.
+    last: bool,
+}
+
+/// How a worker reads chunks: the boards' layout and the goal, if fixed.
+#[derive(Clone, Copy)]
+struct Reading {
+    layout: Layout,
+    goal: Option<Board>,
+}
+
+/// Parses a chunk and answers its boards; if a board's goal has no solver
+/// among `solvers`, gives the chunk back to answer once one is loaded.
+///
+/// Plain answers of boards toward one goal are written in runs straight
+/// from the parsed boards; anything else becomes a job, answered in order.
+fn answer_chunk(
+    chunk: Chunk,
+    reading: Reading,
+    solvers: &[Arc<Solver>],
+    style: Style,
+    scratch: &mut Scratch,
+) -> Done {
+    let plain = style.form == Form::Plain && !style.length && style.notation == Notation::Blank;
+    let mut done = Done {
+        out: Vec::with_capacity(chunk.bytes.len()),
+        errors: Vec::new(),
+        invalid: false,
+        fatal: None,
+        retry: None,
+    };
+    let mut parser = Parser::starting_at(reading.layout, chunk.line);
+    // A run of boards toward one goal, waiting to be answered together.
+    let mut run: Vec<Board> = Vec::with_capacity(1024);
+    let mut run_goal: Option<(Board, usize)> = None;
+    let mut last_goal: Option<(Board, usize)> = None;
+    let mut missing = None;
+    // Answers the run so far, the derived answers at once if the table has
+    // them, else one by one.
+    let flush = |run: &mut Vec<Board>,
+                 run_goal: Option<(Board, usize)>,
+                 done: &mut Done,
+                 scratch: &mut Scratch| {
+        let Some((goal, index)) = run_goal else {
+            return;
+        };
+        if run.is_empty() || done.fatal.is_some() {
+            run.clear();
+            return;
+        }
+        let solver = &solvers[index];
+        let answered = match solver.write_answers(run, &goal, &mut done.out) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                let jobs: Vec<Job> = run
+                    .iter()
+                    .map(|&start| Job {
+                        line: 0,
+                        case: None,
+                        start: Ok(start),
+                        goal: Ok(goal),
+                        solver: index,
+                        judge: None,
+                    })
+                    .collect();
+                answer_into(&jobs, solvers, style, scratch, done);
+                Ok(())
+            }
+            Err(err) => Err(anyhow!("{}: {err}", solver.describe())),
+        };
+        if let Err(err) = answered {
+            done.fatal = Some(err);
+        }
+        run.clear();
+    };
+    // Boards that do not go in runs, answered in order as jobs.
+    let mut jobs: Vec<Job> = Vec::new();
+    let flush_jobs = |jobs: &mut Vec<Job>, done: &mut Done, scratch: &mut Scratch| {
+        if jobs.is_empty() || done.fatal.is_some() {
+            jobs.clear();
+            return;
+        }
+        answer_into(jobs, solvers, style, scratch, done);
+        jobs.clear();
+    };
+    let mut take = |item: Item| {
+        if missing.is_some() || done.fatal.is_some() {
+            return;
+        }
+        let line = item.line;
+        let start = item.result.map_err(|error| Rejected::Parse {
+            line,
+            error: Box::new(error),
+        });
+        let goal = match (reading.goal, &start) {
+            (Some(goal), _) => Ok(goal),
+            (None, Ok(board)) => Ok(match last_goal {
+                Some((goal, _)) if goal.shape() == board.shape() => goal,
+                _ => Board::goal(board.shape()),
+            }),
+            (None, Err(_)) => Err(Rejected::Silent),
+        };
+        let mut solver = 0;
+        if let (Ok(_), Ok(goal)) = (&start, &goal) {
+            match last_goal {
+                Some((last, index)) if last == *goal => solver = index,
+                _ => match solvers.iter().position(|s| s.serves(goal)) {
+                    Some(index) => {
+                        solver = index;
+                        last_goal = Some((*goal, index));
+                    }
+                    None => {
+                        missing = Some(*goal);
+                        return;
+                    }
+                },
+            }
+        }
+        if let (true, Ok(board), Ok(goal)) = (plain, &start, &goal) {
+            if !jobs.is_empty() {
+                flush_jobs(&mut jobs, &mut done, scratch);
+            }
+            if run_goal != Some((*goal, solver)) {
+                flush(&mut run, run_goal, &mut done, scratch);
+                run_goal = Some((*goal, solver));
+            }
+            run.push(*board);
+            return;
+        }
+        flush(&mut run, run_goal, &mut done, scratch);
+        jobs.push(Job {
+            line,
+            case: None,
+            start,
+            goal,
+            solver,
+            judge: None,
+        });
+    };
+    parser.feed(&chunk.bytes, &mut take);
+    if chunk.last {
+        parser.finish(&mut take);
+    }
+    flush_jobs(&mut jobs, &mut done, scratch);
+    if let Some(goal) = missing {
+        return Done {
+            out: Vec::new(),
+            errors: Vec::new(),
+            invalid: false,
+            fatal: None,
+            retry: Some((chunk, goal)),
+        };
+    }
+    flush(&mut run, run_goal, &mut done, scratch);
+    done
 }
 
 /// Answers `jobs` in order.
@@ -682,7 +968,20 @@ fn answer_batch(
         errors: Vec::new(),
         invalid: false,
         fatal: None,
+        retry: None,
     };
+    answer_into(jobs, solvers, style, scratch, &mut done);
+    done
+}
+
+/// Answers `jobs` in order, appending to `done`.
+fn answer_into(
+    jobs: &[Job],
+    solvers: &[Arc<Solver>],
+    style: Style,
+    scratch: &mut Scratch,
+    done: &mut Done,
+) {
     let plain = style.form == Form::Plain && !style.length && style.notation == Notation::Blank;
     let mut rest = jobs;
     while !rest.is_empty() {
@@ -773,11 +1072,10 @@ fn answer_batch(
              were dropped: run again once it is complete"
         ));
     }
-    done
 }
 
-/// A numbered batch of jobs, and the solvers they name.
-type Batch = (u64, Vec<Job>, Arc<Vec<Arc<Solver>>>);
+/// A numbered batch of work, and the solvers it may name.
+type Batch = (u64, Work, Arc<Vec<Arc<Solver>>>);
 
 /// Worker threads, one per core, sharing one queue of numbered batches.
 struct Workers {
@@ -790,6 +1088,11 @@ struct Workers {
 /// answers in input order.
 struct Pipeline {
     style: Style,
+    reading: Reading,
+    /// The solvers loaded so far, and how to load more.
+    solvers: Solvers,
+    /// The solvers as the workers see them.
+    shared: Arc<Vec<Arc<Solver>>>,
     batch: Vec<Job>,
     /// Jobs per batch: fewer when they search.
     batch_size: usize,
@@ -809,11 +1112,22 @@ struct Pipeline {
 }
 
 impl Pipeline {
-    fn new(style: Style) -> Pipeline {
+    fn new(config: &Config, solvers: Solvers) -> Pipeline {
+        let shared = Arc::new(solvers.list().to_vec());
+        let batch_size = match shared.iter().any(|s| s.searches()) {
+            true => 1,
+            false => TABLE_BATCH,
+        };
         Pipeline {
-            style,
+            style: config.style,
+            reading: Reading {
+                layout: config.layout,
+                goal: config.goal,
+            },
+            solvers,
+            shared,
             batch: Vec::with_capacity(TABLE_BATCH),
-            batch_size: TABLE_BATCH,
+            batch_size,
             workers: None,
             sent: 0,
             written: 0,
@@ -826,11 +1140,24 @@ impl Pipeline {
         }
     }
 
-    fn push(&mut self, job: Job, solvers: &Arc<Vec<Arc<Solver>>>) {
+    /// The index of the solver for `goal`, loading it (and sharing it with
+    /// the workers) if need be.
+    fn find(&mut self, goal: &Board) -> Result<usize> {
+        let index = self.solvers.find(goal)?;
+        if self.shared.len() != self.solvers.list().len() {
+            self.shared = Arc::new(self.solvers.list().to_vec());
+        }
+        if self.shared[index].searches() {
+            self.batch_size = 1;
+        }
+        Ok(index)
+    }
+
+    fn push(&mut self, job: Job) {
         self.batch.push(job);
         if self.batch.len() >= self.batch_size
             && self.failure.is_none()
-            && let Err(err) = self.send_batch(solvers)
+            && let Err(err) = self.send_batch()
         {
             self.failure = Some(err);
         }
@@ -841,9 +1168,32 @@ impl Pipeline {
         self.failure.take().map_or(Ok(()), Err)
     }
 
-    /// Queues the batch for the workers, starting them if need be and
-    /// writing the oldest answers first if enough are in flight.
-    fn send_batch(&mut self, solvers: &Arc<Vec<Arc<Solver>>>) -> Result<()> {
+    /// Queues the batch of jobs for the workers.
+    fn send_batch(&mut self) -> Result<()> {
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_size));
+        self.send_work(Work::Jobs(batch))
+    }
+
+    /// Sends the part of `carry` that ends cleanly as a chunk, keeping the
+    /// rest; `line` is the first line of `carry`, and then of what is kept.
+    fn send_clean(&mut self, carry: &mut Vec<u8>, line: &mut u64, layout: Layout) -> Result<()> {
+        let Some(cut) = clean_cut(carry, layout) else {
+            return Ok(());
+        };
+        let rest = carry.split_off(cut);
+        let bytes = std::mem::replace(carry, rest);
+        let first = *line;
+        *line += memchr::memchr_iter(b'\n', &bytes).count() as u64;
+        self.send_work(Work::Chunk(Chunk {
+            bytes,
+            line: first,
+            last: false,
+        }))
+    }
+
+    /// Queues work for the workers, starting them if need be and writing
+    /// the oldest answers first if enough are in flight.
+    fn send_work(&mut self, work: Work) -> Result<()> {
         if self.workers.is_none() {
             self.workers = Some(self.spawn_workers());
         }
@@ -852,11 +1202,10 @@ impl Pipeline {
         while self.sent - self.written >= (in_flight * count) as u64 {
             self.write_next()?;
         }
-        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_size));
         let workers = self.workers.as_ref().expect("the workers are started");
         workers
             .batches
-            .send((self.sent, batch, Arc::clone(solvers)))
+            .send((self.sent, work, Arc::clone(&self.shared)))
             .map_err(|_| anyhow!("a worker thread stopped"))?;
         self.sent += 1;
         Ok(())
@@ -871,15 +1220,20 @@ impl Pipeline {
         let (done, answers) = mpsc::channel();
         for _ in 0..count {
             let (queue, done) = (Arc::clone(&queue), done.clone());
-            let style = self.style;
+            let (style, reading) = (self.style, self.reading);
             thread::spawn(move || {
                 let mut scratch = Scratch::default();
                 loop {
                     let next = queue.lock().map(|queue| queue.recv());
-                    let Ok(Ok((number, batch, solvers))) = next else {
+                    let Ok(Ok((number, work, solvers))) = next else {
                         return;
                     };
-                    let answered = answer_batch(&batch, &solvers, style, &mut scratch);
+                    let answered = match work {
+                        Work::Jobs(jobs) => answer_batch(&jobs, &solvers, style, &mut scratch),
+                        Work::Chunk(chunk) => {
+                            answer_chunk(chunk, reading, &solvers, style, &mut scratch)
+                        }
+                    };
                     if done.send((number, answered)).is_err() {
                         return;
                     }
@@ -893,18 +1247,35 @@ impl Pipeline {
         }
     }
 
-    /// Writes the answers of the oldest batch not yet written.
+    /// Writes the answers of the oldest batch not yet written. A chunk that
+    /// met a goal with no solver loaded goes back to the workers, under the
+    /// same number, once it is.
     fn write_next(&mut self) -> Result<()> {
         let done = loop {
-            if let Some(done) = self.waiting.remove(&self.written) {
+            let done = match self.waiting.remove(&self.written) {
+                Some(done) => done,
+                None => {
+                    let workers = self.workers.as_ref().expect("batches were sent");
+                    let (number, done) = workers
+                        .answers
+                        .recv()
+                        .map_err(|_| anyhow!("a worker thread stopped"))?;
+                    if number != self.written {
+                        self.waiting.insert(number, done);
+                        continue;
+                    }
+                    done
+                }
+            };
+            let Some((chunk, goal)) = done.retry else {
                 break done;
-            }
+            };
+            self.find(&goal)?;
             let workers = self.workers.as_ref().expect("batches were sent");
-            let (number, done) = workers
-                .answers
-                .recv()
+            workers
+                .batches
+                .send((self.written, Work::Chunk(chunk), Arc::clone(&self.shared)))
                 .map_err(|_| anyhow!("a worker thread stopped"))?;
-            self.waiting.insert(number, done);
         };
         self.written += 1;
         self.write(done)
@@ -921,15 +1292,15 @@ impl Pipeline {
     }
 
     /// Answers every job so far, writes the answers and flushes them.
-    fn drain(&mut self, solvers: &Arc<Vec<Arc<Solver>>>) -> Result<()> {
+    fn drain(&mut self) -> Result<()> {
         self.check()?;
         if self.sent == self.written {
             // Little input: answer it here rather than wake the workers.
-            let done = answer_batch(&self.batch, solvers, self.style, &mut self.scratch);
+            let done = answer_batch(&self.batch, &self.shared, self.style, &mut self.scratch);
             self.batch.clear();
             self.write(done)?;
         } else if !self.batch.is_empty() {
-            self.send_batch(solvers)?;
+            self.send_batch()?;
         }
         while self.written < self.sent {
             self.write_next()?;
