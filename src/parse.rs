@@ -664,6 +664,28 @@ impl Parser {
             return None;
         }
         let n = self.fast_cells;
+        let shape = match self.layout {
+            Layout::Fixed(shape) => shape,
+            Layout::Auto => Shape::EIGHT,
+        };
+        // The usual layouts first: one tile and one space, by turns, or the
+        // tiles written together.
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.len() == 2 * n - 1 || line.len() == n {
+            let step = line.len().div_ceil(n);
+            let mut cells = [0u8; MAX_CELLS];
+            let mut seen = 0u32;
+            let mut spaced = true;
+            for (i, cell) in cells.iter_mut().enumerate().take(n) {
+                let class = self.classes[usize::from(line[i * step])];
+                *cell = class;
+                seen |= 1u32.wrapping_shl(u32::from(class));
+                spaced &= step == 1 || i + 1 == n || line[i * step + 1] == b' ';
+            }
+            if spaced && seen == (1 << n) - 1 {
+                return Some(Ok(Board::from_permutation(shape, &cells[..n])));
+            }
+        }
         let mut cells = [0u8; MAX_CELLS];
         let mut count = 0;
         let mut seen = 0u32;
@@ -683,10 +705,6 @@ impl Parser {
             }
             last = class;
         }
-        let shape = match self.layout {
-            Layout::Fixed(shape) => shape,
-            Layout::Auto => Shape::EIGHT,
-        };
         if count == n && seen == (1 << n) - 1 {
             return Some(Ok(Board::from_permutation(shape, &cells[..n])));
         }

@@ -43,47 +43,55 @@ const MAX_PACKED: u32 = 31;
 
 /// Every answer of a section, packed: answer `i` is the board of entry `i`'s
 /// moves, the first in the lowest 2 bits, over a marker bit that tells the
-/// length. Derived outward from the goal through the tree the codes make.
+/// length. Derived by a depth-first walk of the tree the codes make, from
+/// the goal: each board's answer is handed down to the boards whose next
+/// move leads to it, so every answer is written once and none is read back.
 fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CELLS]) -> Box<[u64]> {
-    let shape = goal.shape();
-    let n = shape.cells();
-    let answers: Vec<AtomicU64> = (0..bfs::entries(shape))
-        .map(|_| AtomicU64::new(0))
-        .collect();
-    let goal_rank = cells_rank(goal.cells());
-    answers[(goal_rank / 2) as usize].store(1, Ordering::Relaxed);
-    let mut layer = vec![(pack(goal.cells()), goal_rank)];
-    while !layer.is_empty() {
-        let (next, _) = expand(&layer, |part, next, _| {
-            for &(packed, rank) in part {
-                let (mut cells, blank) = unpack(packed, n);
-                let answer = answers[(rank / 2) as usize].load(Ordering::Relaxed);
-                for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
-                    let Some(target) = target.map(usize::from) else {
-                        continue;
-                    };
-                    let next_rank =
-                        rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target));
-                    let back = mv.opposite().code();
-                    // The neighbour whose next move leads here: its answer
-                    // is that move, then this board's. A table proven or
-                    // not, a longer answer than fits is never written.
-                    if next_rank != goal_rank
-                        && code_at(codes, next_rank / 2) == back
-                        && answer < 1 << (2 * MAX_PACKED)
-                    {
-                        answers[(next_rank / 2) as usize]
-                            .store(answer << 2 | u64::from(back), Ordering::Relaxed);
-                        cells.swap(blank, target);
-                        next.push((pack(&cells[..n]), next_rank));
-                        cells.swap(blank, target);
-                    }
+    /// One board of the walk, and what it passes on.
+    struct Walk<'a> {
+        codes: &'a [u8],
+        targets: [[Option<u8>; 4]; MAX_CELLS],
+        answers: Vec<u64>,
+        goal_rank: u64,
+        n: usize,
+    }
+    impl Walk<'_> {
+        fn visit(&mut self, cells: &mut [u8; MAX_CELLS], blank: usize, rank: u64, answer: u64) {
+            self.answers[(rank / 2) as usize] = answer;
+            // A longer answer than fits is never written, a table proven
+            // or not.
+            if answer >= 1 << (2 * MAX_PACKED) {
+                return;
+            }
+            for (mv, target) in Move::ALL.into_iter().zip(self.targets[blank]) {
+                let Some(target) = target.map(usize::from) else {
+                    continue;
+                };
+                let next = rank.wrapping_add_signed(rank_delta(&cells[..self.n], blank, target));
+                let back = mv.opposite().code();
+                // The neighbour whose next move leads here: its answer is
+                // that move, then this board's.
+                if next != self.goal_rank && code_at(self.codes, next / 2) == back {
+                    cells.swap(blank, target);
+                    self.visit(cells, target, next, answer << 2 | u64::from(back));
+                    cells.swap(blank, target);
                 }
             }
-        });
-        layer = next;
+        }
     }
-    answers.into_iter().map(AtomicU64::into_inner).collect()
+    let shape = goal.shape();
+    let goal_rank = cells_rank(goal.cells());
+    let mut walk = Walk {
+        codes,
+        targets,
+        answers: vec![0u64; bfs::entries(shape) as usize],
+        goal_rank,
+        n: shape.cells(),
+    };
+    let mut cells = [0u8; MAX_CELLS];
+    cells[..goal.cells().len()].copy_from_slice(goal.cells());
+    walk.visit(&mut cells, goal.blank(), goal_rank, 1);
+    walk.answers.into_boxed_slice()
 }
 
 /// Appends the letters of a packed answer to `out`, four a step; returns
@@ -105,15 +113,16 @@ fn spell(answer: u64, out: &mut Vec<u8>) -> usize {
         table
     };
     let len = (63 - answer.max(1).leading_zeros() as usize) / 2;
-    let mut moves = answer;
-    let mut left = len;
-    out.reserve(len + 4);
-    while left > 0 {
-        let letters = &SPELLING[(moves & 0xFF) as usize];
-        out.extend_from_slice(&letters[..left.min(4)]);
-        moves >>= 8;
-        left = left.saturating_sub(4);
+    // Four letters a step into a buffer here, then one copy out.
+    let mut letters = [0u8; 4 * 8];
+    for (i, chunk) in letters
+        .chunks_exact_mut(4)
+        .enumerate()
+        .take(len.div_ceil(4))
+    {
+        chunk.copy_from_slice(&SPELLING[((answer >> (8 * i)) & 0xFF) as usize]);
     }
+    out.extend_from_slice(&letters[..len]);
     len
 }
 
@@ -320,6 +329,9 @@ pub struct Table<D> {
     bound: u32,
     /// Whether walks in groups pay (see [`Table::groups_pay`]).
     groups_pay: bool,
+    /// Per section, per cell: the parity of the cell's distance from the
+    /// goal's blank, so that solvability costs no division.
+    distance_parity: Vec<[u8; MAX_CELLS]>,
     /// Each section's answers, derived once enough boards ask (see
     /// [`Table::write_answer`]).
     answers: Vec<OnceLock<Box<[u64]>>>,
@@ -373,6 +385,16 @@ impl<D: AsRef<[u8]>> Table<D> {
             goals.push(Board::canonical(shape, blank));
         }
         let count = goals.len();
+        let distance_parity = goals
+            .iter()
+            .map(|goal| {
+                let mut parity = [0u8; MAX_CELLS];
+                for (cell, p) in parity.iter_mut().enumerate().take(shape.cells()) {
+                    *p = (shape.distance(cell, goal.blank()) % 2) as u8;
+                }
+                parity
+            })
+            .collect();
         let codes = goals.iter().map(|_| OnceLock::new()).collect::<Vec<_>>();
         let goal_ranks = goals.iter().map(|g| board_rank_and_parity(g).0).collect();
         let goal_parities = goals.iter().map(Board::parity).collect();
@@ -388,6 +410,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             goal_parities,
             bound,
             groups_pay: entries.div_ceil(4) > 1 << 20,
+            distance_parity,
             answers: (0..count).map(|_| OnceLock::new()).collect(),
             asked: (0..count).map(|_| AtomicU64::new(0)).collect(),
         })
@@ -615,6 +638,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         };
         let canonical = &self.goals[index];
         let goal_parity = self.goal_parities[index];
+        let distance_parity = &self.distance_parity[index];
         const RUN: usize = 32;
         let mut entries = [u64::MAX; RUN];
         for run in starts.chunks(RUN) {
@@ -624,7 +648,9 @@ impl<D: AsRef<[u8]>> Table<D> {
                     false => start.relabelled(goal, canonical),
                 };
                 let (rank, parity) = board_rank_and_parity(&start);
-                *entry = match connected(self.shape, parity ^ goal_parity, start.blank(), blank) {
+                // The solvability rule of `connected`, from the table.
+                let distance = usize::from(distance_parity[start.blank()]);
+                *entry = match (parity ^ goal_parity) == distance {
                     true => rank / 2,
                     false => u64::MAX,
                 };
