@@ -173,10 +173,9 @@ impl fmt::Display for LineRule {
                 shape.rows(),
                 shape.cols()
             ),
-            Layout::Auto => f.write_str(
-                "a board is 9 tiles (3x3) or 16 (4x4) on one line, or one row a line \
-                 (3 or 4 tiles); other shapes need --shape RxC",
-            ),
+            Layout::Auto => {
+                f.write_str("a board is 9 tiles (3x3) or 16 (4x4), or a row a line; else --shape")
+            }
         }
     }
 }
@@ -911,8 +910,8 @@ mod tests {
         assert_eq!(
             shapes[3],
             Err(
-                "15 tiles on one line: a board is 9 tiles (3x3) or 16 (4x4) on one line, or one \
-                 row a line (3 or 4 tiles); other shapes need --shape RxC"
+                "15 tiles on one line: a board is 9 tiles (3x3) or 16 (4x4), or a row a line; \
+                 else --shape"
                     .into()
             )
         );

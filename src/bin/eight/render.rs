@@ -79,6 +79,8 @@ pub struct Job {
 #[derive(Debug, Default)]
 pub struct Scratch {
     letters: Vec<u8>,
+    /// The last parse error reported, and its message.
+    last_error: Option<(ParseError, Vec<u8>)>,
     /// The starts of a run of jobs.
     pub starts: Vec<Board>,
     /// One buffer of letters per walk of a group.
@@ -135,8 +137,29 @@ pub fn answer_group(
 
 /// Writes `eight: <stdin>:LINE: message` into `errors`.
 fn report(errors: &mut Vec<u8>, line: u64, message: &dyn Display) {
+    errors.extend_from_slice(b"eight: <stdin>:");
+    errors.extend_from_slice(itoa::Buffer::new().format(line).as_bytes());
+    errors.extend_from_slice(b": ");
     // Writing into a Vec cannot fail.
-    let _ = writeln!(errors, "eight: <stdin>:{line}: {message}");
+    let _ = writeln!(errors, "{message}");
+}
+
+/// Writes the message of a parse error as [`report`] does, its text made
+/// once for a run of equal errors (bulk input repeats one mistake).
+fn report_parse(errors: &mut Vec<u8>, line: u64, error: &ParseError, scratch: &mut Scratch) {
+    if scratch
+        .last_error
+        .as_ref()
+        .is_none_or(|(last, _)| last != error)
+    {
+        let text = format!("{error}\n").into_bytes();
+        scratch.last_error = Some((error.clone(), text));
+    }
+    let (_, text) = scratch.last_error.as_ref().expect("set above");
+    errors.extend_from_slice(b"eight: <stdin>:");
+    errors.extend_from_slice(itoa::Buffer::new().format(line).as_bytes());
+    errors.extend_from_slice(b": ");
+    errors.extend_from_slice(text);
 }
 
 /// Solves `job` and appends its answer to `out`, and the messages for its
@@ -162,11 +185,17 @@ pub fn answer(
                 .filter_map(|r| r.as_ref().err())
             {
                 let (line, message): (u64, &dyn Display) = match rejected {
-                    Rejected::Parse { line, error } => (*line, error),
-                    Rejected::Other { line, message } => (*line, message),
+                    Rejected::Parse { line, error } => {
+                        report_parse(errors, *line, error, scratch);
+                        (*line, error)
+                    }
+                    Rejected::Other { line, message } => {
+                        report(errors, *line, message);
+                        (*line, message)
+                    }
                     Rejected::Silent => continue,
                 };
-                report(errors, line, message);
+                let _ = line;
                 if style.form == Form::Json && first.is_none() {
                     first = Some(message.to_string());
                 }
