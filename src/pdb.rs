@@ -24,8 +24,16 @@
 //! tile into the blank's region and costs one, and a plain breadth-first
 //! search finds the fewest. The first time a placement is met, with the blank
 //! in any region, gives its entry.
+//!
+//! The search keeps no lists of states. Each placement has a word of two bits
+//! per free cell, telling for the region that cell names whether it was never
+//! reached, reached at this depth or the next, or expanded; each depth is one
+//! pass over every placement on every core. Memory is three or five bytes a
+//! placement, [`build_memory`].
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
+
+use crate::bfs::prefetch;
 
 use crate::board::Board;
 use crate::file::{
@@ -98,122 +106,11 @@ impl PatternDb {
                     .expect("a goal holds every tile") as u8
             })
             .collect();
-        let geometry = Geometry::new(shape);
-        let k = tiles.len();
-        let count = placements(n, k) as usize;
-        // A state is a placement and the region of the blank, named by its
-        // lowest cell: visited bit `placement * n + cell`. In a layer it is
-        // packed in a u64: the cells four bits each, the region's cell on top.
-        let visited: Vec<AtomicU64> = (0..(count * n).div_ceil(64))
-            .map(|_| AtomicU64::new(0))
-            .collect();
-        let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED)).collect();
-        let pack = |cells: &[u8], region_cell: u32| {
-            cells
-                .iter()
-                .enumerate()
-                .fold(u64::from(region_cell) << 60, |packed, (i, &cell)| {
-                    packed | u64::from(cell) << (4 * i)
-                })
+        // Two bits a free cell: a word of 16 bits holds 8 free cells.
+        let entries = match n - tiles.len() <= 8 {
+            true => search::<AtomicU16>(shape, &homes, &mut progress),
+            false => search::<AtomicU32>(shape, &homes, &mut progress),
         };
-
-        // At home, the blank may be in any region of the free cells.
-        let occupied = cells_mask(&homes);
-        let home_rank = rank_placement(&homes, n);
-        entries[home_rank as usize].store(0, Ordering::Relaxed);
-        let mut reached = 1u64;
-        let mut layer: Vec<u64> = Vec::new();
-        let mut free = geometry.all & !occupied;
-        while free != 0 {
-            let region = geometry.region(free, free.trailing_zeros() as usize);
-            let cell = region.trailing_zeros();
-            test_and_set(&visited, home_rank * n as u64 + u64::from(cell));
-            layer.push(pack(&homes, cell));
-            free &= !region;
-        }
-        progress(&Progress {
-            depth: 0,
-            states: layer.len() as u64,
-            reached,
-            placements: count as u64,
-        });
-
-        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-        let mut depth = 0u32;
-        while !layer.is_empty() {
-            let value = (depth + 1).min(u32::from(UNREACHED) - 1) as u8;
-            let chunk = layer.len().div_ceil(threads).max(1);
-            let next: Vec<(Vec<u64>, u64)> = std::thread::scope(|scope| {
-                let workers: Vec<_> = layer
-                    .chunks(chunk)
-                    .map(|states| {
-                        let (geometry, visited, entries) = (&geometry, &visited, &entries);
-                        scope.spawn(move || {
-                            let mut next = Vec::new();
-                            let mut reached = 0u64;
-                            let mut cells = [0u8; MAX_CELLS];
-                            for &state in states {
-                                for (i, cell) in cells.iter_mut().enumerate().take(k) {
-                                    *cell = (state >> (4 * i) & 15) as u8;
-                                }
-                                let cells = &mut cells[..k];
-                                let occupied = cells_mask(cells);
-                                let region = geometry
-                                    .region(geometry.all & !occupied, (state >> 60) as usize);
-                                for i in 0..k {
-                                    let from = usize::from(cells[i]);
-                                    // The tile moves into a cell of the blank's
-                                    // region next to it, and the blank takes
-                                    // its cell.
-                                    let mut targets = geometry.around[from] & region;
-                                    while targets != 0 {
-                                        let to = targets.trailing_zeros() as usize;
-                                        targets &= targets - 1;
-                                        cells[i] = to as u8;
-                                        let rank = rank_placement(cells, n);
-                                        let free =
-                                            (geometry.all & !occupied & !(1 << to)) | 1 << from;
-                                        let cell = geometry.region(free, from).trailing_zeros();
-                                        if !test_and_set(visited, rank * n as u64 + u64::from(cell))
-                                        {
-                                            next.push(pack(cells, cell));
-                                            // The first to reach a placement sets it;
-                                            // every thread of a layer would set the same.
-                                            let entry = &entries[rank as usize];
-                                            let first = entry.compare_exchange(
-                                                UNREACHED,
-                                                value,
-                                                Ordering::Relaxed,
-                                                Ordering::Relaxed,
-                                            );
-                                            reached += u64::from(first.is_ok());
-                                        }
-                                    }
-                                    cells[i] = from as u8;
-                                }
-                            }
-                            (next, reached)
-                        })
-                    })
-                    .collect();
-                workers
-                    .into_iter()
-                    .map(|worker| worker.join().expect("a search thread panicked"))
-                    .collect()
-            });
-            reached += next.iter().map(|(_, r)| r).sum::<u64>();
-            layer = next.into_iter().flat_map(|(states, _)| states).collect();
-            depth += 1;
-            if !layer.is_empty() {
-                progress(&Progress {
-                    depth,
-                    states: layer.len() as u64,
-                    reached,
-                    placements: count as u64,
-                });
-            }
-        }
-        let entries = entries.into_iter().map(AtomicU8::into_inner).collect();
         PatternDb {
             shape,
             tiles: tiles.to_vec(),
@@ -261,47 +158,54 @@ fn cells_mask(cells: &[u8]) -> u32 {
     cells.iter().fold(0, |mask, &cell| mask | 1 << cell)
 }
 
-/// Sets a bit and returns whether it was set before.
-fn test_and_set(bits: &[AtomicU64], index: u64) -> bool {
-    let bit = 1 << (index % 64);
-    bits[(index / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit != 0
-}
-
 /// The cells of a shape as bit masks.
 struct Geometry {
     /// Every cell.
     all: u32,
     /// The cells next to each cell.
     around: [u32; MAX_CELLS],
+    /// The width of a row.
+    cols: u32,
+    /// The cells a step right may reach: all but the first column.
+    right: u32,
+    /// The cells a step left may reach: all but the last column.
+    left: u32,
 }
 
 impl Geometry {
     fn new(shape: Shape) -> Geometry {
         let mut around = [0u32; MAX_CELLS];
+        let (mut right, mut left) = (0, 0);
         for (cell, mask) in around.iter_mut().enumerate().take(shape.cells()) {
             for mv in Move::ALL {
                 if let Some(next) = shape.neighbor(cell, mv) {
                     *mask |= 1 << next;
                 }
             }
+            let col = cell % shape.cols();
+            right |= u32::from(col != 0) << cell;
+            left |= u32::from(col != shape.cols() - 1) << cell;
         }
         Geometry {
             all: (1u32 << shape.cells()) - 1,
             around,
+            cols: shape.cols() as u32,
+            right,
+            left,
         }
     }
 
-    /// The cells of `free` connected to `start` through `free`.
+    /// The cells of `free` connected to `start` through `free`, grown a
+    /// step in every direction at once.
     fn region(&self, free: u32, start: usize) -> u32 {
         let mut region = 1u32 << start;
         loop {
-            let mut grown = region;
-            let mut edge = region;
-            while edge != 0 {
-                let cell = edge.trailing_zeros() as usize;
-                edge &= edge - 1;
-                grown |= self.around[cell] & free;
-            }
+            let grown = (region
+                | (region << 1 & self.right)
+                | (region >> 1 & self.left)
+                | region << self.cols
+                | region >> self.cols)
+                & free;
             if grown == region {
                 return region;
             }
@@ -310,12 +214,227 @@ impl Geometry {
     }
 }
 
+/// The low bit of every two-bit slot of a [`Slots`] word.
+const LOW: u32 = 0x5555_5555;
+
+/// Successors whose records are fetched ahead of their claim.
+const LOOKAHEAD: usize = 16;
+
+/// What the search keeps of a placement: two bits for each cell the group
+/// leaves free, in order of the cells, for the region of free cells whose
+/// lowest cell it is (the others stay 0). A region is never reached (0),
+/// reached at the depth being expanded or at the next one (1 and 2, which
+/// swap at each depth), or expanded (3).
+trait Slots: Sync {
+    fn unreached() -> Self;
+    fn get(&self) -> u32;
+    /// Sets the bits of `bits`.
+    fn set(&self, bits: u32);
+    /// Sets the slot at `shift` to `code` if it was never reached, and says
+    /// whether it was.
+    fn claim(&self, shift: u32, code: u32) -> bool;
+}
+
+macro_rules! slots {
+    ($atomic:ty, $int:ty) => {
+        impl Slots for $atomic {
+            fn unreached() -> Self {
+                <$atomic>::new(0)
+            }
+
+            fn get(&self) -> u32 {
+                u32::from(self.load(Ordering::Relaxed))
+            }
+
+            fn set(&self, bits: u32) {
+                self.fetch_or(bits as $int, Ordering::Relaxed);
+            }
+
+            fn claim(&self, shift: u32, code: u32) -> bool {
+                self.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |word| {
+                    (u32::from(word) >> shift & 3 == 0).then_some(word | (code << shift) as $int)
+                })
+                .is_ok()
+            }
+        }
+    };
+}
+
+slots!(AtomicU16, u16);
+slots!(AtomicU32, u32);
+
+/// Where in a [`Slots`] word the region of `free` whose lowest cell is
+/// `cell` is kept.
+fn slot_shift(free: u32, cell: u32) -> u32 {
+    2 * (free & ((1 << cell) - 1)).count_ones()
+}
+
+/// The breadth-first search of [`PatternDb::generate`] for the group whose
+/// tiles are at home on `homes`: its entries.
+///
+/// Each depth is a pass over every placement, on every core: a placement
+/// with regions reached at this depth has them expanded, and gets its entry
+/// here if none was expanded before. The records of the successors are
+/// fetched [`LOOKAHEAD`] successors before they are claimed, so that their
+/// trips to memory overlap. Memory: the words and one byte a placement.
+fn search<W: Slots>(shape: Shape, homes: &[u8], progress: &mut impl FnMut(&Progress)) -> Vec<u8> {
+    let n = shape.cells();
+    let k = homes.len();
+    let geometry = Geometry::new(shape);
+    let count = placements(n, k) as usize;
+    let words: Vec<W> = (0..count).map(|_| W::unreached()).collect();
+    let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED)).collect();
+
+    // At home, the blank may be in any region of the free cells.
+    let free = geometry.all & !cells_mask(homes);
+    let mut home = 0;
+    let mut rest = free;
+    while rest != 0 {
+        let region = geometry.region(rest, rest.trailing_zeros() as usize);
+        home |= 1 << slot_shift(free, region.trailing_zeros());
+        rest &= !region;
+    }
+    words[rank_placement(homes, n) as usize].set(home);
+
+    const CHUNK: usize = 1 << 14;
+    // The radix of the last tile's cell in a placement's rank.
+    let radix = n - k + 1;
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let mut reached = 0u64;
+    for depth in 0u32.. {
+        let code = 1 + depth % 2;
+        let value = depth.min(u32::from(UNREACHED) - 1) as u8;
+        let chunks = AtomicUsize::new(0);
+        let (states, newly) = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut states = 0u64;
+                        let mut newly = 0u64;
+                        let mut ahead = [(0usize, 0u32); LOOKAHEAD];
+                        let mut pushed = 0usize;
+                        let mut claim = |rank: usize, shift: u32| {
+                            prefetch(&words, rank);
+                            let (old_rank, old_shift) =
+                                std::mem::replace(&mut ahead[pushed % LOOKAHEAD], (rank, shift));
+                            if pushed >= LOOKAHEAD {
+                                words[old_rank].claim(old_shift, 3 - code);
+                            }
+                            pushed += 1;
+                        };
+                        let mut cells = [0u8; MAX_CELLS];
+                        let (mut known, mut unused) = (usize::MAX, 0);
+                        loop {
+                            let start = chunks.fetch_add(CHUNK, Ordering::Relaxed);
+                            if start >= count {
+                                break;
+                            }
+                            for (placement, word) in words
+                                .iter()
+                                .enumerate()
+                                .take(count.min(start + CHUNK))
+                                .skip(start)
+                            {
+                                let word = word.get();
+                                let (low, high) = (word & LOW, word >> 1 & LOW);
+                                let now = match code {
+                                    1 => low & !high,
+                                    _ => high & !low,
+                                };
+                                if now == 0 {
+                                    continue;
+                                }
+                                if low & high == 0 {
+                                    entries[placement].store(value, Ordering::Relaxed);
+                                    newly += 1;
+                                }
+                                states += u64::from(now.count_ones());
+                                // Placements that differ in the last tile's
+                                // cell alone are neighbours: the others' cells
+                                // are kept from one to the next.
+                                let (prefix, last) = (placement / radix, placement % radix);
+                                if prefix != known {
+                                    known = prefix;
+                                    unrank_placement(prefix as u64, n, &mut cells[..k - 1]);
+                                    unused = geometry.all & !cells_mask(&cells[..k - 1]);
+                                }
+                                let mut rest = unused;
+                                for _ in 0..last {
+                                    rest &= rest - 1;
+                                }
+                                cells[k - 1] = rest.trailing_zeros() as u8;
+                                let cells = &mut cells[..k];
+                                let free = geometry.all & !cells_mask(cells);
+                                let mut rest = free;
+                                let mut slot = 0;
+                                while rest != 0 {
+                                    let start = rest.trailing_zeros() as usize;
+                                    rest &= rest - 1;
+                                    slot += 2;
+                                    if now >> (slot - 2) & 1 == 0 {
+                                        continue;
+                                    }
+                                    let region = geometry.region(free, start);
+                                    for i in 0..k {
+                                        let from = cells[i];
+                                        // The tile moves into a cell of the
+                                        // blank's region next to it, and the
+                                        // blank takes its cell.
+                                        let mut targets =
+                                            geometry.around[usize::from(from)] & region;
+                                        while targets != 0 {
+                                            let to = targets.trailing_zeros();
+                                            targets &= targets - 1;
+                                            cells[i] = to as u8;
+                                            let rank = rank_placement(cells, n) as usize;
+                                            let free = free & !(1 << to) | 1 << from;
+                                            let lowest = geometry
+                                                .region(free, usize::from(from))
+                                                .trailing_zeros();
+                                            claim(rank, slot_shift(free, lowest));
+                                        }
+                                        cells[i] = from;
+                                    }
+                                }
+                                words[placement].set(now | now << 1);
+                            }
+                        }
+                        for &(rank, shift) in &ahead[..pushed.min(LOOKAHEAD)] {
+                            words[rank].claim(shift, 3 - code);
+                        }
+                        (states, newly)
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|worker| worker.join().expect("a search thread panicked"))
+                .fold((0, 0), |(s, r), (states, newly)| (s + states, r + newly))
+        });
+        if states == 0 {
+            break;
+        }
+        reached += newly;
+        progress(&Progress {
+            depth,
+            states,
+            reached,
+            placements: count as u64,
+        });
+    }
+    entries.into_iter().map(AtomicU8::into_inner).collect()
+}
+
 /// About how many bytes [`PatternDb::generate`] needs for a group of `k`
-/// tiles of `shape`: its entries, its bit set of visited states and its
-/// largest layers. Measured: 5.0 GB peak for the 8 tiles of 4x4 (519
-/// million placements), about 10 bytes a placement.
+/// tiles of `shape`: a byte of entry and a word of two-bit slots a placement,
+/// the word of 2 bytes when at most 8 cells are free and of 4 otherwise.
+/// Measured: 1.58 GB peak for the 7-8 databases of 4x4, whose 8 tiles have
+/// 519 million placements.
 pub fn build_memory(shape: Shape, k: usize) -> u64 {
-    placements(shape.cells(), k.min(shape.cells())).saturating_mul(10)
+    let n = shape.cells();
+    let k = k.min(n);
+    let word = if n - k <= 8 { 2 } else { 4 };
+    placements(n, k).saturating_mul(1 + word)
 }
 
 /// Entries sampled per group when databases are opened.
