@@ -11,7 +11,8 @@
 //! nodes and time, checks every length against Korf's, and the totals. The
 //! databases are read from the data folder (`$EIGHT_DATA`, else the user's);
 //! `KORF_PARTITION=5-5-5` reads other databases (built with `--partition`),
-//! and `KORF_FIRST=10` solves only the first instances.
+//! `KORF_PARTITION=builtin` uses the compact 6-6-3 databases built into the
+//! program, and `KORF_FIRST=10` solves only the first instances.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -25,22 +26,26 @@ use eight::{Board, DataDir, PdbTable, Searcher, Shape, map, pdb};
 
 fn main() {
     let partition = std::env::var("KORF_PARTITION").unwrap_or_else(|_| "7-8".into());
-    let sizes = pdb::parse_sizes(&partition).expect("KORF_PARTITION holds group sizes");
     let first: usize = std::env::var("KORF_FIRST").map_or(100, |n| n.parse().expect("a count"));
-    let dir = DataDir::locate().expect("a data folder");
-    let path = dir.path().join(solver::pdb_file(Shape::FIFTEEN, &sizes, 0));
-    let Ok(file) = map::open(&path) else {
-        eprintln!(
-            "{} is missing: run `cargo run --release --bin eight-gen -- --shape 4x4 --partition \
-             {partition} --blank 0` first",
-            path.display()
-        );
-        std::process::exit(1);
-    };
     let loading = Instant::now();
-    // SAFETY: the file is only read, and nothing writes it while this runs.
-    let map = unsafe { map::map(&file) }.expect("the databases map");
-    let table = PdbTable::new(Data::Mapped(map)).expect("the databases are valid");
+    let data = if partition == "builtin" {
+        Data::Static(solver::builtin_pdb(Shape::FIFTEEN, 0).expect("the program has 4x4 databases"))
+    } else {
+        let sizes = pdb::parse_sizes(&partition).expect("KORF_PARTITION holds group sizes");
+        let dir = DataDir::locate().expect("a data folder");
+        let path = dir.path().join(solver::pdb_file(Shape::FIFTEEN, &sizes, 0));
+        let Ok(file) = map::open(&path) else {
+            eprintln!(
+                "{} is missing: run `cargo run --release --bin eight-gen -- --shape 4x4 \
+                 --partition {partition} --blank 0` first",
+                path.display()
+            );
+            std::process::exit(1);
+        };
+        // SAFETY: the file is only read, and nothing writes it while this runs.
+        Data::Mapped(unsafe { map::map(&file) }.expect("the databases map"))
+    };
+    let table = PdbTable::new(data).expect("the databases are valid");
     let searcher = Searcher::new(table);
     let load_time = loading.elapsed();
 
