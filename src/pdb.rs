@@ -170,6 +170,10 @@ struct Geometry {
     right: u32,
     /// The cells a step left may reach: all but the last column.
     left: u32,
+    /// `lowest[free << 4 | cell]`: the lowest cell of the region of `free`
+    /// that holds `cell` (1 MB for 16 cells): a look-up for each successor
+    /// of the search, where a flood fill costs more.
+    lowest: Vec<u8>,
 }
 
 impl Geometry {
@@ -186,13 +190,33 @@ impl Geometry {
             right |= u32::from(col != 0) << cell;
             left |= u32::from(col != shape.cols() - 1) << cell;
         }
-        Geometry {
+        let mut geometry = Geometry {
             all: (1u32 << shape.cells()) - 1,
             around,
             cols: shape.cols() as u32,
             right,
             left,
+            lowest: vec![0; MAX_CELLS << shape.cells()],
+        };
+        for free in 0..1u32 << shape.cells() {
+            let mut rest = free;
+            while rest != 0 {
+                let low = rest.trailing_zeros();
+                let mut region = geometry.region(free, low as usize);
+                rest &= !region;
+                while region != 0 {
+                    let cell = region.trailing_zeros() as usize;
+                    region &= region - 1;
+                    geometry.lowest[(free as usize) << 4 | cell] = low as u8;
+                }
+            }
         }
+        geometry
+    }
+
+    /// The lowest cell of the region of `free` that holds `cell`.
+    fn lowest(&self, free: u32, cell: usize) -> u32 {
+        u32::from(self.lowest[(free as usize) << 4 | cell])
     }
 
     /// The cells of `free` connected to `start` through `free`, grown a
@@ -388,9 +412,8 @@ fn search<W: Slots>(shape: Shape, homes: &[u8], progress: &mut impl FnMut(&Progr
                                             cells[i] = to as u8;
                                             let rank = rank_placement(cells, n) as usize;
                                             let free = free & !(1 << to) | 1 << from;
-                                            let lowest = geometry
-                                                .region(free, usize::from(from))
-                                                .trailing_zeros();
+                                            let lowest =
+                                                geometry.lowest(free, usize::from(from));
                                             claim(rank, slot_shift(free, lowest));
                                         }
                                         cells[i] = from;
