@@ -323,6 +323,13 @@ fn search<W: Slots>(shape: Shape, homes: &[u8], progress: &mut impl FnMut(&Progr
     const CHUNK: usize = 1 << 14;
     // The radix of the last tile's cell in a placement's rank.
     let radix = n - k + 1;
+    // The place value of each tile's digit in a placement's rank.
+    let mut weights = [0usize; MAX_CELLS];
+    let mut weight = 1;
+    for i in (0..k).rev() {
+        weights[i] = weight;
+        weight *= n - i;
+    }
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     let mut reached = 0u64;
     for depth in 0u32.. {
@@ -399,6 +406,10 @@ fn search<W: Slots>(shape: Shape, homes: &[u8], progress: &mut impl FnMut(&Progr
                                         continue;
                                     }
                                     let region = geometry.region(free, start);
+                                    // The digits of the tiles before the
+                                    // moved one stay: their part of the rank
+                                    // and their cells are kept.
+                                    let (mut before, mut seen) = (0usize, 0u32);
                                     for i in 0..k {
                                         let from = cells[i];
                                         // The tile moves into a cell of the
@@ -410,13 +421,28 @@ fn search<W: Slots>(shape: Shape, homes: &[u8], progress: &mut impl FnMut(&Progr
                                             let to = targets.trailing_zeros();
                                             targets &= targets - 1;
                                             cells[i] = to as u8;
-                                            let rank = rank_placement(cells, n) as usize;
+                                            let mut rank = before;
+                                            let mut taken = seen;
+                                            for (&cell, &weight) in
+                                                cells[i..].iter().zip(&weights[i..k])
+                                            {
+                                                let cell = u32::from(cell);
+                                                let digit =
+                                                    cell - (taken & ((1 << cell) - 1)).count_ones();
+                                                rank += digit as usize * weight;
+                                                taken |= 1 << cell;
+                                            }
+                                            debug_assert_eq!(rank as u64, rank_placement(cells, n));
                                             let free = free & !(1 << to) | 1 << from;
-                                            let lowest =
-                                                geometry.lowest(free, usize::from(from));
+                                            let lowest = geometry.lowest(free, usize::from(from));
                                             claim(rank, slot_shift(free, lowest));
                                         }
                                         cells[i] = from;
+                                        let from = u32::from(from);
+                                        before += (from - (seen & ((1 << from) - 1)).count_ones())
+                                            as usize
+                                            * weights[i];
+                                        seen |= 1 << from;
                                     }
                                 }
                                 words[placement].set(now | now << 1);
