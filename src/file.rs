@@ -655,22 +655,36 @@ impl Decoded {
             };
         }
         let mut buffer = Vec::with_capacity(len + 2 * Decoded::HUGE);
+        advise_huge_pages(&mut buffer);
         let base = buffer.as_mut_ptr() as usize;
         let start = base.next_multiple_of(Decoded::HUGE) - base;
-        #[cfg(target_os = "linux")]
-        // SAFETY: the range lies inside the buffer's allocation, which no
-        // one has touched yet; the advice only changes how its pages are
-        // backed, and failing to take it is harmless.
-        unsafe {
-            libc::madvise(
-                (base + start) as *mut libc::c_void,
-                len.next_multiple_of(4096),
-                libc::MADV_HUGEPAGE,
-            );
-        }
         buffer.resize(start + len, 0);
         Decoded { buffer, start, len }
     }
+}
+
+/// Asks Linux to back the memory of `buffer`'s capacity with huge pages,
+/// before anything touches it: large arrays read at random then cost a
+/// fraction of the trips through the page tables. Elsewhere, and if the
+/// kernel declines, nothing changes.
+pub(crate) fn advise_huge_pages<T>(buffer: &mut Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let base = buffer.as_mut_ptr() as usize;
+        let start = base.next_multiple_of(PAGE);
+        let end = (base + buffer.capacity() * std::mem::size_of::<T>()) / PAGE * PAGE;
+        if end > start {
+            // SAFETY: the range lies inside the buffer's allocation; the
+            // advice only changes how its pages are backed, never what they
+            // hold, and failing to take it is harmless.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buffer;
 }
 
 impl std::ops::Deref for Decoded {

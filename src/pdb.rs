@@ -306,8 +306,14 @@ fn search<W: Slots>(shape: Shape, homes: &[u8], progress: &mut impl FnMut(&Progr
     let k = homes.len();
     let geometry = Geometry::new(shape);
     let count = placements(n, k) as usize;
-    let words: Vec<W> = (0..count).map(|_| W::unreached()).collect();
-    let entries: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNREACHED)).collect();
+    // Both are read at random: huge pages save most trips through the page
+    // tables.
+    let mut words: Vec<W> = Vec::with_capacity(count);
+    file::advise_huge_pages(&mut words);
+    words.extend((0..count).map(|_| W::unreached()));
+    let mut entries: Vec<AtomicU8> = Vec::with_capacity(count);
+    file::advise_huge_pages(&mut entries);
+    entries.extend((0..count).map(|_| AtomicU8::new(UNREACHED)));
 
     // At home, the blank may be in any region of the free cells.
     let free = geometry.all & !cells_mask(homes);
