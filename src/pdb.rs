@@ -549,6 +549,23 @@ impl<'a> Values<'a> {
             }
         }
     }
+
+    /// Asks for the entry of placement `rank` to be fetched into the cache
+    /// ahead of [`Values::get`].
+    #[inline(always)]
+    pub fn prefetch(self, rank: usize) {
+        match self {
+            Values::Bytes(bytes) => prefetch(bytes, rank),
+            Values::Nibbles(nibbles) => prefetch(nibbles, rank / 2),
+        }
+    }
+
+    /// The bytes the entries take.
+    pub fn bytes(self) -> usize {
+        match self {
+            Values::Bytes(bytes) | Values::Nibbles(bytes) => bytes.len(),
+        }
+    }
 }
 
 /// Pattern databases read from any bytes: a `Vec<u8>`, a
@@ -867,13 +884,29 @@ fn nibbles(goal: &Board, db: &PatternDb) -> Vec<u8> {
 ///
 /// # Errors
 ///
-/// Fails unless the sizes are at least one each and add up to the tiles.
+/// Fails unless the sizes are at least one each and add up to the tiles,
+/// and each group's placements fit in a file
+/// ([`MAX_SECTION_ENTRIES`](file::MAX_SECTION_ENTRIES)).
 pub fn partition(goal: &Board, sizes: &[usize]) -> Result<Vec<Vec<u8>>, PartitionError> {
     let tiles: Vec<u8> = goal.cells().iter().copied().filter(|&t| t != 0).collect();
     if sizes.contains(&0) || sizes.iter().sum::<usize>() != tiles.len() {
         return Err(PartitionError::Sum {
             sizes: sizes.to_vec(),
             tiles: tiles.len(),
+        });
+    }
+    let n = goal.shape().cells();
+    if let Some(&size) = sizes
+        .iter()
+        .find(|&&k| placements(n, k) > file::MAX_SECTION_ENTRIES)
+    {
+        return Err(PartitionError::TooLarge {
+            size,
+            placements: placements(n, size),
+            most: (1..n)
+                .take_while(|&k| placements(n, k) <= file::MAX_SECTION_ENTRIES)
+                .last()
+                .unwrap_or(0),
         });
     }
     let mut rest = &tiles[..];
@@ -901,6 +934,19 @@ pub enum PartitionError {
         sizes: Vec<usize>,
         /// The tiles.
         tiles: usize,
+    },
+    /// A group with more placements than a file holds.
+    #[error(
+        "a group of {size} tiles has {placements} placements, more than a database file holds: \
+         use groups of at most {most} tiles"
+    )]
+    TooLarge {
+        /// The group's size.
+        size: usize,
+        /// Its placements.
+        placements: u64,
+        /// The largest group a file holds on this board.
+        most: usize,
     },
 }
 
