@@ -516,20 +516,8 @@ impl<D: AsRef<[u8]>> Table<D> {
         goal: &Board,
         emit: impl FnMut(Move),
     ) -> Result<Option<usize>, SolveError> {
-        for board in [start, goal] {
-            if board.shape() != self.shape {
-                return Err(SolveError::Shape {
-                    expected: self.shape,
-                    got: board.shape(),
-                });
-            }
-        }
+        let index = self.section(goal, Some(start))?;
         let blank = goal.blank();
-        let index = self.section_of[blank].ok_or(SolveError::NoData {
-            shape: self.shape,
-            blank,
-        })?;
-        let index = usize::from(index);
         let canonical = &self.goals[index];
         let start = match goal == canonical {
             true => *start,
@@ -571,19 +559,8 @@ impl<D: AsRef<[u8]>> Table<D> {
         goal: &Board,
         out: &mut Vec<u8>,
     ) -> Result<Option<usize>, SolveError> {
-        for board in [start, goal] {
-            if board.shape() != self.shape {
-                return Err(SolveError::Shape {
-                    expected: self.shape,
-                    got: board.shape(),
-                });
-            }
-        }
+        let index = self.section(goal, Some(start))?;
         let blank = goal.blank();
-        let index = usize::from(self.section_of[blank].ok_or(SolveError::NoData {
-            shape: self.shape,
-            blank,
-        })?);
         let canonical = &self.goals[index];
         let start = match goal == canonical {
             true => *start,
@@ -677,11 +654,28 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// As [`Table::solve_each`] for the goal.
     pub fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
-        let index = usize::from(self.section_of[goal.blank()].ok_or(SolveError::NoData {
-            shape: self.shape,
-            blank: goal.blank(),
-        })?);
+        let index = self.section(goal, None)?;
         Ok(self.answers_after(index, DERIVE_AFTER)?.is_some())
+    }
+
+    /// The section that answers boards toward `goal`, once `goal` and
+    /// `start` are found of the table's shape.
+    fn section(&self, goal: &Board, start: Option<&Board>) -> Result<usize, SolveError> {
+        for board in start.into_iter().chain([goal]) {
+            if board.shape() != self.shape {
+                return Err(SolveError::Shape {
+                    expected: self.shape,
+                    got: board.shape(),
+                });
+            }
+        }
+        let blank = goal.blank();
+        self.section_of[blank]
+            .map(usize::from)
+            .ok_or(SolveError::NoData {
+                shape: self.shape,
+                blank,
+            })
     }
 
     /// The answers of section `index`, if derived or worth deriving now.
@@ -719,17 +713,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// Fails as [`Table::solve_each`] does for the goal.
     pub fn at_distance(&self, goal: &Board, depth: u32) -> Result<Vec<Board>, SolveError> {
-        if goal.shape() != self.shape {
-            return Err(SolveError::Shape {
-                expected: self.shape,
-                got: goal.shape(),
-            });
-        }
-        let blank = goal.blank();
-        let index = usize::from(self.section_of[blank].ok_or(SolveError::NoData {
-            shape: self.shape,
-            blank,
-        })?);
+        let index = self.section(goal, None)?;
         let codes = self.codes(index)?;
         let canonical = &self.goals[index];
         let goal_rank = self.goal_ranks[index];
@@ -820,17 +804,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             steps: u32,
             going: bool,
         }
-        if goal.shape() != self.shape {
-            return Err(SolveError::Shape {
-                expected: self.shape,
-                got: goal.shape(),
-            });
-        }
+        let index = self.section(goal, None)?;
         let blank = goal.blank();
-        let index = usize::from(self.section_of[blank].ok_or(SolveError::NoData {
-            shape: self.shape,
-            blank,
-        })?);
         let canonical = &self.goals[index];
         let codes = self.codes(index)?;
         let goal_rank = self.goal_ranks[index];
