@@ -184,18 +184,17 @@ pub fn answer(
                 .into_iter()
                 .filter_map(|r| r.as_ref().err())
             {
-                let (line, message): (u64, &dyn Display) = match rejected {
+                let message: &dyn Display = match rejected {
                     Rejected::Parse { line, error } => {
                         report_parse(errors, *line, error, scratch);
-                        (*line, error)
+                        error
                     }
                     Rejected::Other { line, message } => {
                         report(errors, *line, message);
-                        (*line, message)
+                        message
                     }
                     Rejected::Silent => continue,
                 };
-                let _ = line;
                 if style.form == Form::Json && first.is_none() {
                     first = Some(message.to_string());
                 }
