@@ -516,22 +516,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         goal: &Board,
         emit: impl FnMut(Move),
     ) -> Result<Option<usize>, SolveError> {
-        let index = self.section(goal, Some(start))?;
-        let blank = goal.blank();
-        let canonical = &self.goals[index];
-        let start = match goal == canonical {
-            true => *start,
-            false => start.relabelled(goal, canonical),
-        };
-        let (rank, parity) = board_rank_and_parity(&start);
-        if !connected(
-            self.shape,
-            parity ^ self.goal_parities[index],
-            start.blank(),
-            blank,
-        ) {
+        let Some((index, start, rank)) = self.place(start, goal)? else {
             return Ok(None);
-        }
+        };
         Ok(Some(self.walk(&start, rank, index, emit)?))
     }
 
@@ -559,22 +546,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         goal: &Board,
         out: &mut Vec<u8>,
     ) -> Result<Option<usize>, SolveError> {
-        let index = self.section(goal, Some(start))?;
-        let blank = goal.blank();
-        let canonical = &self.goals[index];
-        let start = match goal == canonical {
-            true => *start,
-            false => start.relabelled(goal, canonical),
-        };
-        let (rank, parity) = board_rank_and_parity(&start);
-        if !connected(
-            self.shape,
-            parity ^ self.goal_parities[index],
-            start.blank(),
-            blank,
-        ) {
+        let Some((index, start, rank)) = self.place(start, goal)? else {
             return Ok(None);
-        }
+        };
         if let Some(answers) = self.answers(index)? {
             return Ok(Some(spell(answers[(rank / 2) as usize], out)));
         }
@@ -656,6 +630,31 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
         let index = self.section(goal, None)?;
         Ok(self.answers_after(index, DERIVE_AFTER)?.is_some())
+    }
+
+    /// Where `start` stands toward `goal`: the goal's section, `start`
+    /// relabelled toward the section's goal, and its rank; `None` if it
+    /// cannot reach the goal.
+    #[inline(always)]
+    fn place(
+        &self,
+        start: &Board,
+        goal: &Board,
+    ) -> Result<Option<(usize, Board, u64)>, SolveError> {
+        let index = self.section(goal, Some(start))?;
+        let canonical = &self.goals[index];
+        let start = match goal == canonical {
+            true => *start,
+            false => start.relabelled(goal, canonical),
+        };
+        let (rank, parity) = board_rank_and_parity(&start);
+        let reachable = connected(
+            self.shape,
+            parity ^ self.goal_parities[index],
+            start.blank(),
+            goal.blank(),
+        );
+        Ok(reachable.then_some((index, start, rank)))
     }
 
     /// The section that answers boards toward `goal`, once `goal` and
