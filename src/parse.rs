@@ -668,22 +668,14 @@ impl Parser {
             Layout::Auto => Shape::EIGHT,
         };
         // The usual layouts first: one tile and one space, by turns, or the
-        // tiles written together.
+        // tiles written together; the 3x3 board in a loop of known length.
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.len() == 2 * n - 1 || line.len() == n {
-            let step = line.len().div_ceil(n);
-            let mut cells = [0u8; MAX_CELLS];
-            let mut seen = 0u32;
-            let mut spaced = true;
-            for (i, cell) in cells.iter_mut().enumerate().take(n) {
-                let class = self.classes[usize::from(line[i * step])];
-                *cell = class;
-                seen |= 1u32.wrapping_shl(u32::from(class));
-                spaced &= step == 1 || i + 1 == n || line[i * step + 1] == b' ';
-            }
-            if spaced && seen == (1 << n) - 1 {
-                return Some(Ok(Board::from_permutation(shape, &cells[..n])));
-            }
+        let usual = match n {
+            9 => self.usual_line::<9>(line),
+            _ => self.usual_line::<0>(line),
+        };
+        if let Some(cells) = usual {
+            return Some(Ok(Board::from_cell_array(shape, cells)));
         }
         let mut cells = [0u8; MAX_CELLS];
         let mut count = 0;
@@ -718,6 +710,31 @@ impl Parser {
             layout: self.layout,
             got: count,
         }))
+    }
+
+    /// The cells of a line in one of the usual layouts (one tile and one
+    /// space by turns, or the tiles written together) if it holds every tile
+    /// of the fast path's shape once. `N` is the number of cells if known
+    /// when compiled, else 0. The cells are gathered in a word rather than
+    /// stored one by one, so that the board is not read back byte by byte.
+    #[inline(always)]
+    fn usual_line<const N: usize>(&self, line: &[u8]) -> Option<[u8; MAX_CELLS]> {
+        let n = if N == 0 { self.fast_cells } else { N };
+        let step = match line.len() {
+            len if len == n => 1,
+            len if len == 2 * n - 1 => 2,
+            _ => return None,
+        };
+        let mut packed = 0u128;
+        let mut seen = 0u32;
+        let mut spaced = true;
+        for i in 0..n {
+            let class = self.classes[usize::from(line[i * step])];
+            packed |= u128::from(class) << (8 * i);
+            seen |= 1u32.wrapping_shl(u32::from(class));
+            spaced &= step == 1 || i + 1 == n || line[i * step + 1] == b' ';
+        }
+        (spaced && seen == (1 << n) - 1).then(|| packed.to_le_bytes())
     }
 
     /// Ends the current line: a board, a row, an invalid line, or nothing.

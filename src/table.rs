@@ -94,18 +94,20 @@ fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CEL
     walk.answers.into_boxed_slice()
 }
 
-/// Appends the letters of a packed answer to `out`, four a step; returns
-/// its length. An answer never derived (0) is empty.
+/// Appends the letters of a packed answer to `out`, four a step, and a
+/// newline after them if `line`; returns its length. An answer never
+/// derived (0) is empty.
 #[inline]
-fn spell(answer: u64, out: &mut Vec<u8>) -> usize {
-    /// The letters of each byte of four 2-bit codes, the lowest first.
-    const SPELLING: [[u8; 4]; 256] = {
-        let mut table = [[0u8; 4]; 256];
+fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
+    /// The letters of each byte of four 2-bit codes, the lowest first, as
+    /// the bytes of a word.
+    const SPELLING: [u32; 256] = {
+        let mut table = [0u32; 256];
         let mut byte = 0;
         while byte < 256 {
             let mut i = 0;
             while i < 4 {
-                table[byte][i] = b"dlru"[(byte >> (2 * i)) & 3];
+                table[byte] |= (b"dlru"[(byte >> (2 * i)) & 3] as u32) << (8 * i);
                 i += 1;
             }
             byte += 1;
@@ -113,16 +115,20 @@ fn spell(answer: u64, out: &mut Vec<u8>) -> usize {
         table
     };
     let len = (63 - answer.max(1).leading_zeros() as usize) / 2;
-    // Four letters a step into a buffer here, then one copy out.
-    let mut letters = [0u8; 4 * 8];
-    for (i, chunk) in letters
-        .chunks_exact_mut(4)
-        .enumerate()
-        .take(len.div_ceil(4))
-    {
-        chunk.copy_from_slice(&SPELLING[((answer >> (8 * i)) & 0xFF) as usize]);
+    // Every letter the word may hold, eight a word, then the answer's
+    // length kept: the words go out whole, with no buffer read back and no
+    // copy of variable length (a call) a board.
+    let start = out.len();
+    out.reserve(4 * 8 + 1);
+    for k in 0..4 {
+        let byte = |i: usize| ((answer >> (8 * (2 * k + i))) & 0xFF) as usize;
+        let word = u64::from(SPELLING[byte(0)]) | u64::from(SPELLING[byte(1)]) << 32;
+        out.extend_from_slice(&word.to_le_bytes());
     }
-    out.extend_from_slice(&letters[..len]);
+    out.truncate(start + len);
+    if line {
+        out.push(b'\n');
+    }
     len
 }
 
@@ -550,7 +556,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(None);
         };
         if let Some(answers) = self.answers(index)? {
-            return Ok(Some(spell(answers[(rank / 2) as usize], out)));
+            return Ok(Some(spell(answers[(rank / 2) as usize], false, out)));
         }
         Ok(Some(self.walk(&start, rank, index, |mv| {
             out.push(mv.letter() as u8)
@@ -592,11 +598,12 @@ impl<D: AsRef<[u8]>> Table<D> {
         let distance_parity = &self.distance_parity[index];
         const RUN: usize = 32;
         let mut entries = [u64::MAX; RUN];
+        let relabel = goal != canonical;
         for run in starts.chunks(RUN) {
             for (start, entry) in run.iter().zip(&mut entries) {
-                let start = match goal == canonical {
-                    true => *start,
-                    false => start.relabelled(goal, canonical),
+                let start = match relabel {
+                    false => *start,
+                    true => start.relabelled(goal, canonical),
                 };
                 let (rank, parity) = board_rank_and_parity(&start);
                 // The solvability rule of `connected`, from the table.
@@ -610,8 +617,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             for &entry in &entries[..run.len()] {
                 match answers.get(entry as usize) {
                     Some(&answer) => {
-                        spell(answer, out);
-                        out.push(b'\n');
+                        spell(answer, true, out);
                     }
                     None => out.extend_from_slice(b"unsolvable\n"),
                 }
