@@ -657,7 +657,7 @@ impl Parser {
     /// when each tile is its own token, that it has too few or too many to
     /// be a board or a row. `None` sends the line down the general path,
     /// which tells everything else.
-    #[inline]
+    #[inline(always)]
     fn whole_line(&self, line: &[u8]) -> Option<Result<Board, ParseError>> {
         if self.fast_cells == 0 || self.grid.is_some() || !self.tokens.is_empty() {
             return None;
@@ -720,21 +720,28 @@ impl Parser {
     #[inline(always)]
     fn usual_line<const N: usize>(&self, line: &[u8]) -> Option<[u8; MAX_CELLS]> {
         let n = if N == 0 { self.fast_cells } else { N };
-        let step = match line.len() {
-            len if len == n => 1,
-            len if len == 2 * n - 1 => 2,
-            _ => return None,
-        };
         let mut packed = 0u128;
         let mut seen = 0u32;
-        let mut spaced = true;
-        for i in 0..n {
-            let class = self.classes[usize::from(line[i * step])];
+        let mut take = |i: usize, byte: u8| {
+            let class = self.classes[usize::from(byte)];
             packed |= u128::from(class) << (8 * i);
             seen |= 1u32.wrapping_shl(u32::from(class));
-            spaced &= step == 1 || i + 1 == n || line[i * step + 1] == b' ';
+        };
+        if line.len() == n {
+            for (i, &byte) in line.iter().enumerate() {
+                take(i, byte);
+            }
+        } else if line.len() == 2 * n - 1 {
+            for i in 0..n {
+                take(i, line[2 * i]);
+            }
+            if (1..n).any(|i| line[2 * i - 1] != b' ') {
+                return None;
+            }
+        } else {
+            return None;
         }
-        (spaced && seen == (1 << n) - 1).then(|| packed.to_le_bytes())
+        (seen == (1 << n) - 1).then(|| packed.to_le_bytes())
     }
 
     /// Ends the current line: a board, a row, an invalid line, or nothing.

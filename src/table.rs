@@ -97,7 +97,7 @@ fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CEL
 /// Appends the letters of a packed answer to `out`, four a step, and a
 /// newline after them if `line`; returns its length. An answer never
 /// derived (0) is empty.
-#[inline]
+#[inline(always)]
 fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
     /// The letters of each byte of four 2-bit codes, the lowest first, as
     /// the bytes of a word.
