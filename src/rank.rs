@@ -139,16 +139,31 @@ pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
 #[inline]
 fn cells_rank_and_parity(cells: &[u8]) -> (u64, usize) {
     // The 3x3 board, the one ranked millions of times a run, in a loop of
-    // known length: unrolled, with no bounds to check.
+    // known length, with each tile's weight from a table of its own.
     match <&[u8; 9]>::try_from(cells) {
-        Ok(cells) => rank_and_parity_of(cells),
-        Err(_) => rank_and_parity_of(cells),
+        Ok(cells) => rank_and_parity_of(cells, &WEIGHTS[9]),
+        Err(_) => rank_and_parity_of(cells, &WEIGHTS[cells.len()]),
     }
 }
 
+/// `WEIGHTS[n][t]` is the weight of tile `t`'s digit in the rank of `n`
+/// cells, `(n - 1 - t)!`; 0 for a tile that is not one of them.
+const WEIGHTS: [[u64; 32]; MAX_RANKED_CELLS + 1] = {
+    let mut table = [[0u64; 32]; MAX_RANKED_CELLS + 1];
+    let mut n = 0;
+    while n <= MAX_RANKED_CELLS {
+        let mut tile = 0;
+        while tile < n {
+            table[n][tile] = FACTORIALS[n - 1 - tile];
+            tile += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
 #[inline(always)]
-fn rank_and_parity_of(cells: &[u8]) -> (u64, usize) {
-    let last = cells.len() - 1;
+fn rank_and_parity_of(cells: &[u8], weights: &[u64; 32]) -> (u64, usize) {
     // The digit of tile `t` counts the later entries of the positions that
     // are smaller: the larger tiles that stand before `t` in reading order.
     // So one pass over the cells finds every digit.
@@ -158,7 +173,7 @@ fn rank_and_parity_of(cells: &[u8]) -> (u64, usize) {
     for &tile in cells {
         let tile = u32::from(tile) & 31;
         let digit = (seen >> tile).count_ones();
-        rank += u64::from(digit) * FACTORIALS[last.saturating_sub(tile as usize)];
+        rank += u64::from(digit) * weights[tile as usize];
         inversions += digit;
         seen |= 1 << tile;
     }
