@@ -620,6 +620,16 @@ impl Parser {
     /// Reads `bytes`, reporting each board completed in them to `sink`.
     pub fn feed(&mut self, mut bytes: &[u8], sink: &mut impl FnMut(Item)) {
         while !bytes.is_empty() {
+            // The most common line of all, found with no search for its end.
+            if let Some((board, len)) = self.usual_line_ahead(bytes) {
+                sink(Item {
+                    line: self.line,
+                    result: Ok(board),
+                });
+                self.line += 1;
+                bytes = &bytes[len + 1..];
+                continue;
+            }
             let end = memchr::memchr(b'\n', bytes);
             // The common case: a whole line that holds one good board.
             if let Some(end) = end
@@ -710,6 +720,30 @@ impl Parser {
             layout: self.layout,
             got: count,
         }))
+    }
+
+    /// The board of the line at the start of `bytes`, and the line's length
+    /// without its newline, if nothing is pending and the line is in one of
+    /// the usual layouts of the fast path's shape, with its newline where
+    /// that layout puts it (no other byte of such a line is a newline).
+    #[inline(always)]
+    fn usual_line_ahead(&self, bytes: &[u8]) -> Option<(Board, usize)> {
+        if self.fast_cells == 0 || self.grid.is_some() || !self.tokens.is_empty() {
+            return None;
+        }
+        let n = self.fast_cells;
+        let shape = match self.layout {
+            Layout::Fixed(shape) => shape,
+            Layout::Auto => Shape::EIGHT,
+        };
+        let len = [2 * n - 1, n]
+            .into_iter()
+            .find(|&len| bytes.get(len) == Some(&b'\n'))?;
+        let cells = match n {
+            9 => self.usual_line::<9>(&bytes[..len]),
+            _ => self.usual_line::<0>(&bytes[..len]),
+        }?;
+        Some((Board::from_cell_array(shape, cells), len))
     }
 
     /// The cells of a line in one of the usual layouts (one tile and one
@@ -847,6 +881,53 @@ mod tests {
 
     fn auto(input: &str) -> Vec<(u64, Result<String, String>)> {
         parse_all(Layout::Auto, input)
+    }
+
+    /// Every item for `input`, fed whole: the fast paths that look ahead
+    /// for a line's end are taken only then.
+    fn parse_whole(layout: Layout, input: &str) -> Vec<(u64, Result<String, String>)> {
+        let mut parser = Parser::new(layout);
+        let mut out = Vec::new();
+        let mut sink = |item: Item| {
+            out.push((
+                item.line,
+                item.result
+                    .map(|b| b.to_string())
+                    .map_err(|e| e.to_string()),
+            ))
+        };
+        parser.feed(input.as_bytes(), &mut sink);
+        parser.finish(&mut sink);
+        out
+    }
+
+    #[test]
+    fn lines_read_whole_read_as_byte_by_byte() {
+        // Lines of the usual lengths that are no usual line, next to ones
+        // that are: a newline where a usual line would end must not make a
+        // board of what comes before it.
+        let inputs = [
+            "1 2 3 4 5 6 7 8 x\n12345678x\n",
+            "1 2 3\n4 5 6 7 8\n1 2 3 4 5 6 7 8 x\n",
+            "12345678\n\n1234 5678x\n12345678x\r\n",
+            "1 2 3\n4 5 6\n7 8 x\n12345678x\n1 2 3 4 5 6 7 8 x\n",
+            "1 2 3 4 5 6 7 8 8\n1 2 3 4 5 6 7 8 x9\n1  2 3 4 5 6 7 8 x\n",
+            "1 2 3 4 5 6 7 8 x 1 2 3 4 5 6 7 x 8\n123\n456\n78x\n",
+            "12345678x12345678x\n1 2 3 4 5 6 7 8 \n\n1 2 3 4 5 6 7 8 x",
+            "1,2,3,4,5,6,7,8,x\n1 2 3 4 5 6 7\tx 8\n1 2 3 4 5 6 7 x\n8\n",
+        ];
+        let three: Shape = "3x3".parse().unwrap();
+        let two: Shape = "2x3".parse().unwrap();
+        for layout in [Layout::Auto, Layout::Fixed(three), Layout::Fixed(two)] {
+            for input in inputs {
+                assert_eq!(
+                    parse_whole(layout, input),
+                    parse_all(layout, input),
+                    "{input:?} as {layout:?}"
+                );
+            }
+        }
+        assert_eq!(parse_whole(Layout::Auto, inputs[0]).len(), 2);
     }
 
     #[test]
