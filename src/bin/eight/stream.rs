@@ -998,6 +998,11 @@ fn answer_into(
 ) {
     let plain = style.form == Form::Plain && !style.length && style.notation == Notation::Blank;
     let mut rest = jobs;
+    // The jobs of a run the derived answers were asked for and could not
+    // answer are not asked for again, one shorter run after another (each
+    // ask counts its boards toward deriving them): asked for only once the
+    // jobs left are this few.
+    let mut ask_within = usize::MAX;
     while !rest.is_empty() {
         // A run of plain jobs toward one goal is answered at once, from a
         // table's derived answers.
@@ -1008,8 +1013,9 @@ fn answer_into(
                 && job.solver == rest[0].solver
                 && job.goal.as_ref().ok() == rest[0].goal.as_ref().ok()
         };
-        if plain && same(&rest[0]) {
+        if plain && rest.len() <= ask_within && same(&rest[0]) {
             let run = rest.iter().take_while(|job| same(job)).count();
+            ask_within = rest.len() - run;
             if run >= 8 {
                 scratch.starts.clear();
                 scratch
