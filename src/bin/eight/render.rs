@@ -162,6 +162,23 @@ fn report_parse(errors: &mut Vec<u8>, line: u64, error: &ParseError, scratch: &m
     errors.extend_from_slice(text);
 }
 
+/// The answer line of an invalid board, in the plain form.
+const INVALID: &[u8] = b"invalid\n";
+
+/// Appends the plain answer of a board the parser rejected on `line` to
+/// `out` and its message to `errors`: what [`answer`] does for a job of that
+/// board, with no job made.
+pub fn answer_rejected(
+    line: u64,
+    error: &ParseError,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+    errors: &mut Vec<u8>,
+) {
+    report_parse(errors, line, error, scratch);
+    out.extend_from_slice(INVALID);
+}
+
 /// Solves `job` and appends its answer to `out`, and the messages for its
 /// invalid boards to `errors`. Returns whether it was invalid.
 ///
@@ -319,7 +336,7 @@ fn try_write(
             out.push(b'\n');
         }
         (Outcome::Solved { moves: None, .. }, None) => out.extend_from_slice(b"unsolvable\n"),
-        (Outcome::Invalid(_), None) => out.extend_from_slice(b"invalid\n"),
+        (Outcome::Invalid(_), None) => out.extend_from_slice(INVALID),
         (Outcome::Judged { verdict, .. }, None) => writeln!(out, "{verdict}")?,
         (
             Outcome::Solved {

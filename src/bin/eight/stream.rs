@@ -902,6 +902,14 @@ fn answer_chunk(
             return;
         }
         let line = item.line;
+        // A rejected board, in the plain form: its line at once, no job.
+        if let (true, Err(error)) = (plain, &item.result) {
+            flush(&mut run, run_goal, &mut done, scratch);
+            flush_jobs(&mut jobs, &mut done, scratch);
+            render::answer_rejected(line, error, scratch, &mut done.out, &mut done.errors);
+            done.invalid = true;
+            return;
+        }
         let start = item.result.map_err(|error| Rejected::Parse {
             line,
             error: Box::new(error),
