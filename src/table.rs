@@ -23,7 +23,8 @@
 
 use std::fmt;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::thread;
 
 use crate::bfs::{self, AHEAD, UNSEEN, code_at, expand, pack, prefetch, unpack};
 use crate::board::{Board, connected};
@@ -46,52 +47,108 @@ const MAX_PACKED: u32 = 31;
 /// length. Derived by a depth-first walk of the tree the codes make, from
 /// the goal: each board's answer is handed down to the boards whose next
 /// move leads to it, so every answer is written once and none is read back.
+///
+/// The walk's first [`SPLIT_DEPTH`] moves are taken here; the subtrees below
+/// them are shared out among the cores, each taking the next one left. (A
+/// worker that derives the answers keeps the others waiting for them.)
 fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CELLS]) -> Box<[u64]> {
-    /// One board of the walk, and what it passes on.
+    /// How deep the walk goes before it shares out the subtrees: a few
+    /// hundred of them on 3x3, for an even share.
+    const SPLIT_DEPTH: u32 = 10;
+    /// A board of the walk, and its answer.
+    #[derive(Clone, Copy)]
+    struct Root {
+        cells: [u8; MAX_CELLS],
+        blank: usize,
+        rank: u64,
+        answer: u64,
+    }
+    /// The tree the codes make, and the answers found in it. The answers
+    /// are atomic only so that the walks share them: no two write one entry.
     struct Walk<'a> {
         codes: &'a [u8],
         targets: [[Option<u8>; 4]; MAX_CELLS],
-        answers: Vec<u64>,
+        answers: Vec<AtomicU64>,
         goal_rank: u64,
         n: usize,
     }
     impl Walk<'_> {
-        fn visit(&mut self, cells: &mut [u8; MAX_CELLS], blank: usize, rank: u64, answer: u64) {
-            self.answers[(rank / 2) as usize] = answer;
+        /// Writes the answer of `root`'s board and hands each of the
+        /// boards whose next move leads there to `each`, with its answer.
+        #[inline(always)]
+        fn step(&self, root: &mut Root, mut each: impl FnMut(&mut Root)) {
+            self.answers[(root.rank / 2) as usize].store(root.answer, Ordering::Relaxed);
             // A longer answer than fits is never written, a table proven
             // or not.
-            if answer >= 1 << (2 * MAX_PACKED) {
+            if root.answer >= 1 << (2 * MAX_PACKED) {
                 return;
             }
+            let (blank, rank, answer) = (root.blank, root.rank, root.answer);
             for (mv, target) in Move::ALL.into_iter().zip(self.targets[blank]) {
                 let Some(target) = target.map(usize::from) else {
                     continue;
                 };
-                let next = rank.wrapping_add_signed(rank_delta(&cells[..self.n], blank, target));
+                let next = rank.wrapping_add_signed(rank_delta(&root.cells[..self.n], blank, target));
                 let back = mv.opposite().code();
                 // The neighbour whose next move leads here: its answer is
                 // that move, then this board's.
                 if next != self.goal_rank && code_at(self.codes, next / 2) == back {
-                    cells.swap(blank, target);
-                    self.visit(cells, target, next, answer << 2 | u64::from(back));
-                    cells.swap(blank, target);
+                    root.cells.swap(blank, target);
+                    (root.blank, root.rank, root.answer) = (target, next, answer << 2 | u64::from(back));
+                    each(root);
+                    root.cells.swap(blank, target);
+                    (root.blank, root.rank, root.answer) = (blank, rank, answer);
                 }
+            }
+        }
+
+        /// The whole subtree of `root`.
+        fn visit(&self, root: &mut Root) {
+            self.step(root, |child| self.visit(child));
+        }
+
+        /// The tree down to `depth` more moves; the boards there go to
+        /// `roots`, not walked.
+        fn visit_to(&self, root: &mut Root, depth: u32, roots: &mut Vec<Root>) {
+            match depth {
+                0 => roots.push(*root),
+                _ => self.step(root, |child| self.visit_to(child, depth - 1, roots)),
             }
         }
     }
     let shape = goal.shape();
     let goal_rank = cells_rank(goal.cells());
-    let mut walk = Walk {
+    let walk = Walk {
         codes,
         targets,
-        answers: vec![0u64; bfs::entries(shape) as usize],
+        answers: (0..bfs::entries(shape)).map(|_| AtomicU64::new(0)).collect(),
         goal_rank,
         n: shape.cells(),
     };
     let mut cells = [0u8; MAX_CELLS];
     cells[..goal.cells().len()].copy_from_slice(goal.cells());
-    walk.visit(&mut cells, goal.blank(), goal_rank, 1);
-    walk.answers.into_boxed_slice()
+    let mut goal = Root {
+        cells,
+        blank: goal.blank(),
+        rank: goal_rank,
+        answer: 1,
+    };
+    let mut roots = Vec::new();
+    walk.visit_to(&mut goal, SPLIT_DEPTH, &mut roots);
+    let next = AtomicUsize::new(0);
+    let share = || {
+        while let Some(root) = roots.get(next.fetch_add(1, Ordering::Relaxed)) {
+            walk.visit(&mut root.clone());
+        }
+    };
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    thread::scope(|scope| {
+        for _ in 1..cores.min(4) {
+            scope.spawn(share);
+        }
+        share();
+    });
+    walk.answers.into_iter().map(AtomicU64::into_inner).collect()
 }
 
 /// Appends the letters of a packed answer to `out`, four a step, and a
