@@ -31,8 +31,15 @@ use eight::{Board, Item, Layout, Parser, Solver, map};
 use crate::Solvers;
 use crate::render::{self, Form, Job, Rejected, Scratch, Style};
 
-/// How much input is read, and output buffered, at a time.
-const IO_BUFFER: usize = 64 * 1024;
+/// How much input is read, and output buffered, at a time: a chunk for a
+/// worker is one read. (128 KB against 64 KB: a tenth less time on 1,000,000
+/// boards read from a file, with fewer chunks to hand over.)
+const IO_BUFFER: usize = 128 * 1024;
+
+/// A read of this much tells input that comes faster than it is answered,
+/// to be read ahead and answered on every core: the most a pipe holds by
+/// default, so that piped input is told too.
+const FULL_READ: usize = 64 * 1024;
 
 /// Blocks of input read ahead of the parser.
 const READ_AHEAD: usize = 4;
@@ -108,7 +115,7 @@ fn answer_all(session: &mut Session) -> Result<()> {
             parser.finish(&mut |item| session.take(item));
             return session.check();
         };
-        match first.len() == IO_BUFFER {
+        match first.len() >= FULL_READ {
             true => match answer_chunked(session, &mut input, first)? {
                 // Everything was answered in chunks.
                 None => return session.check(),
@@ -361,7 +368,7 @@ impl Input {
             Input::Direct(stdin) => {
                 before_wait()?;
                 let block = read_block(stdin, IO_BUFFER).context("cannot read stdin")?;
-                if block.len() == IO_BUFFER {
+                if block.len() >= FULL_READ {
                     *self = Input::Background(read_in_background());
                 }
                 Ok((!block.is_empty()).then_some(block))
