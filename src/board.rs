@@ -138,6 +138,12 @@ impl Board {
         &self.cells[..self.shape.cells()]
     }
 
+    /// Every cell a board may have, those past this board's zero.
+    #[inline]
+    pub(crate) fn cell_array(&self) -> [u8; MAX_CELLS] {
+        self.cells
+    }
+
     /// The cell that holds the blank.
     #[inline]
     pub fn blank(&self) -> usize {

@@ -133,7 +133,72 @@ pub(crate) fn cells_rank(cells: &[u8]) -> u64 {
 /// inversions, which a permutation and its inverse share. The one place
 /// inversions are counted.
 pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    if board.shape().cells() == 9 {
+        // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg says: on
+        // every processor it runs on.
+        return unsafe { rank_and_parity_of_9(board.cell_array()) };
+    }
     cells_rank_and_parity(board.cells())
+}
+
+/// [`board_rank_and_parity`] of the 9 cells at the start of `cells` (the
+/// rest zero), all at once in the 16 lanes of a vector: the 3x3 board is
+/// ranked millions of times a run, and this takes a third of the time of the
+/// loop over its cells.
+///
+/// Lane `i` of the digits counts the larger tiles on the cells before `i`:
+/// compared with the cells shifted by 1 to 8 lanes. Each digit's weight is
+/// that of the tile on its cell, looked up by a shuffle in two bytes, each
+/// multiplied by the digits and summed in pairs, then across the lanes.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[target_feature(enable = "sse2,ssse3")]
+#[inline]
+fn rank_and_parity_of_9(cells: [u8; 16]) -> (u64, usize) {
+    use std::arch::x86_64::*;
+    /// Byte `byte` (0 low, 1 high) of each tile's weight, by tile.
+    const fn weight_bytes(byte: usize) -> [u8; 16] {
+        let mut bytes = [0u8; 16];
+        let mut tile = 0;
+        while tile < 9 {
+            bytes[tile] = (WEIGHTS[9][tile] >> (8 * byte)) as u8;
+            tile += 1;
+        }
+        bytes
+    }
+    const LOW: [u8; 16] = weight_bytes(0);
+    const HIGH: [u8; 16] = weight_bytes(1);
+    let vector = |bytes: [u8; 16]| {
+        let word = u128::from_le_bytes(bytes);
+        _mm_set_epi64x((word >> 64) as i64, word as i64)
+    };
+    let cells = vector(cells);
+    let mut digits = _mm_setzero_si128();
+    macro_rules! count_larger_before {
+        ($($lanes:literal)*) => {$(
+            let before = _mm_slli_si128::<$lanes>(cells);
+            digits = _mm_sub_epi8(digits, _mm_cmpgt_epi8(before, cells));
+        )*};
+    }
+    count_larger_before!(1 2 3 4 5 6 7 8);
+    // The lanes past the board's 9 compared zeros with tiles: no digits.
+    let digits = _mm_and_si128(digits, vector((u128::MAX >> 56).to_le_bytes()));
+    let low = _mm_maddubs_epi16(_mm_shuffle_epi8(vector(LOW), cells), digits);
+    let high = _mm_maddubs_epi16(_mm_shuffle_epi8(vector(HIGH), cells), digits);
+    let sums = _mm_add_epi32(
+        _mm_madd_epi16(low, _mm_set1_epi16(1)),
+        _mm_madd_epi16(high, _mm_set1_epi16(256)),
+    );
+    let sums = _mm_add_epi32(sums, _mm_shuffle_epi32::<0b01_00_11_10>(sums));
+    let sums = _mm_add_epi32(sums, _mm_shuffle_epi32::<0b10_11_00_01>(sums));
+    let rank = _mm_cvtsi128_si32(sums) as u32;
+    // The digits add up to the inversions.
+    let inversions = _mm_sad_epu8(digits, _mm_setzero_si128());
+    let inversions = _mm_cvtsi128_si32(_mm_add_epi64(
+        inversions,
+        _mm_unpackhi_epi64(inversions, inversions),
+    ));
+    (u64::from(rank), (inversions % 2) as usize)
 }
 
 #[inline]
@@ -242,6 +307,18 @@ mod tests {
         for r in 0..factorial(9) {
             let board = board_of_rank(r);
             assert_eq!(board_rank(&board), r);
+        }
+    }
+
+    #[test]
+    fn every_3x3_board_ranks_the_same_in_the_loop_and_in_lanes() {
+        for r in 0..factorial(9) {
+            let board = board_of_rank(r);
+            assert_eq!(
+                board_rank_and_parity(&board),
+                cells_rank_and_parity(board.cells()),
+                "{board:?}"
+            );
         }
     }
 

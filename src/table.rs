@@ -88,13 +88,15 @@ fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CEL
                 let Some(target) = target.map(usize::from) else {
                     continue;
                 };
-                let next = rank.wrapping_add_signed(rank_delta(&root.cells[..self.n], blank, target));
+                let next =
+                    rank.wrapping_add_signed(rank_delta(&root.cells[..self.n], blank, target));
                 let back = mv.opposite().code();
                 // The neighbour whose next move leads here: its answer is
                 // that move, then this board's.
                 if next != self.goal_rank && code_at(self.codes, next / 2) == back {
                     root.cells.swap(blank, target);
-                    (root.blank, root.rank, root.answer) = (target, next, answer << 2 | u64::from(back));
+                    (root.blank, root.rank, root.answer) =
+                        (target, next, answer << 2 | u64::from(back));
                     each(root);
                     root.cells.swap(blank, target);
                     (root.blank, root.rank, root.answer) = (blank, rank, answer);
@@ -121,7 +123,9 @@ fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CEL
     let walk = Walk {
         codes,
         targets,
-        answers: (0..bfs::entries(shape)).map(|_| AtomicU64::new(0)).collect(),
+        answers: (0..bfs::entries(shape))
+            .map(|_| AtomicU64::new(0))
+            .collect(),
         goal_rank,
         n: shape.cells(),
     };
@@ -148,7 +152,10 @@ fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CEL
         }
         share();
     });
-    walk.answers.into_iter().map(AtomicU64::into_inner).collect()
+    walk.answers
+        .into_iter()
+        .map(AtomicU64::into_inner)
+        .collect()
 }
 
 /// Appends the letters of a packed answer to `out`, four a step, and a
