@@ -669,22 +669,10 @@ impl Parser {
     /// which tells everything else.
     #[inline(always)]
     fn whole_line(&self, line: &[u8]) -> Option<Result<Board, ParseError>> {
-        if self.fast_cells == 0 || self.grid.is_some() || !self.tokens.is_empty() {
-            return None;
-        }
-        let n = self.fast_cells;
-        let shape = match self.layout {
-            Layout::Fixed(shape) => shape,
-            Layout::Auto => Shape::EIGHT,
-        };
-        // The usual layouts first: one tile and one space, by turns, or the
-        // tiles written together; the 3x3 board in a loop of known length.
+        let (n, shape) = self.fast_shape()?;
+        // The usual layouts first.
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let usual = match n {
-            9 => self.usual_line::<9>(line),
-            _ => self.usual_line::<0>(line),
-        };
-        if let Some(cells) = usual {
+        if let Some(cells) = self.usual_line(line) {
             return Some(Ok(Board::from_cell_array(shape, cells)));
         }
         let mut cells = [0u8; MAX_CELLS];
@@ -728,31 +716,45 @@ impl Parser {
     /// that layout puts it (no other byte of such a line is a newline).
     #[inline(always)]
     fn usual_line_ahead(&self, bytes: &[u8]) -> Option<(Board, usize)> {
+        let (n, shape) = self.fast_shape()?;
+        let len = [2 * n - 1, n]
+            .into_iter()
+            .find(|&len| bytes.get(len) == Some(&b'\n'))?;
+        let cells = self.usual_line(&bytes[..len])?;
+        Some((Board::from_cell_array(shape, cells), len))
+    }
+
+    /// The number of cells and the shape of the fast path, if it has one and
+    /// nothing is pending (a line begun, a grid's rows).
+    #[inline(always)]
+    fn fast_shape(&self) -> Option<(usize, Shape)> {
         if self.fast_cells == 0 || self.grid.is_some() || !self.tokens.is_empty() {
             return None;
         }
-        let n = self.fast_cells;
         let shape = match self.layout {
             Layout::Fixed(shape) => shape,
             Layout::Auto => Shape::EIGHT,
         };
-        let len = [2 * n - 1, n]
-            .into_iter()
-            .find(|&len| bytes.get(len) == Some(&b'\n'))?;
-        let cells = match n {
-            9 => self.usual_line::<9>(&bytes[..len]),
-            _ => self.usual_line::<0>(&bytes[..len]),
-        }?;
-        Some((Board::from_cell_array(shape, cells), len))
+        Some((self.fast_cells, shape))
     }
 
     /// The cells of a line in one of the usual layouts (one tile and one
     /// space by turns, or the tiles written together) if it holds every tile
-    /// of the fast path's shape once. `N` is the number of cells if known
-    /// when compiled, else 0. The cells are gathered in a word rather than
-    /// stored one by one, so that the board is not read back byte by byte.
+    /// of the fast path's shape once; the 3x3 board in a loop of known
+    /// length.
     #[inline(always)]
-    fn usual_line<const N: usize>(&self, line: &[u8]) -> Option<[u8; MAX_CELLS]> {
+    fn usual_line(&self, line: &[u8]) -> Option<[u8; MAX_CELLS]> {
+        match self.fast_cells {
+            9 => self.usual_line_of::<9>(line),
+            _ => self.usual_line_of::<0>(line),
+        }
+    }
+
+    /// [`Parser::usual_line`] for `N` cells if known when compiled, else 0.
+    /// The cells are gathered in a word rather than stored one by one, so
+    /// that the board is not read back byte by byte.
+    #[inline(always)]
+    fn usual_line_of<const N: usize>(&self, line: &[u8]) -> Option<[u8; MAX_CELLS]> {
         let n = if N == 0 { self.fast_cells } else { N };
         let mut packed = 0u128;
         let mut seen = 0u32;
