@@ -148,7 +148,8 @@ fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CEL
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
     thread::scope(|scope| {
         for _ in 1..cores.min(4) {
-            scope.spawn(share);
+            // A thread that cannot be started leaves its share to the rest.
+            let _ = thread::Builder::new().spawn_scoped(scope, share);
         }
         share();
     });
@@ -605,7 +606,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// chain of loads a move. This costs a few milliseconds and 8 bytes a
     /// board (1.45 MB for a 3x3 goal), paid only by inputs large enough to
     /// pay for it, and only for sections whose answers fit in 31 moves
-    /// (2x2, 2x3, 3x3).
+    /// (2x2, 2x3, 3x3). The derivation runs on up to 4 threads, one a core.
     ///
     /// # Errors
     ///
@@ -693,6 +694,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Derives the answers toward goals with the blank where `goal` has it
     /// now, whatever the number of boards asked so far (see
     /// [`Table::write_answer`]); `false` if they do not fit in 31 moves.
+    /// The work is shared among up to 4 threads, one a core.
     ///
     /// # Errors
     ///
