@@ -861,9 +861,13 @@ impl Parser {
 mod tests {
     use super::*;
 
-    /// Every item for `input`, fed byte by byte (chunk boundaries must not
-    /// matter), as (line, board or message).
-    fn parse_all(layout: Layout, input: &str) -> Vec<(u64, Result<String, String>)> {
+    /// Every item for `input`, fed in pieces of `piece` bytes, as (line,
+    /// board or message).
+    fn parse_in_pieces(
+        layout: Layout,
+        input: &str,
+        piece: usize,
+    ) -> Vec<(u64, Result<String, String>)> {
         let mut parser = Parser::new(layout);
         let mut out = Vec::new();
         let mut sink = |item: Item| {
@@ -874,11 +878,17 @@ mod tests {
                     .map_err(|e| e.to_string()),
             ))
         };
-        for byte in input.as_bytes() {
-            parser.feed(std::slice::from_ref(byte), &mut sink);
+        for piece in input.as_bytes().chunks(piece) {
+            parser.feed(piece, &mut sink);
         }
         parser.finish(&mut sink);
         out
+    }
+
+    /// Every item for `input`, fed byte by byte (chunk boundaries must not
+    /// matter).
+    fn parse_all(layout: Layout, input: &str) -> Vec<(u64, Result<String, String>)> {
+        parse_in_pieces(layout, input, 1)
     }
 
     fn auto(input: &str) -> Vec<(u64, Result<String, String>)> {
@@ -888,19 +898,7 @@ mod tests {
     /// Every item for `input`, fed whole: the fast paths that look ahead
     /// for a line's end are taken only then.
     fn parse_whole(layout: Layout, input: &str) -> Vec<(u64, Result<String, String>)> {
-        let mut parser = Parser::new(layout);
-        let mut out = Vec::new();
-        let mut sink = |item: Item| {
-            out.push((
-                item.line,
-                item.result
-                    .map(|b| b.to_string())
-                    .map_err(|e| e.to_string()),
-            ))
-        };
-        parser.feed(input.as_bytes(), &mut sink);
-        parser.finish(&mut sink);
-        out
+        parse_in_pieces(layout, input, input.len().max(1))
     }
 
     #[test]
