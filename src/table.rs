@@ -644,19 +644,14 @@ impl<D: AsRef<[u8]>> Table<D> {
         goal: &Board,
         out: &mut Vec<u8>,
     ) -> Result<bool, SolveError> {
-        if goal.shape() != self.shape || starts.iter().any(|s| s.shape() != self.shape) {
+        if starts.iter().any(|s| s.shape() != self.shape) {
             return Ok(false);
         }
-        let blank = goal.blank();
-        let Some(index) = self.section_of[blank].map(usize::from) else {
+        let Ok(index) = self.section(goal, None) else {
             return Ok(false);
         };
-        let answers = match self.answers[index].get() {
-            Some(answers) => answers,
-            None => match self.answers_after(index, starts.len() as u64)? {
-                Some(answers) => answers,
-                None => return Ok(false),
-            },
+        let Some(answers) = self.answers_after(index, starts.len() as u64)? else {
+            return Ok(false);
         };
         let canonical = &self.goals[index];
         let goal_parity = self.goal_parities[index];

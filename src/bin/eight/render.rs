@@ -36,6 +36,14 @@ pub struct Style {
     pub notation: Notation,
 }
 
+impl Style {
+    /// Whether answers are the blank's letters alone, a line each: what a
+    /// table writes straight into the output.
+    pub fn is_plain(self) -> bool {
+        self.form == Form::Plain && !self.length && self.notation == Notation::Blank
+    }
+}
+
 /// Why a board is invalid. Its message is written by whoever answers the
 /// job, so that messages come in input order and are made on every core.
 #[derive(Clone, Debug)]
@@ -247,11 +255,7 @@ pub fn answer(
         };
     }
     // The common case, straight into the output: the moves, a line each.
-    if style.form == Form::Plain
-        && !style.length
-        && style.notation == Notation::Blank
-        && job.case.is_none()
-    {
+    if style.is_plain() && job.case.is_none() {
         let mark = out.len();
         match solver.write_answer(start, goal, out) {
             Ok(Some(_)) => {

@@ -24,12 +24,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use anyhow::{Context, Result, anyhow};
-use eight::shape::{Notation, Shape};
+use eight::shape::Shape;
 use eight::table::GROUP;
 use eight::{Board, Item, Layout, Parser, Solver, map};
 
 use crate::Solvers;
-use crate::render::{self, Form, Job, Rejected, Scratch, Style};
+use crate::render::{self, Job, Rejected, Scratch, Style};
 
 /// How much input is read, and output buffered, at a time: a chunk for a
 /// worker is one read. (128 KB against 64 KB: a tenth less time on 1,000,000
@@ -829,7 +829,7 @@ fn answer_chunk(
     style: Style,
     scratch: &mut Scratch,
 ) -> Done {
-    let plain = style.form == Form::Plain && !style.length && style.notation == Notation::Blank;
+    let plain = style.is_plain();
     let mut done = Done {
         // Answers run longer than boards: a 3x3 line of 18 bytes has an
         // answer of 23 on average and 32 at most.
@@ -1011,7 +1011,7 @@ fn answer_into(
     scratch: &mut Scratch,
     done: &mut Done,
 ) {
-    let plain = style.form == Form::Plain && !style.length && style.notation == Notation::Blank;
+    let plain = style.is_plain();
     let mut rest = jobs;
     // The jobs of a run the derived answers were asked for and could not
     // answer are not asked for again, one shorter run after another (each
