@@ -25,7 +25,7 @@
 
 use crate::board::Board;
 use crate::pdb::PdbTable;
-use crate::rank::rank_placement;
+use crate::rank::placements;
 use crate::shape::{MAX_CELLS, Move, Symmetry};
 use crate::solver::{Solution, SolveError};
 
@@ -52,6 +52,8 @@ pub struct Searcher<D> {
     goal: Board,
     /// The group of each tile of the databases' goal.
     group_of: [u8; MAX_CELLS],
+    /// The groups, with the weights of their ranks.
+    groups: Vec<Group>,
     /// `distance[tile][cell]`: how far a tile on a cell is from its home.
     distance: [[u8; MAX_CELLS]; MAX_CELLS],
     /// The symmetries of the databases' shape that keep their goal's blank
@@ -88,10 +90,24 @@ impl<D: AsRef<[u8]>> Searcher<D> {
         let goal = *table.goal();
         let shape = goal.shape();
         let mut group_of = [0u8; MAX_CELLS];
+        let mut groups = Vec::with_capacity(table.len());
         for g in 0..table.len() {
-            for &tile in table.tiles(g) {
+            let tiles = table.tiles(g);
+            let mut group = Group {
+                tiles: [0; MAX_CELLS],
+                weights: [0; MAX_CELLS],
+                len: tiles.len(),
+            };
+            for &tile in tiles {
                 group_of[usize::from(tile)] = g as u8;
             }
+            group.tiles[..tiles.len()].copy_from_slice(tiles);
+            // The digit of the i-th tile counts the cells left to it; the
+            // placements of the tiles after it multiply it.
+            for i in 0..tiles.len() {
+                group.weights[i] = placements(shape.cells() - i - 1, tiles.len() - i - 1) as u32;
+            }
+            groups.push(group);
         }
         let mut distance = [[0u8; MAX_CELLS]; MAX_CELLS];
         for (home, &tile) in goal.cells().iter().enumerate() {
@@ -111,6 +127,7 @@ impl<D: AsRef<[u8]>> Searcher<D> {
             goal,
             table,
             group_of,
+            groups,
             distance,
             views,
             bound: shape.diameter_bound(),
@@ -226,6 +243,9 @@ impl<D: AsRef<[u8]>> Searcher<D> {
             nodes: 0,
         };
         let mut bound = state.estimate();
+        if bound == 0 && state.is(goal) {
+            return Ok((Solution::Moves(Vec::new()), 0));
+        }
         loop {
             if bound > self.bound {
                 return Err(SolveError::TooDeep {
@@ -261,16 +281,31 @@ impl<D: AsRef<[u8]>> Searcher<D> {
         self.table.values(g).get(self.rank(g, pos), manhattan)
     }
 
-    /// The rank of group `g`'s placement for its tiles on `pos`.
+    /// The rank of group `g`'s placement for its tiles on `pos`, as
+    /// [`rank_placement`](crate::rank::rank_placement) finds it, with the
+    /// weights of its digits at hand.
     #[inline(always)]
     fn rank(&self, g: usize, pos: &[u8; MAX_CELLS]) -> usize {
-        let tiles = self.table.tiles(g);
-        let mut cells = [0u8; MAX_CELLS];
-        for (cell, &tile) in cells.iter_mut().zip(tiles) {
-            *cell = pos[usize::from(tile)];
+        let group = &self.groups[g];
+        let mut seen = 0u32;
+        let mut rank = 0u32;
+        for (&tile, &weight) in group.tiles[..group.len].iter().zip(&group.weights) {
+            let cell = u32::from(pos[usize::from(tile) % MAX_CELLS]) % 32;
+            let below = (seen & ((1 << cell) - 1)).count_ones();
+            rank += (cell - below) * weight;
+            seen |= 1 << cell;
         }
-        rank_placement(&cells[..tiles.len()], self.goal.shape().cells()) as usize
+        rank as usize
     }
+}
+
+/// A group's tiles and the weight of each one's digit in the rank of
+/// their placement.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    tiles: [u8; MAX_CELLS],
+    weights: [u32; MAX_CELLS],
+    len: usize,
 }
 
 /// The board as one view sees it: where each of the databases' tiles is,
@@ -291,12 +326,20 @@ struct State {
     count: usize,
 }
 
-/// What a move changed in one view, to undo it.
+/// One view's group that a move changes: its Manhattan distance and value
+/// after the move, or before it, to undo it.
 #[derive(Clone, Copy, Default)]
 struct Undo {
     group: u8,
     manhattan: u8,
     value: u8,
+}
+
+/// A child as [`State::child`] sees it before the move: its estimate and
+/// what changes in each view.
+struct Child {
+    estimate: u32,
+    changes: [Undo; MAX_VIEWS],
 }
 
 impl State {
@@ -332,6 +375,12 @@ impl State {
         state
     }
 
+    /// Whether the board is `goal`.
+    #[inline(always)]
+    fn is(&self, goal: &Board) -> bool {
+        self.cells[..goal.cells().len()] == *goal.cells()
+    }
+
     #[inline(always)]
     fn estimate(&self) -> u32 {
         self.sights[..self.count]
@@ -341,11 +390,9 @@ impl State {
             .unwrap_or(0)
     }
 
-    /// The rank each view looks up after the blank moves to `to`, its entry
-    /// asked to be fetched into the cache: a node's children's trips to
-    /// memory then overlap.
+    /// The rank each view looks up after the blank moves to `to`.
     #[inline(always)]
-    fn fetch<D: AsRef<[u8]>>(
+    fn ranks<D: AsRef<[u8]>>(
         &self,
         solver: &Searcher<D>,
         views: &[View],
@@ -358,55 +405,86 @@ impl State {
             let g = usize::from(solver.group_of[tile]);
             let mut pos = sight.pos;
             pos[tile] = view.cell[self.blank];
-            let r = solver.rank(g, &pos);
-            solver.table.values(g).prefetch(r);
             // Below MAX_SECTION_ENTRIES, 2^30.
-            *rank = r as u32;
+            *rank = solver.rank(g, &pos) as u32;
         }
         ranks
     }
 
-    /// Moves the blank to `to`; in each view, only the moved tile's group
-    /// changes value. `AHEAD` says whether the views' ranks are `ranks`,
-    /// from [`State::fetch`], or are to be found here.
+    /// How each view sees the board after the blank moves to `to`, without
+    /// moving it: only the moved tile's group changes, to the entry of
+    /// `ranks[view]` when `AHEAD`, else of the rank found here.
     #[inline(always)]
-    fn play<D: AsRef<[u8]>, const AHEAD: bool>(
-        &mut self,
+    fn child<D: AsRef<[u8]>, const AHEAD: bool>(
+        &self,
         solver: &Searcher<D>,
         views: &[View],
         to: usize,
         ranks: &[u32; MAX_VIEWS],
-    ) -> [Undo; MAX_VIEWS] {
+    ) -> Child {
+        let tile = usize::from(self.cells[to]);
+        let mut child = Child {
+            estimate: 0,
+            changes: [Undo::default(); MAX_VIEWS],
+        };
+        for (((view, sight), change), &rank) in views
+            .iter()
+            .zip(&self.sights)
+            .zip(&mut child.changes)
+            .zip(ranks)
+        {
+            let tile = usize::from(view.tile[tile]);
+            let old = usize::from(sight.pos[tile]);
+            let new = view.cell[self.blank];
+            let g = usize::from(solver.group_of[tile]);
+            let distances = &solver.distance[tile];
+            let manhattan = sight.manhattan[g] + distances[usize::from(new)] - distances[old];
+            let rank = match AHEAD {
+                true => rank as usize,
+                false => {
+                    let mut pos = sight.pos;
+                    pos[tile] = new;
+                    solver.rank(g, &pos)
+                }
+            };
+            let value = solver.table.values(g).get(rank, u32::from(manhattan));
+            child.estimate = child
+                .estimate
+                .max(sight.sum + value - u32::from(sight.value[g]));
+            *change = Undo {
+                group: g as u8,
+                manhattan,
+                value: value.min(255) as u8,
+            };
+        }
+        child
+    }
+
+    /// Moves the blank to `to`, where [`State::child`] saw it as `child`;
+    /// returns what undoes it.
+    #[inline(always)]
+    fn play(&mut self, views: &[View], to: usize, child: &Child) -> [Undo; MAX_VIEWS] {
         let from = self.blank;
         let tile = self.cells[to];
         self.cells.swap(from, to);
         self.blank = to;
         let mut undo = [Undo::default(); MAX_VIEWS];
-        for (((view, sight), undo), &rank) in
-            views.iter().zip(&mut self.sights).zip(&mut undo).zip(ranks)
+        for (((view, sight), undo), change) in views
+            .iter()
+            .zip(&mut self.sights)
+            .zip(&mut undo)
+            .zip(&child.changes)
         {
-            let tile = usize::from(view.tile[usize::from(tile)]);
-            let old = usize::from(sight.pos[tile]);
-            let new = view.cell[from];
-            sight.pos[tile] = new;
-            let g = usize::from(solver.group_of[tile]);
+            sight.pos[usize::from(view.tile[usize::from(tile)])] = view.cell[from];
+            let g = usize::from(change.group);
             *undo = Undo {
-                group: g as u8,
+                group: change.group,
                 manhattan: sight.manhattan[g],
                 value: sight.value[g],
             };
-            let distances = &solver.distance[tile];
-            sight.manhattan[g] = sight.manhattan[g] + distances[usize::from(new)] - distances[old];
-            let rank = match AHEAD {
-                true => rank as usize,
-                false => solver.rank(g, &sight.pos),
-            };
-            let value = solver
-                .table
-                .values(g)
-                .get(rank, u32::from(sight.manhattan[g]));
-            sight.sum = sight.sum + value - u32::from(sight.value[g]);
-            sight.value[g] = value.min(255) as u8;
+            sight.sum = sight.sum + u32::from(change.value) - u32::from(sight.value[g]);
+            sight.manhattan[g] = change.manhattan;
+            sight.value[g] = change.value;
         }
         undo
     }
@@ -446,8 +524,10 @@ struct Search<'s, D> {
 }
 
 impl<D: AsRef<[u8]>> Search<'_, D> {
-    /// Searches below `state`. With `AHEAD`, a node's children's entries
-    /// are fetched before the first child is searched.
+    /// Searches below `state`, which is within `bound` at depth `g` and not
+    /// the goal. Each child is looked at before it is entered, so that a
+    /// child over the bound costs no move and no call. With `AHEAD`, a
+    /// node's children's entries are fetched before the first is looked at.
     fn dfs<const AHEAD: bool>(
         &mut self,
         state: &mut State,
@@ -455,18 +535,12 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
         bound: u32,
         last: Option<Move>,
     ) -> Step {
-        let h = state.estimate();
-        if g + h > bound {
-            return Step::Over(g + h);
-        }
-        if h == 0 && state.cells[..self.goal.cells().len()] == *self.goal.cells() {
-            return Step::Found;
-        }
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHANGE_CHECK) && crate::map::changed() {
             return Step::Changed;
         }
-        let mut children = [(Move::Down, 0u8, [0u32; MAX_VIEWS]); 4];
+        let mut children = [(Move::Down, 0u8); 4];
+        let mut ranks = [[0u32; MAX_VIEWS]; 4];
         let mut count = 0;
         for mv in Move::ALL {
             if last == Some(mv.opposite()) {
@@ -475,19 +549,33 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
             let Some(target) = self.neighbors[state.blank][usize::from(mv.code())] else {
                 continue;
             };
-            children[count].0 = mv;
-            children[count].1 = target;
+            children[count] = (mv, target);
             if AHEAD {
-                children[count].2 = state.fetch(self.solver, self.views, usize::from(target));
+                ranks[count] = state.ranks(self.solver, self.views, usize::from(target));
+                for (view, &rank) in ranks[count].iter().enumerate().take(self.views.len()) {
+                    let tile = self.views[view].tile[usize::from(state.cells[usize::from(target)])];
+                    let group = usize::from(self.solver.group_of[usize::from(tile)]);
+                    self.solver.table.values(group).prefetch(rank as usize);
+                }
             }
             count += 1;
         }
         let mut least = u32::MAX;
-        for (mv, target, ranks) in &children[..count] {
+        for (&(mv, target), ranks) in children[..count].iter().zip(&ranks) {
+            let target = usize::from(target);
+            let child = state.child::<D, AHEAD>(self.solver, self.views, target, ranks);
+            let f = g + 1 + child.estimate;
+            if f > bound {
+                least = least.min(f);
+                continue;
+            }
             let from = state.blank;
-            let undo = state.play::<D, AHEAD>(self.solver, self.views, usize::from(*target), ranks);
-            self.path.push(*mv);
-            match self.dfs::<AHEAD>(state, g + 1, bound, Some(*mv)) {
+            let undo = state.play(self.views, target, &child);
+            self.path.push(mv);
+            if child.estimate == 0 && state.is(self.goal) {
+                return Step::Found;
+            }
+            match self.dfs::<AHEAD>(state, g + 1, bound, Some(mv)) {
                 Step::Over(over) => least = least.min(over),
                 done => return done,
             }
