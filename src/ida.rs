@@ -23,8 +23,10 @@
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
+use std::sync::OnceLock;
+
 use crate::board::Board;
-use crate::pdb::PdbTable;
+use crate::pdb::{PdbTable, Values};
 use crate::rank::placements;
 use crate::shape::{MAX_CELLS, Move, Symmetry};
 use crate::solver::{Solution, SolveError};
@@ -54,6 +56,19 @@ pub struct Searcher<D> {
     group_of: [u8; MAX_CELLS],
     /// The groups, with the weights of their ranks.
     groups: Vec<Group>,
+    /// Where each tile's cell sits in its group's spread index: 4 bits a
+    /// tile, the group's first tile highest (all 0 for databases that do
+    /// not spread).
+    shift: [u8; MAX_CELLS],
+    /// The entries again, each group's at its spread index (a cell in 4 bits
+    /// a tile): a move changes the index by one shift and one add, with no
+    /// rank to compute. Made by the first search to pass `spread_after`
+    /// nodes.
+    spread: OnceLock<Vec<Vec<u8>>>,
+    /// The nodes after which a search spreads the entries; `None` for
+    /// databases that are not in nibbles or would spread over
+    /// [`SPREAD_MOST`] bytes.
+    spread_after: Option<u64>,
     /// `distance[tile][cell]`: how far a tile on a cell is from its home.
     distance: [[u8; MAX_CELLS]; MAX_CELLS],
     /// The symmetries of the databases' shape that keep their goal's blank
@@ -90,6 +105,7 @@ impl<D: AsRef<[u8]>> Searcher<D> {
         let goal = *table.goal();
         let shape = goal.shape();
         let mut group_of = [0u8; MAX_CELLS];
+        let mut shift = [0u8; MAX_CELLS];
         let mut groups = Vec::with_capacity(table.len());
         for g in 0..table.len() {
             let tiles = table.tiles(g);
@@ -102,6 +118,9 @@ impl<D: AsRef<[u8]>> Searcher<D> {
                 group_of[usize::from(tile)] = g as u8;
             }
             group.tiles[..tiles.len()].copy_from_slice(tiles);
+            for (slot, &tile) in tiles.iter().enumerate() {
+                shift[usize::from(tile)] = (4 * (tiles.len() - 1 - slot)) as u8;
+            }
             // The digit of the i-th tile counts the cells left to it; the
             // placements of the tiles after it multiply it.
             for i in 0..tiles.len() {
@@ -123,11 +142,20 @@ impl<D: AsRef<[u8]>> Searcher<D> {
             .filter(|s| s.cell(shape, goal.blank()) == goal.blank())
             .collect();
         let ahead = (0..table.len()).any(|g| table.values(g).bytes() > AHEAD_FROM);
+        let spread_after = spreads(&table, &groups).then_some(SPREAD_AFTER);
+        if spread_after.is_none() {
+            // Indexes that no search reads, kept as sums of cells: no shift
+            // can pass 32 bits.
+            shift = [0; MAX_CELLS];
+        }
         Searcher {
             goal,
             table,
             group_of,
             groups,
+            shift,
+            spread: OnceLock::new(),
+            spread_after,
             distance,
             views,
             bound: shape.diameter_bound(),
@@ -141,6 +169,19 @@ impl<D: AsRef<[u8]>> Searcher<D> {
     /// way; only the time differs.
     pub fn fetch_ahead(mut self, ahead: bool) -> Searcher<D> {
         self.ahead = ahead;
+        self
+    }
+
+    /// Sets after how many nodes of one search the entries are spread out
+    /// (16 MB for the built-in 6-6-3, in about 40 ms), so that a move needs
+    /// no rank: `Some(0)` at once, `None` never. By default after
+    /// 250,000 nodes, and only for databases in nibbles that spread to at
+    /// most 32 MB; for others this does nothing. The answers and the nodes
+    /// are the same either way; only the time differs.
+    pub fn spread_after(mut self, nodes: Option<u64>) -> Searcher<D> {
+        if self.spread_after.is_some() {
+            self.spread_after = nodes;
+        }
         self
     }
 
@@ -233,10 +274,29 @@ impl<D: AsRef<[u8]>> Searcher<D> {
             return Ok((Solution::Unsolvable, 0));
         }
         let views = self.views(goal, frame);
-        let mut state = State::new(self, &views, start);
+        let state = State::new(self, &views, start);
+        // The symmetries that keep a cell in place number 1, 2, 4 or 8.
+        match views.len() {
+            1 => self.deepen(state, &[views[0]], goal),
+            2 => self.deepen(state, &[views[0], views[1]], goal),
+            4 => self.deepen(state, &std::array::from_fn::<_, 4, _>(|v| views[v]), goal),
+            _ => self.deepen(state, &std::array::from_fn::<_, 8, _>(|v| views[v]), goal),
+        }
+    }
+
+    /// Deepens the bound from `state`'s estimate until a path to `goal`
+    /// fits under it, with `V` views.
+    fn deepen<const V: usize>(
+        &self,
+        mut state: State,
+        views: &[View; V],
+        goal: &Board,
+    ) -> Result<(Solution, u64), SolveError> {
+        let spread = |search: &Search<D, V>| search.nodes >= self.spread_after.unwrap_or(u64::MAX);
         let mut search = Search {
             solver: self,
-            views: &views,
+            spread: &[],
+            views,
             goal,
             neighbors: goal.shape().neighbor_table(),
             path: Vec::new(),
@@ -246,6 +306,7 @@ impl<D: AsRef<[u8]>> Searcher<D> {
         if bound == 0 && state.is(goal) {
             return Ok((Solution::Moves(Vec::new()), 0));
         }
+        let root = state.clone();
         loop {
             if bound > self.bound {
                 return Err(SolveError::TooDeep {
@@ -253,14 +314,35 @@ impl<D: AsRef<[u8]>> Searcher<D> {
                     bound: self.bound,
                 });
             }
-            let step = match self.ahead {
-                true => search.dfs::<true>(&mut state, 0, bound, None),
-                false => search.dfs::<false>(&mut state, 0, bound, None),
+            if search.spread.is_empty() && self.spread_after.is_some() {
+                if let Some(spread) = self.spread.get() {
+                    search.spread = spread;
+                } else if spread(&search) {
+                    search.spread = self
+                        .spread
+                        .get_or_init(|| self::spread(&self.table, &self.groups));
+                }
+            }
+            let nodes = search.nodes;
+            let step = match (self.ahead, !search.spread.is_empty()) {
+                (_, true) => search.dfs::<false, true>(&mut state, 0, bound, None),
+                (true, false) => search.dfs::<true, false>(&mut state, 0, bound, None),
+                (false, false) => search.dfs::<false, false>(&mut state, 0, bound, None),
             };
             match step {
                 Step::Found => return Ok((Solution::Moves(search.path), search.nodes)),
                 Step::Over(next) => bound = next,
                 Step::Changed => return Err(SolveError::Changed),
+                // The same bound again, from the start, with the entries
+                // spread.
+                Step::Spread => {
+                    state = root.clone();
+                    search.path.clear();
+                    search.nodes = nodes;
+                    search.spread = self
+                        .spread
+                        .get_or_init(|| self::spread(&self.table, &self.groups));
+                }
             }
         }
     }
@@ -299,6 +381,94 @@ impl<D: AsRef<[u8]>> Searcher<D> {
     }
 }
 
+/// The most bytes of spread entries.
+const SPREAD_MOST: usize = 32 << 20;
+
+/// The nodes of one search after which it spreads the entries, by default:
+/// the spreading costs about as much as 250,000 nodes save.
+const SPREAD_AFTER: u64 = 250_000;
+
+/// Whether `table`'s groups spread: every one stored in nibbles, all in at
+/// most [`SPREAD_MOST`] bytes.
+fn spreads<D: AsRef<[u8]>>(table: &PdbTable<D>, groups: &[Group]) -> bool {
+    let bytes: usize = groups
+        .iter()
+        .map(|g| (1usize << (4 * g.len)).div_ceil(2))
+        .sum();
+    bytes <= SPREAD_MOST && (0..table.len()).all(|g| matches!(table.values(g), Values::Nibbles(_)))
+}
+
+/// The entries of `table`'s groups at their spread indexes; `table`
+/// [spreads].
+fn spread<D: AsRef<[u8]>>(table: &PdbTable<D>, groups: &[Group]) -> Vec<Vec<u8>> {
+    let n = table.goal().shape().cells();
+    let mut all = Vec::with_capacity(groups.len());
+    for (g, group) in groups.iter().enumerate() {
+        let Values::Nibbles(nibbles) = table.values(g) else {
+            unreachable!("spread databases are in nibbles");
+        };
+        let mut out = vec![0u8; (1usize << (4 * group.len)).div_ceil(2)];
+        // Placements in rank order are in the order of their cells, first
+        // tile first: walk them so, keeping the spread index.
+        let mut rank = 0usize;
+        if group.len > 0 {
+            spread_from(nibbles, &mut out, n, group.len, 0, 0, &mut rank);
+        }
+        all.push(out);
+    }
+    all
+}
+
+/// Spreads the entries of the placements whose first tiles are on `used`,
+/// at spread index `index` so far, from rank `rank` on; `left` tiles are
+/// still to place.
+fn spread_from(
+    nibbles: &[u8],
+    out: &mut [u8],
+    n: usize,
+    left: usize,
+    used: u32,
+    index: usize,
+    rank: &mut usize,
+) {
+    if left == 1 {
+        // The last tile's 16 cells are 8 bytes in a row.
+        let mut word = 0u64;
+        let mut free = !used & ((1 << n) - 1);
+        while free != 0 {
+            // Up to 15 entries in a row from the rank on, in one load.
+            let mut window = [0u8; 8];
+            let from = *rank / 2;
+            let to = nibbles.len().min(from + 8);
+            window[..to - from].copy_from_slice(&nibbles[from..to]);
+            let mut entries = u64::from_le_bytes(window) >> (4 * (*rank % 2));
+            for _ in 0..15 {
+                if free == 0 {
+                    break;
+                }
+                let cell = free.trailing_zeros();
+                free &= free - 1;
+                word |= (entries & 15) << (4 * cell);
+                entries >>= 4;
+                *rank += 1;
+            }
+        }
+        out[index * 8..index * 8 + 8].copy_from_slice(&word.to_le_bytes());
+        return;
+    }
+    for cell in (0..n).filter(|&cell| used & (1 << cell) == 0) {
+        spread_from(
+            nibbles,
+            out,
+            n,
+            left - 1,
+            used | 1 << cell,
+            index << 4 | cell,
+            rank,
+        );
+    }
+}
+
 /// A group's tiles and the weight of each one's digit in the rank of
 /// their placement.
 #[derive(Clone, Copy, Debug)]
@@ -313,12 +483,14 @@ struct Group {
 #[derive(Clone, Copy)]
 struct Sight {
     pos: [u8; MAX_CELLS],
+    index: [u32; MAX_GROUPS],
     manhattan: [u8; MAX_GROUPS],
     value: [u8; MAX_GROUPS],
     sum: u32,
 }
 
 /// The board being searched, in the user's frame, and how each view sees it.
+#[derive(Clone)]
 struct State {
     cells: [u8; MAX_CELLS],
     blank: usize,
@@ -333,13 +505,14 @@ struct Undo {
     group: u8,
     manhattan: u8,
     value: u8,
+    index: u32,
 }
 
 /// A child as [`State::child`] sees it before the move: its estimate and
 /// what changes in each view.
-struct Child {
+struct Child<const V: usize> {
     estimate: u32,
-    changes: [Undo; MAX_VIEWS],
+    changes: [Undo; V],
 }
 
 impl State {
@@ -349,6 +522,7 @@ impl State {
             blank: board.blank(),
             sights: [Sight {
                 pos: [0; MAX_CELLS],
+                index: [0; MAX_GROUPS],
                 manhattan: [0; MAX_GROUPS],
                 value: [0; MAX_GROUPS],
                 sum: 0,
@@ -364,6 +538,7 @@ impl State {
                 if tile != 0 {
                     let g = usize::from(solver.group_of[usize::from(tile)]);
                     sight.manhattan[g] += solver.distance[usize::from(tile)][usize::from(cell)];
+                    sight.index[g] += u32::from(cell) << solver.shift[usize::from(tile)];
                 }
             }
             for g in 0..solver.table.len() {
@@ -392,14 +567,14 @@ impl State {
 
     /// The rank each view looks up after the blank moves to `to`.
     #[inline(always)]
-    fn ranks<D: AsRef<[u8]>>(
+    fn ranks<D: AsRef<[u8]>, const V: usize>(
         &self,
         solver: &Searcher<D>,
-        views: &[View],
+        views: &[View; V],
         to: usize,
-    ) -> [u32; MAX_VIEWS] {
+    ) -> [u32; V] {
         let tile = usize::from(self.cells[to]);
-        let mut ranks = [0; MAX_VIEWS];
+        let mut ranks = [0; V];
         for ((view, sight), rank) in views.iter().zip(&self.sights).zip(&mut ranks) {
             let tile = usize::from(view.tile[tile]);
             let g = usize::from(solver.group_of[tile]);
@@ -415,17 +590,18 @@ impl State {
     /// moving it: only the moved tile's group changes, to the entry of
     /// `ranks[view]` when `AHEAD`, else of the rank found here.
     #[inline(always)]
-    fn child<D: AsRef<[u8]>, const AHEAD: bool>(
+    fn child<D: AsRef<[u8]>, const AHEAD: bool, const SPREAD: bool, const V: usize>(
         &self,
         solver: &Searcher<D>,
-        views: &[View],
+        spread: &[Vec<u8>],
+        views: &[View; V],
         to: usize,
-        ranks: &[u32; MAX_VIEWS],
-    ) -> Child {
+        ranks: &[u32; V],
+    ) -> Child<V> {
         let tile = usize::from(self.cells[to]);
         let mut child = Child {
             estimate: 0,
-            changes: [Undo::default(); MAX_VIEWS],
+            changes: [Undo::default(); V],
         };
         for (((view, sight), change), &rank) in views
             .iter()
@@ -439,15 +615,23 @@ impl State {
             let g = usize::from(solver.group_of[tile]);
             let distances = &solver.distance[tile];
             let manhattan = sight.manhattan[g] + distances[usize::from(new)] - distances[old];
-            let rank = match AHEAD {
-                true => rank as usize,
-                false => {
-                    let mut pos = sight.pos;
-                    pos[tile] = new;
-                    solver.rank(g, &pos)
-                }
+            let shift = solver.shift[tile];
+            let index = sight.index[g] - ((old as u32) << shift) + (u32::from(new) << shift);
+            let value = if SPREAD {
+                let spread = &spread[g];
+                let i = index as usize;
+                u32::from(manhattan) + 2 * u32::from((spread[i / 2] >> (4 * (i % 2))) & 15)
+            } else {
+                let rank = match AHEAD {
+                    true => rank as usize,
+                    false => {
+                        let mut pos = sight.pos;
+                        pos[tile] = new;
+                        solver.rank(g, &pos)
+                    }
+                };
+                solver.table.values(g).get(rank, u32::from(manhattan))
             };
-            let value = solver.table.values(g).get(rank, u32::from(manhattan));
             child.estimate = child
                 .estimate
                 .max(sight.sum + value - u32::from(sight.value[g]));
@@ -455,20 +639,48 @@ impl State {
                 group: g as u8,
                 manhattan,
                 value: value.min(255) as u8,
+                index,
             };
         }
         child
     }
 
+    /// Asks for the spread entries each view reads after the blank moves to
+    /// `to` to be fetched into the cache.
+    #[inline(always)]
+    fn prefetch_spread<D: AsRef<[u8]>, const V: usize>(
+        &self,
+        solver: &Searcher<D>,
+        spread: &[Vec<u8>],
+        views: &[View; V],
+        to: usize,
+    ) {
+        let tile = usize::from(self.cells[to]);
+        for (view, sight) in views.iter().zip(&self.sights) {
+            let tile = usize::from(view.tile[tile]);
+            let old = sight.pos[tile];
+            let new = view.cell[self.blank];
+            let g = usize::from(solver.group_of[tile]);
+            let shift = solver.shift[tile];
+            let index = sight.index[g] - (u32::from(old) << shift) + (u32::from(new) << shift);
+            crate::bfs::prefetch(&spread[g], index as usize / 2);
+        }
+    }
+
     /// Moves the blank to `to`, where [`State::child`] saw it as `child`;
     /// returns what undoes it.
     #[inline(always)]
-    fn play(&mut self, views: &[View], to: usize, child: &Child) -> [Undo; MAX_VIEWS] {
+    fn play<const V: usize>(
+        &mut self,
+        views: &[View; V],
+        to: usize,
+        child: &Child<V>,
+    ) -> [Undo; V] {
         let from = self.blank;
         let tile = self.cells[to];
         self.cells.swap(from, to);
         self.blank = to;
-        let mut undo = [Undo::default(); MAX_VIEWS];
+        let mut undo = [Undo::default(); V];
         for (((view, sight), undo), change) in views
             .iter()
             .zip(&mut self.sights)
@@ -481,7 +693,9 @@ impl State {
                 group: change.group,
                 manhattan: sight.manhattan[g],
                 value: sight.value[g],
+                index: sight.index[g],
             };
+            sight.index[g] = change.index;
             sight.sum = sight.sum + u32::from(change.value) - u32::from(sight.value[g]);
             sight.manhattan[g] = change.manhattan;
             sight.value[g] = change.value;
@@ -491,7 +705,7 @@ impl State {
 
     /// Takes back the move that brought the blank from `from`.
     #[inline(always)]
-    fn unplay(&mut self, views: &[View], from: usize, undo: &[Undo; MAX_VIEWS]) {
+    fn unplay<const V: usize>(&mut self, views: &[View; V], from: usize, undo: &[Undo; V]) {
         let to = self.blank;
         let tile = self.cells[from];
         self.cells.swap(from, to);
@@ -502,6 +716,7 @@ impl State {
             sight.sum = sight.sum - u32::from(sight.value[g]) + u32::from(undo.value);
             sight.value[g] = undo.value;
             sight.manhattan[g] = undo.manhattan;
+            sight.index[g] = undo.index;
         }
     }
 }
@@ -512,23 +727,27 @@ enum Step {
     Over(u32),
     /// A mapped file under the databases changed: stop.
     Changed,
+    /// The search passed the nodes after which the entries are spread.
+    Spread,
 }
 
-struct Search<'s, D> {
+struct Search<'s, D, const V: usize> {
     solver: &'s Searcher<D>,
-    views: &'s [View],
+    /// The spread entries, once the search uses them; else empty.
+    spread: &'s [Vec<u8>],
+    views: &'s [View; V],
     goal: &'s Board,
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
     path: Vec<Move>,
     nodes: u64,
 }
 
-impl<D: AsRef<[u8]>> Search<'_, D> {
+impl<D: AsRef<[u8]>, const V: usize> Search<'_, D, V> {
     /// Searches below `state`, which is within `bound` at depth `g` and not
     /// the goal. Each child is looked at before it is entered, so that a
     /// child over the bound costs no move and no call. With `AHEAD`, a
     /// node's children's entries are fetched before the first is looked at.
-    fn dfs<const AHEAD: bool>(
+    fn dfs<const AHEAD: bool, const SPREAD: bool>(
         &mut self,
         state: &mut State,
         g: u32,
@@ -536,11 +755,21 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
         last: Option<Move>,
     ) -> Step {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHANGE_CHECK) && crate::map::changed() {
-            return Step::Changed;
+        if self.nodes.is_multiple_of(CHANGE_CHECK) {
+            if crate::map::changed() {
+                return Step::Changed;
+            }
+            if !SPREAD
+                && self
+                    .solver
+                    .spread_after
+                    .is_some_and(|after| self.nodes >= after)
+            {
+                return Step::Spread;
+            }
         }
         let mut children = [(Move::Down, 0u8); 4];
-        let mut ranks = [[0u32; MAX_VIEWS]; 4];
+        let mut ranks = [[0u32; V]; 4];
         let mut count = 0;
         for mv in Move::ALL {
             if last == Some(mv.opposite()) {
@@ -550,9 +779,12 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
                 continue;
             };
             children[count] = (mv, target);
+            if SPREAD {
+                state.prefetch_spread(self.solver, self.spread, self.views, usize::from(target));
+            }
             if AHEAD {
                 ranks[count] = state.ranks(self.solver, self.views, usize::from(target));
-                for (view, &rank) in ranks[count].iter().enumerate().take(self.views.len()) {
+                for (view, &rank) in ranks[count].iter().enumerate() {
                     let tile = self.views[view].tile[usize::from(state.cells[usize::from(target)])];
                     let group = usize::from(self.solver.group_of[usize::from(tile)]);
                     self.solver.table.values(group).prefetch(rank as usize);
@@ -563,7 +795,13 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
         let mut least = u32::MAX;
         for (&(mv, target), ranks) in children[..count].iter().zip(&ranks) {
             let target = usize::from(target);
-            let child = state.child::<D, AHEAD>(self.solver, self.views, target, ranks);
+            let child = state.child::<D, AHEAD, SPREAD, V>(
+                self.solver,
+                self.spread,
+                self.views,
+                target,
+                ranks,
+            );
             let f = g + 1 + child.estimate;
             if f > bound {
                 least = least.min(f);
@@ -575,7 +813,7 @@ impl<D: AsRef<[u8]>> Search<'_, D> {
             if child.estimate == 0 && state.is(self.goal) {
                 return Step::Found;
             }
-            match self.dfs::<AHEAD>(state, g + 1, bound, Some(mv)) {
+            match self.dfs::<AHEAD, SPREAD>(state, g + 1, bound, Some(mv)) {
                 Step::Over(over) => least = least.min(over),
                 done => return done,
             }

@@ -21,6 +21,15 @@ fn out_of_the_box(blank: usize) -> Solver {
 #[test]
 fn every_goal_is_answered_out_of_the_box_as_a_plain_search_answers() {
     let mut rng = common::Rng(16);
+    // The same databases, their entries spread out from the first node
+    // (a long search spreads them on its way).
+    let spread: Vec<Searcher<&[u8]>> = [0, 1, 5]
+        .into_iter()
+        .map(|blank| {
+            let bytes = solver::builtin_pdb(Shape::FIFTEEN, blank).expect("built in");
+            Searcher::new(PdbTable::new(bytes).unwrap()).spread_after(Some(0))
+        })
+        .collect();
     for blank in 0..16 {
         let solver = out_of_the_box(blank);
         assert!(solver.describe().contains("built into the program"));
@@ -36,6 +45,12 @@ fn every_goal_is_answered_out_of_the_box_as_a_plain_search_answers() {
                 solution.to_string(),
                 common::manhattan_ida(4, &start, &goal),
                 "{board} toward {goal_board}"
+            );
+            let searcher = spread.iter().find(|s| s.serves(&goal_board)).unwrap();
+            assert_eq!(
+                searcher.solve_to(&board, &goal_board).unwrap().0,
+                solution,
+                "{board} toward {goal_board}, spread"
             );
         }
         // Boards that cannot reach the goal are told at once.

@@ -6,6 +6,7 @@ mod common;
 
 use std::collections::{HashMap, VecDeque};
 
+use eight::file::Codec;
 use eight::pdb::{self, PatternDb, PdbTable};
 use eight::rank::rank_placement;
 use eight::{Board, Move, Searcher, Shape, Solution, Solver};
@@ -90,12 +91,17 @@ fn databases_match_their_definition_on_every_placement() {
 /// The databases of `groups` toward `goal`, written to a file in memory and
 /// read back, as `eight` reads them.
 fn searcher(goal: &Board, groups: &[Vec<u8>]) -> Searcher<Vec<u8>> {
+    searcher_in(goal, groups, Codec::Raw8)
+}
+
+/// As [`searcher`], the databases stored with `codec`.
+fn searcher_in(goal: &Board, groups: &[Vec<u8>], codec: Codec) -> Searcher<Vec<u8>> {
     let dbs: Vec<PatternDb> = groups
         .iter()
         .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    pdb::write(goal, &dbs, eight::file::Codec::Raw8, &mut file).unwrap();
+    pdb::write(goal, &dbs, codec, &mut file).unwrap();
     let table = PdbTable::new(file).unwrap();
     table.verify().unwrap();
     Searcher::new(table)
@@ -116,14 +122,21 @@ fn every_search_shape_agrees_with_a_plain_search() {
             let sizes = [5, 5, shape.cells() - 11];
             let groups = pdb::partition(&goal, &sizes).unwrap();
             let searcher = searcher(&goal, &groups);
+            // In nibbles, spread out from the first node: no rank at all.
+            let spread = searcher_in(&goal, &groups, Codec::ZstdNibbles).spread_after(Some(0));
             for _ in 0..4 {
                 let start = rng.scramble(shape.cols(), goal.cells(), 24);
                 let board = Board::from_cells(shape, &start).unwrap();
-                let (solution, _) = searcher.solve(&board).unwrap();
+                let (solution, nodes) = searcher.solve(&board).unwrap();
                 assert_eq!(
                     letters(&solution),
                     common::manhattan_ida(shape.cols(), &start, goal.cells()),
                     "{shape} {board}"
+                );
+                assert_eq!(
+                    spread.solve(&board).unwrap(),
+                    (solution, nodes),
+                    "{shape} {board}, spread"
                 );
             }
         }
@@ -155,6 +168,49 @@ fn fetching_ahead_changes_nothing_but_the_time() {
             );
         }
     }
+}
+
+/// The entries spread out at once, never, or once a search has expanded
+/// 1,000 nodes (between two bounds) or 16,384 (in the middle of a bound,
+/// which then starts again) give the same answers and nodes.
+#[test]
+fn spreading_changes_nothing_but_the_time() {
+    let mut rng = common::Rng(11);
+    let mut longest = 0;
+    for shape in Shape::all().filter(|s| s.cells() > 12) {
+        let goal = Board::canonical(shape, shape.cells() / 2);
+        let groups = pdb::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
+        let make = || searcher_in(&goal, &groups, Codec::ZstdNibbles);
+        let never = make().spread_after(None);
+        let first = make().spread_after(Some(0));
+        let between = make().spread_after(Some(1_000));
+        let midway = make().spread_after(Some(16_384));
+        let mut most = 0;
+        // Longer and longer scrambles, until one search is long enough.
+        for steps in (40..400).step_by(20) {
+            if most > 20_000 {
+                break;
+            }
+            let start = rng.scramble(shape.cols(), goal.cells(), steps);
+            let board = Board::from_cells(shape, &start).unwrap();
+            let (solution, nodes) = never.solve(&board).unwrap();
+            most = most.max(nodes);
+            let expected = (solution, nodes);
+            assert_eq!(first.solve(&board).unwrap(), expected, "{shape} {board}");
+            assert_eq!(between.solve(&board).unwrap(), expected, "{shape} {board}");
+            assert_eq!(midway.solve(&board).unwrap(), expected, "{shape} {board}");
+        }
+        assert!(
+            most > 2_000,
+            "{shape}: the searches are too short ({most} nodes)"
+        );
+        longest = longest.max(most);
+    }
+    // A search looks at its count every 16,384 nodes: one went past it.
+    assert!(
+        longest > 20_000,
+        "the searches are too short ({longest} nodes)"
+    );
 }
 
 #[test]
