@@ -23,7 +23,8 @@
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use crate::board::Board;
 use crate::pdb::{PdbTable, Values};
@@ -76,6 +77,11 @@ pub struct Searcher<D> {
     views: Vec<Symmetry>,
     /// The longest answer the search looks for.
     bound: u32,
+    /// The threads a long search runs on.
+    threads: usize,
+    /// The nodes of a bound after which the next is searched on
+    /// [`Searcher::threads`] threads.
+    parallel_after: u64,
     /// Whether the entries are fetched a node ahead: for databases too large
     /// for the cache, where each lookup is a trip to memory.
     ahead: bool,
@@ -98,7 +104,7 @@ struct View {
     tile: [u8; MAX_CELLS],
 }
 
-impl<D: AsRef<[u8]>> Searcher<D> {
+impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// A search over `table`, whose groups hold every tile once (the file
     /// format makes sure of it).
     pub fn new(table: PdbTable<D>) -> Searcher<D> {
@@ -160,6 +166,8 @@ impl<D: AsRef<[u8]>> Searcher<D> {
             views,
             bound: shape.diameter_bound(),
             ahead,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            parallel_after: PARALLEL_AFTER,
         }
     }
 
@@ -182,6 +190,16 @@ impl<D: AsRef<[u8]>> Searcher<D> {
         if self.spread_after.is_some() {
             self.spread_after = nodes;
         }
+        self
+    }
+
+    /// Sets the threads a long search runs on (by default one a core), and
+    /// from how many nodes of one bound (by default 100,000) the next bound
+    /// uses them: it is split into subtrees, searched in turn by every
+    /// thread. The answers and the nodes are the same either way.
+    pub fn threads(mut self, threads: usize, after: u64) -> Searcher<D> {
+        self.threads = threads.max(1);
+        self.parallel_after = after;
         self
     }
 
@@ -277,10 +295,20 @@ impl<D: AsRef<[u8]>> Searcher<D> {
         let state = State::new(self, &views, start);
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
         match views.len() {
-            1 => self.deepen(state, &[views[0]], goal),
-            2 => self.deepen(state, &[views[0], views[1]], goal),
-            4 => self.deepen(state, &std::array::from_fn::<_, 4, _>(|v| views[v]), goal),
-            _ => self.deepen(state, &std::array::from_fn::<_, 8, _>(|v| views[v]), goal),
+            1 => self.deepen(start, state, &[views[0]], goal),
+            2 => self.deepen(start, state, &[views[0], views[1]], goal),
+            4 => self.deepen(
+                start,
+                state,
+                &std::array::from_fn::<_, 4, _>(|v| views[v]),
+                goal,
+            ),
+            _ => self.deepen(
+                start,
+                state,
+                &std::array::from_fn::<_, 8, _>(|v| views[v]),
+                goal,
+            ),
         }
     }
 
@@ -288,6 +316,7 @@ impl<D: AsRef<[u8]>> Searcher<D> {
     /// fits under it, with `V` views.
     fn deepen<const V: usize>(
         &self,
+        start: &Board,
         mut state: State,
         views: &[View; V],
         goal: &Board,
@@ -301,12 +330,15 @@ impl<D: AsRef<[u8]>> Searcher<D> {
             neighbors: goal.shape().neighbor_table(),
             path: Vec::new(),
             nodes: 0,
+            stop: None,
         };
         let mut bound = state.estimate();
         if bound == 0 && state.is(goal) {
             return Ok((Solution::Moves(Vec::new()), 0));
         }
         let root = state.clone();
+        // The nodes of the last bound.
+        let mut last = 0;
         loop {
             if bound > self.bound {
                 return Err(SolveError::TooDeep {
@@ -324,15 +356,20 @@ impl<D: AsRef<[u8]>> Searcher<D> {
                 }
             }
             let nodes = search.nodes;
-            let step = match (self.ahead, !search.spread.is_empty()) {
-                (_, true) => search.dfs::<false, true>(&mut state, 0, bound, None),
-                (true, false) => search.dfs::<true, false>(&mut state, 0, bound, None),
-                (false, false) => search.dfs::<false, false>(&mut state, 0, bound, None),
+            // Each bound takes some times the nodes of the one before.
+            let step = if self.threads > 1 && last >= self.parallel_after {
+                search.split(start, &state, bound)
+            } else {
+                search.run(&mut state, 0, bound, None)
             };
             match step {
                 Step::Found => return Ok((Solution::Moves(search.path), search.nodes)),
-                Step::Over(next) => bound = next,
+                Step::Over(next) => {
+                    bound = next;
+                    last = search.nodes - nodes;
+                }
                 Step::Changed => return Err(SolveError::Changed),
+                Step::Stopped => unreachable!("only a part of a split bound is stopped"),
                 // The same bound again, from the start, with the entries
                 // spread.
                 Step::Spread => {
@@ -384,13 +421,21 @@ impl<D: AsRef<[u8]>> Searcher<D> {
 /// The most bytes of spread entries.
 const SPREAD_MOST: usize = 32 << 20;
 
+/// The nodes of a bound after which the next bound is searched on every
+/// core, by default. A bound takes a few times the nodes of the one before,
+/// so threads start for bounds of tens of milliseconds or more.
+const PARALLEL_AFTER: u64 = 100_000;
+
+/// The subtrees a bound is split into, at least, for each thread.
+const TASKS_PER_THREAD: usize = 32;
+
 /// The nodes of one search after which it spreads the entries, by default:
 /// the spreading costs about as much as 250,000 nodes save.
 const SPREAD_AFTER: u64 = 250_000;
 
 /// Whether `table`'s groups spread: every one stored in nibbles, all in at
 /// most [`SPREAD_MOST`] bytes.
-fn spreads<D: AsRef<[u8]>>(table: &PdbTable<D>, groups: &[Group]) -> bool {
+fn spreads<D: AsRef<[u8]> + Sync>(table: &PdbTable<D>, groups: &[Group]) -> bool {
     let bytes: usize = groups
         .iter()
         .map(|g| (1usize << (4 * g.len)).div_ceil(2))
@@ -400,7 +445,7 @@ fn spreads<D: AsRef<[u8]>>(table: &PdbTable<D>, groups: &[Group]) -> bool {
 
 /// The entries of `table`'s groups at their spread indexes; `table`
 /// [spreads].
-fn spread<D: AsRef<[u8]>>(table: &PdbTable<D>, groups: &[Group]) -> Vec<Vec<u8>> {
+fn spread<D: AsRef<[u8]> + Sync>(table: &PdbTable<D>, groups: &[Group]) -> Vec<Vec<u8>> {
     let n = table.goal().shape().cells();
     let mut all = Vec::with_capacity(groups.len());
     for (g, group) in groups.iter().enumerate() {
@@ -516,7 +561,7 @@ struct Child<const V: usize> {
 }
 
 impl State {
-    fn new<D: AsRef<[u8]>>(solver: &Searcher<D>, views: &[View], board: &Board) -> State {
+    fn new<D: AsRef<[u8]> + Sync>(solver: &Searcher<D>, views: &[View], board: &Board) -> State {
         let mut state = State {
             cells: [0; MAX_CELLS],
             blank: board.blank(),
@@ -567,7 +612,7 @@ impl State {
 
     /// The rank each view looks up after the blank moves to `to`.
     #[inline(always)]
-    fn ranks<D: AsRef<[u8]>, const V: usize>(
+    fn ranks<D: AsRef<[u8]> + Sync, const V: usize>(
         &self,
         solver: &Searcher<D>,
         views: &[View; V],
@@ -590,7 +635,7 @@ impl State {
     /// moving it: only the moved tile's group changes, to the entry of
     /// `ranks[view]` when `AHEAD`, else of the rank found here.
     #[inline(always)]
-    fn child<D: AsRef<[u8]>, const AHEAD: bool, const SPREAD: bool, const V: usize>(
+    fn child<D: AsRef<[u8]> + Sync, const AHEAD: bool, const SPREAD: bool, const V: usize>(
         &self,
         solver: &Searcher<D>,
         spread: &[Vec<u8>],
@@ -648,7 +693,7 @@ impl State {
     /// Asks for the spread entries each view reads after the blank moves to
     /// `to` to be fetched into the cache.
     #[inline(always)]
-    fn prefetch_spread<D: AsRef<[u8]>, const V: usize>(
+    fn prefetch_spread<D: AsRef<[u8]> + Sync, const V: usize>(
         &self,
         solver: &Searcher<D>,
         spread: &[Vec<u8>],
@@ -729,6 +774,25 @@ enum Step {
     Changed,
     /// The search passed the nodes after which the entries are spread.
     Spread,
+    /// A subtree of a split bound after one where the goal was found: stop.
+    Stopped,
+}
+
+/// How the search of a subtree of a split bound ended, after how many
+/// nodes, on which path.
+struct Searched {
+    step: Step,
+    nodes: u64,
+    path: Vec<Move>,
+}
+
+/// A subtree of a split bound: the path to it, and the nodes the search
+/// in one piece would have expanded before it.
+struct Task {
+    path: Vec<Move>,
+    before: u64,
+    /// Whether the path ends on the goal, and the search there.
+    goal: bool,
 }
 
 struct Search<'s, D, const V: usize> {
@@ -740,9 +804,182 @@ struct Search<'s, D, const V: usize> {
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
     path: Vec<Move>,
     nodes: u64,
+    /// For a subtree of a split bound: the lowest subtree where the goal
+    /// has been found so far, and this one.
+    stop: Option<(&'s AtomicUsize, usize)>,
 }
 
-impl<D: AsRef<[u8]>, const V: usize> Search<'_, D, V> {
+impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
+    /// Searches below `state` as [`Search::dfs`] does, with the entries
+    /// spread if they are, else fetched ahead if the databases ask for it.
+    fn run(&mut self, state: &mut State, g: u32, bound: u32, last: Option<Move>) -> Step {
+        match (self.solver.ahead, !self.spread.is_empty()) {
+            (_, true) => self.dfs::<false, true>(state, g, bound, last),
+            (true, false) => self.dfs::<true, false>(state, g, bound, last),
+            (false, false) => self.dfs::<false, false>(state, g, bound, last),
+        }
+    }
+
+    /// Searches one bound from `root`, the board `start`, on every thread:
+    /// the first levels are cut into subtrees, in the order the search in
+    /// one piece meets them, and the threads take them in turn. The first
+    /// subtree to hold the goal gives the answer, as in one piece; those
+    /// after it stop. The nodes counted are those of the search in one
+    /// piece.
+    fn split(&mut self, start: &Board, root: &State, bound: u32) -> Step {
+        let threads = self.solver.threads;
+        let mut tasks = Vec::new();
+        let mut least = u32::MAX;
+        let nodes = self.nodes;
+        for depth in (2..).step_by(2) {
+            tasks.clear();
+            least = u32::MAX;
+            self.nodes = 0;
+            self.path.clear();
+            let mut state = root.clone();
+            let whole = self.cut(&mut state, 0, bound, None, depth, &mut tasks, &mut least);
+            if whole || tasks.len() >= TASKS_PER_THREAD * threads || depth >= bound {
+                break;
+            }
+        }
+        let inside = self.nodes;
+        self.nodes = nodes;
+        self.path.clear();
+        let next = AtomicUsize::new(0);
+        let found = AtomicUsize::new(usize::MAX);
+        let results: Vec<Mutex<Option<Searched>>> =
+            tasks.iter().map(|_| Mutex::new(None)).collect();
+        let (solver, spread, views, goal) = (self.solver, self.spread, self.views, self.goal);
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(task) = tasks.get(i) else {
+                    return;
+                };
+                if i > found.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let result = if task.goal {
+                    Searched {
+                        step: Step::Found,
+                        nodes: 0,
+                        path: task.path.clone(),
+                    }
+                } else {
+                    let board = start.after(&task.path).expect("the path was played");
+                    let mut state = State::new(solver, views, &board);
+                    let mut search = Search {
+                        solver,
+                        spread,
+                        views,
+                        goal,
+                        neighbors: goal.shape().neighbor_table(),
+                        path: task.path.clone(),
+                        nodes: 0,
+                        stop: Some((&found, i)),
+                    };
+                    let g = task.path.len() as u32;
+                    let step = search.run(&mut state, g, bound, task.path.last().copied());
+                    Searched {
+                        step,
+                        nodes: search.nodes,
+                        path: search.path,
+                    }
+                };
+                if let Step::Found = result.step {
+                    found.fetch_min(i, Ordering::Relaxed);
+                }
+                *results[i].lock().expect("no thread panics holding it") = Some(result);
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                // A thread that cannot start leaves its share to the others.
+                let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+            }
+            work();
+        });
+        let mut done = 0;
+        for (task, result) in tasks.iter().zip(results) {
+            let Searched { step, nodes, path } = result
+                .into_inner()
+                .expect("no thread panics holding it")
+                .expect("every subtree up to the first with the goal is searched");
+            done += nodes;
+            match step {
+                Step::Over(over) => least = least.min(over),
+                Step::Found => {
+                    self.nodes += task.before + done;
+                    self.path = path;
+                    return Step::Found;
+                }
+                Step::Changed => return Step::Changed,
+                Step::Spread | Step::Stopped => unreachable!("no subtree before the goal stops"),
+            }
+        }
+        self.nodes += inside + done;
+        Step::Over(least)
+    }
+
+    /// Walks the first `depth` levels below `state` as [`Search::dfs`]
+    /// would, and lists the subtrees below them in `tasks`; `least` takes
+    /// the smallest value over the bound. Returns whether the goal was met
+    /// on the way (the last task then ends there).
+    #[allow(clippy::too_many_arguments)]
+    fn cut(
+        &mut self,
+        state: &mut State,
+        g: u32,
+        bound: u32,
+        last: Option<Move>,
+        depth: u32,
+        tasks: &mut Vec<Task>,
+        least: &mut u32,
+    ) -> bool {
+        if depth == 0 {
+            tasks.push(Task {
+                path: self.path.clone(),
+                before: self.nodes,
+                goal: false,
+            });
+            return false;
+        }
+        self.nodes += 1;
+        for mv in Move::ALL {
+            if last == Some(mv.opposite()) {
+                continue;
+            }
+            let Some(target) = self.neighbors[state.blank][usize::from(mv.code())] else {
+                continue;
+            };
+            let target = usize::from(target);
+            let child =
+                state.child::<D, false, false, V>(self.solver, &[], self.views, target, &[0; V]);
+            let f = g + 1 + child.estimate;
+            if f > bound {
+                *least = (*least).min(f);
+                continue;
+            }
+            let from = state.blank;
+            let undo = state.play(self.views, target, &child);
+            self.path.push(mv);
+            if child.estimate == 0 && state.is(self.goal) {
+                tasks.push(Task {
+                    path: self.path.clone(),
+                    before: self.nodes,
+                    goal: true,
+                });
+                return true;
+            }
+            if self.cut(state, g + 1, bound, Some(mv), depth - 1, tasks, least) {
+                return true;
+            }
+            self.path.pop();
+            state.unplay(self.views, from, &undo);
+        }
+        false
+    }
+
     /// Searches below `state`, which is within `bound` at depth `g` and not
     /// the goal. Each child is looked at before it is entered, so that a
     /// child over the bound costs no move and no call. With `AHEAD`, a
@@ -759,7 +996,15 @@ impl<D: AsRef<[u8]>, const V: usize> Search<'_, D, V> {
             if crate::map::changed() {
                 return Step::Changed;
             }
+            if let Some((found, me)) = self.stop
+                && found.load(Ordering::Relaxed) < me
+            {
+                return Step::Stopped;
+            }
+            // A subtree of a split bound keeps to what the bound started
+            // with.
             if !SPREAD
+                && self.stop.is_none()
                 && self
                     .solver
                     .spread_after

@@ -213,6 +213,51 @@ fn spreading_changes_nothing_but_the_time() {
     );
 }
 
+/// The ways the blank goes one and a half times round a 2x2 block.
+const TURNS: [&str; 8] = [
+    "rdlurd", "druldr", "ldruld", "dlurdl", "ruldru", "urdlur", "lurdlu", "uldrul",
+];
+
+/// Bounds split into subtrees searched on several threads give the
+/// answers and the nodes of the search in one piece: boards a few moves
+/// from the goal (met while cutting the first levels), the goal itself,
+/// and longer ones, on every search shape, in bytes and spread.
+#[test]
+fn splitting_bounds_among_threads_changes_nothing() {
+    let mut rng = common::Rng(12);
+    for shape in Shape::all().filter(|s| s.cells() > 12) {
+        let goal = Board::canonical(shape, 0);
+        let groups = pdb::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
+        let whole = searcher(&goal, &groups).threads(1, 0);
+        let split = [
+            searcher(&goal, &groups).threads(3, 0),
+            searcher_in(&goal, &groups, Codec::ZstdNibbles)
+                .spread_after(Some(0))
+                .threads(3, 0),
+        ];
+        // Scrambles, and scrambles whose last moves turn three tiles of a
+        // 2x2 block one and a half times: those are undone as fast going
+        // round either way, so answers of the same length start in
+        // different subtrees.
+        let mut starts = Vec::new();
+        for steps in [0, 1, 2, 3, 5, 8, 20, 40, 60, 100, 200] {
+            let scrambled = rng.scramble(shape.cols(), goal.cells(), steps);
+            let turned = TURNS
+                .iter()
+                .find_map(|turn| common::follow(shape.cols(), &scrambled, turn))
+                .unwrap();
+            starts.extend([scrambled, turned]);
+        }
+        for start in &starts {
+            let board = Board::from_cells(shape, start).unwrap();
+            let expected = whole.solve(&board).unwrap();
+            for searcher in &split {
+                assert_eq!(searcher.solve(&board).unwrap(), expected, "{shape} {board}");
+            }
+        }
+    }
+}
+
 #[test]
 fn fifteen_puzzle_answers_match_a_plain_manhattan_search() {
     let goal = Board::goal(Shape::FIFTEEN);
