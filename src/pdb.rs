@@ -492,8 +492,12 @@ pub fn build_memory(shape: Shape, k: usize) -> u64 {
     placements(n, k).saturating_mul(1 + word)
 }
 
-/// Entries sampled per group when databases are opened.
-const SAMPLES: u64 = 64;
+/// Entries sampled per group when databases are opened: enough to refuse
+/// databases of zeros or of 255s, few because each sample of a mapped file
+/// maps the file's whole page-cache folio (up to 2 MB on Linux 6.18, where
+/// 64 samples made a trivial 4x4 board 193 MB resident with 7-8; 8 make it
+/// 40 MB). The full checksum is `eight-gen --check` and `eight --verify`.
+const SAMPLES: u64 = 8;
 
 /// Why pattern databases were refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
