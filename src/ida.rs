@@ -19,6 +19,18 @@
 //! reflected about the main diagonal, for a goal with the blank in a corner),
 //! and the heuristic is the largest sum over the views.
 //!
+//! # Cost of a node
+//!
+//! A child is looked at before it is entered: only the moved tile's group
+//! changes, so its estimate costs one rank and one lookup a view, and a
+//! child over the bound is never entered. Databases in nibbles small enough
+//! are spread out once a search is long ([`Searcher::spread_after`]): each
+//! entry at an index of 4 bits a tile's cell, which a move changes by a
+//! shift and an add. A bound that follows a long one is split into
+//! subtrees searched on every core ([`Searcher::threads`]); the first
+//! subtree in the order of the search in one piece that holds the goal gives
+//! the answer, so answers and node counts do not depend on the threads.
+//!
 //! The bound never passes the shape's [diameter](crate::Shape::diameter_bound):
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
