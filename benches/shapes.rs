@@ -42,10 +42,11 @@ fn main() {
         let file = match Method::of(shape) {
             Method::Table if solver::is_builtin(shape) => None,
             Method::Table => Some(solver::table_file(shape, Some(goal.blank()))),
+            // One set of databases serves every goal of its class.
             Method::Search => Some(solver::pdb_file(
-                shape,
+                solver::database_shape(shape),
                 &solver::default_partition(shape),
-                goal.blank(),
+                solver::database_blank(shape, goal.blank()),
             )),
         };
         if let Some(name) = &file
