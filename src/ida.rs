@@ -69,6 +69,8 @@ pub struct Searcher<D> {
     group_of: [u8; MAX_CELLS],
     /// The groups, with the weights of their ranks.
     groups: Vec<Group>,
+    /// Each tile's place in its group.
+    slot: [u8; MAX_CELLS],
     /// Where each tile's cell sits in its group's spread index: 4 bits a
     /// tile, the group's first tile highest (all 0 for databases that do
     /// not spread).
@@ -124,6 +126,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         let shape = goal.shape();
         let mut group_of = [0u8; MAX_CELLS];
         let mut shift = [0u8; MAX_CELLS];
+        let mut slot = [0u8; MAX_CELLS];
         let mut groups = Vec::with_capacity(table.len());
         for g in 0..table.len() {
             let tiles = table.tiles(g);
@@ -136,8 +139,9 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
                 group_of[usize::from(tile)] = g as u8;
             }
             group.tiles[..tiles.len()].copy_from_slice(tiles);
-            for (slot, &tile) in tiles.iter().enumerate() {
-                shift[usize::from(tile)] = (4 * (tiles.len() - 1 - slot)) as u8;
+            for (at, &tile) in tiles.iter().enumerate() {
+                shift[usize::from(tile)] = (4 * (tiles.len() - 1 - at)) as u8;
+                slot[usize::from(tile)] = at as u8;
             }
             // The digit of the i-th tile counts the cells left to it; the
             // placements of the tiles after it multiply it.
@@ -171,6 +175,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             table,
             group_of,
             groups,
+            slot,
             shift,
             spread: OnceLock::new(),
             spread_after,
@@ -526,6 +531,65 @@ fn spread_from(
     }
 }
 
+impl<D: AsRef<[u8]> + Sync> Searcher<D> {
+    /// The rank of `tile`'s group once the tile moves from `old` to `new`,
+    /// next to each other, from its rank `rank` with `on` the tile on each
+    /// cell: only the tile's digit changes, and those of the group's later
+    /// tiles on the cells between the two, each by one.
+    #[inline(always)]
+    fn rank_after(
+        &self,
+        rank: u32,
+        on: &[u8; MAX_CELLS],
+        tile: usize,
+        old: usize,
+        new: usize,
+    ) -> u32 {
+        let g = self.group_of[tile];
+        let weights = &self.groups[usize::from(g)].weights;
+        let slot = self.slot[tile];
+        let (low, high) = if old < new { (old, new) } else { (new, old) };
+        // The group's earlier tiles between the two cells, and the weights of
+        // its later ones there.
+        let mut earlier = 0;
+        let mut later = 0;
+        for &t in &on[low + 1..high] {
+            let t = usize::from(t) % MAX_CELLS;
+            if t != 0 && self.group_of[t] == g {
+                match self.slot[t] < slot {
+                    true => earlier += 1,
+                    false => later += weights[usize::from(self.slot[t]) % MAX_CELLS],
+                }
+            }
+        }
+        let step = (high - low) as u32 - earlier;
+        let change = step * weights[usize::from(slot) % MAX_CELLS] + later;
+        let after = match old < new {
+            true => rank + change,
+            false => rank - change,
+        };
+        #[cfg(debug_assertions)]
+        {
+            let mut pos = [0u8; MAX_CELLS];
+            for (cell, &t) in on.iter().enumerate() {
+                pos[usize::from(t) % MAX_CELLS] = cell as u8;
+            }
+            debug_assert_eq!(
+                self.rank(usize::from(g), &pos),
+                rank as usize,
+                "the rank kept"
+            );
+            pos[tile] = new as u8;
+            debug_assert_eq!(
+                self.rank(usize::from(g), &pos),
+                after as usize,
+                "the rank after"
+            );
+        }
+        after
+    }
+}
+
 /// A group's tiles and the weight of each one's digit in the rank of
 /// their placement.
 #[derive(Clone, Copy, Debug)]
@@ -540,6 +604,10 @@ struct Group {
 #[derive(Clone, Copy)]
 struct Sight {
     pos: [u8; MAX_CELLS],
+    /// The tile on each cell (0 on the blank's).
+    on: [u8; MAX_CELLS],
+    /// Each group's rank.
+    rank: [u32; MAX_GROUPS],
     index: [u32; MAX_GROUPS],
     manhattan: [u8; MAX_GROUPS],
     value: [u8; MAX_GROUPS],
@@ -562,7 +630,10 @@ struct Undo {
     group: u8,
     manhattan: u8,
     value: u8,
+    /// The spread index, in a search with the entries spread.
     index: u32,
+    /// The rank, in a search without.
+    rank: u32,
 }
 
 /// A child as [`State::child`] sees it before the move: its estimate and
@@ -579,6 +650,8 @@ impl State {
             blank: board.blank(),
             sights: [Sight {
                 pos: [0; MAX_CELLS],
+                on: [0; MAX_CELLS],
+                rank: [0; MAX_GROUPS],
                 index: [0; MAX_GROUPS],
                 manhattan: [0; MAX_GROUPS],
                 value: [0; MAX_GROUPS],
@@ -592,6 +665,7 @@ impl State {
                 let tile = view.tile[usize::from(tile)];
                 let cell = view.cell[cell];
                 sight.pos[usize::from(tile)] = cell;
+                sight.on[usize::from(cell)] = tile;
                 if tile != 0 {
                     let g = usize::from(solver.group_of[usize::from(tile)]);
                     sight.manhattan[g] += solver.distance[usize::from(tile)][usize::from(cell)];
@@ -599,6 +673,7 @@ impl State {
                 }
             }
             for g in 0..solver.table.len() {
+                sight.rank[g] = solver.rank(g, &sight.pos) as u32;
                 let value = solver.value(g, &sight.pos, u32::from(sight.manhattan[g]));
                 sight.value[g] = value.min(255) as u8;
                 sight.sum += value;
@@ -635,10 +710,9 @@ impl State {
         for ((view, sight), rank) in views.iter().zip(&self.sights).zip(&mut ranks) {
             let tile = usize::from(view.tile[tile]);
             let g = usize::from(solver.group_of[tile]);
-            let mut pos = sight.pos;
-            pos[tile] = view.cell[self.blank];
-            // Below MAX_SECTION_ENTRIES, 2^30.
-            *rank = solver.rank(g, &pos) as u32;
+            let old = usize::from(sight.pos[tile]);
+            let new = usize::from(view.cell[self.blank]);
+            *rank = solver.rank_after(sight.rank[g], &sight.on, tile, old, new);
         }
         ranks
     }
@@ -672,22 +746,25 @@ impl State {
             let g = usize::from(solver.group_of[tile]);
             let distances = &solver.distance[tile];
             let manhattan = sight.manhattan[g] + distances[usize::from(new)] - distances[old];
-            let shift = solver.shift[tile];
-            let index = sight.index[g] - ((old as u32) << shift) + (u32::from(new) << shift);
             let value = if SPREAD {
+                let shift = solver.shift[tile];
+                let index = sight.index[g] - ((old as u32) << shift) + (u32::from(new) << shift);
+                change.index = index;
                 let spread = &spread[g];
                 let i = index as usize;
                 u32::from(manhattan) + 2 * u32::from((spread[i / 2] >> (4 * (i % 2))) & 15)
             } else {
                 let rank = match AHEAD {
-                    true => rank as usize,
+                    true => rank,
                     false => {
-                        let mut pos = sight.pos;
-                        pos[tile] = new;
-                        solver.rank(g, &pos)
+                        solver.rank_after(sight.rank[g], &sight.on, tile, old, usize::from(new))
                     }
                 };
-                solver.table.values(g).get(rank, u32::from(manhattan))
+                change.rank = rank;
+                solver
+                    .table
+                    .values(g)
+                    .get(rank as usize, u32::from(manhattan))
             };
             child.estimate = child
                 .estimate
@@ -696,7 +773,8 @@ impl State {
                 group: g as u8,
                 manhattan,
                 value: value.min(255) as u8,
-                index,
+                index: change.index,
+                rank: change.rank,
             };
         }
         child
@@ -727,7 +805,7 @@ impl State {
     /// Moves the blank to `to`, where [`State::child`] saw it as `child`;
     /// returns what undoes it.
     #[inline(always)]
-    fn play<const V: usize>(
+    fn play<const V: usize, const SPREAD: bool>(
         &mut self,
         views: &[View; V],
         to: usize,
@@ -744,15 +822,26 @@ impl State {
             .zip(&mut undo)
             .zip(&child.changes)
         {
-            sight.pos[usize::from(view.tile[usize::from(tile)])] = view.cell[from];
+            let moved = view.tile[usize::from(tile)];
+            sight.pos[usize::from(moved)] = view.cell[from];
             let g = usize::from(change.group);
             *undo = Undo {
                 group: change.group,
                 manhattan: sight.manhattan[g],
                 value: sight.value[g],
                 index: sight.index[g],
+                rank: sight.rank[g],
             };
-            sight.index[g] = change.index;
+            // Each search keeps what its lookups read; the other stays as it
+            // was when the search started, which is right again when it has
+            // taken back its moves.
+            if SPREAD {
+                sight.index[g] = change.index;
+            } else {
+                sight.on[usize::from(view.cell[from])] = moved;
+                sight.on[usize::from(view.cell[to])] = 0;
+                sight.rank[g] = change.rank;
+            }
             sight.sum = sight.sum + u32::from(change.value) - u32::from(sight.value[g]);
             sight.manhattan[g] = change.manhattan;
             sight.value[g] = change.value;
@@ -762,18 +851,30 @@ impl State {
 
     /// Takes back the move that brought the blank from `from`.
     #[inline(always)]
-    fn unplay<const V: usize>(&mut self, views: &[View; V], from: usize, undo: &[Undo; V]) {
+    fn unplay<const V: usize, const SPREAD: bool>(
+        &mut self,
+        views: &[View; V],
+        from: usize,
+        undo: &[Undo; V],
+    ) {
         let to = self.blank;
         let tile = self.cells[from];
         self.cells.swap(from, to);
         self.blank = from;
         for ((view, sight), undo) in views.iter().zip(&mut self.sights).zip(undo) {
-            sight.pos[usize::from(view.tile[usize::from(tile)])] = view.cell[to];
+            let moved = view.tile[usize::from(tile)];
+            sight.pos[usize::from(moved)] = view.cell[to];
             let g = usize::from(undo.group);
             sight.sum = sight.sum - u32::from(sight.value[g]) + u32::from(undo.value);
             sight.value[g] = undo.value;
             sight.manhattan[g] = undo.manhattan;
-            sight.index[g] = undo.index;
+            if SPREAD {
+                sight.index[g] = undo.index;
+            } else {
+                sight.on[usize::from(view.cell[to])] = moved;
+                sight.on[usize::from(view.cell[from])] = 0;
+                sight.rank[g] = undo.rank;
+            }
         }
     }
 }
@@ -973,7 +1074,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 continue;
             }
             let from = state.blank;
-            let undo = state.play(self.views, target, &child);
+            let undo = state.play::<V, false>(self.views, target, &child);
             self.path.push(mv);
             if child.estimate == 0 && state.is(self.goal) {
                 tasks.push(Task {
@@ -987,7 +1088,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 return true;
             }
             self.path.pop();
-            state.unplay(self.views, from, &undo);
+            state.unplay::<V, false>(self.views, from, &undo);
         }
         false
     }
@@ -1065,7 +1166,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 continue;
             }
             let from = state.blank;
-            let undo = state.play(self.views, target, &child);
+            let undo = state.play::<V, SPREAD>(self.views, target, &child);
             self.path.push(mv);
             if child.estimate == 0 && state.is(self.goal) {
                 return Step::Found;
@@ -1075,7 +1176,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 done => return done,
             }
             self.path.pop();
-            state.unplay(self.views, from, &undo);
+            state.unplay::<V, SPREAD>(self.views, from, &undo);
         }
         Step::Over(least)
     }
