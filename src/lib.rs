@@ -53,6 +53,7 @@ pub mod ida;
 pub mod map;
 pub mod parse;
 pub mod pdb;
+pub mod prune;
 pub mod rank;
 pub mod shape;
 pub mod solver;

@@ -122,8 +122,10 @@ fn every_search_shape_agrees_with_a_plain_search() {
             let sizes = [5, 5, shape.cells() - 11];
             let groups = pdb::partition(&goal, &sizes).unwrap();
             let searcher = searcher(&goal, &groups);
-            // In nibbles, spread out from the first node: no rank at all.
+            // In nibbles, spread out from the first node: no rank at all;
+            // and leaving out redundant move sequences from the first node.
             let spread = searcher_in(&goal, &groups, Codec::ZstdNibbles).spread_after(Some(0));
+            let pruned = searcher_in(&goal, &groups, Codec::Raw8).prune_after(Some(0));
             for _ in 0..4 {
                 let start = rng.scramble(shape.cols(), goal.cells(), 24);
                 let board = Board::from_cells(shape, &start).unwrap();
@@ -135,8 +137,13 @@ fn every_search_shape_agrees_with_a_plain_search() {
                 );
                 assert_eq!(
                     spread.solve(&board).unwrap(),
-                    (solution, nodes),
+                    (solution.clone(), nodes),
                     "{shape} {board}, spread"
+                );
+                assert_eq!(
+                    pruned.solve(&board).unwrap().0,
+                    solution,
+                    "{shape} {board}, pruned"
                 );
             }
         }
@@ -256,6 +263,34 @@ fn splitting_bounds_among_threads_changes_nothing() {
             }
         }
     }
+}
+
+/// No shortest, lexicographically smallest answer holds a sequence the
+/// pruning leaves out: every 3x3 board's answer from the table, toward the
+/// usual goal.
+#[test]
+fn no_answer_holds_a_redundant_sequence() {
+    let pruner = eight::prune::pruner();
+    let solver = Solver::builtin(Shape::EIGHT).unwrap();
+    let goal = Board::goal(Shape::EIGHT);
+    let mut longest = 0;
+    for cells in common::all_boards(9) {
+        let board = Board::from_cells(Shape::EIGHT, &cells).unwrap();
+        if let Solution::Moves(moves) = solver.solve_to(&board, &goal).unwrap() {
+            assert_ne!(pruner.after(&moves), eight::prune::DEAD, "{board}");
+            longest = longest.max(moves.len());
+        }
+    }
+    assert_eq!(longest, 31);
+    // And the sequences are what they should be: six moves round a 2x2
+    // block are left out one way round, kept the other.
+    let moves = |text: &str| {
+        text.chars()
+            .map(|c| Move::from_letter(c).unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pruner.after(&moves("rdlurd")), eight::prune::DEAD);
+    assert_ne!(pruner.after(&moves("druldr")), eight::prune::DEAD);
 }
 
 #[test]
