@@ -31,6 +31,10 @@
 //! subtree in the order of the search in one piece that holds the goal gives
 //! the answer, so answers and node counts do not depend on the threads.
 //!
+//! A search past a few thousand nodes also leaves out the paths that end
+//! with a move sequence another does as well, shorter or smaller
+//! ([`crate::prune`]): no answer to give holds one.
+//!
 //! The bound never passes the shape's [diameter](crate::Shape::diameter_bound):
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.

@@ -14,7 +14,8 @@
 //!
 //! Larger boards (the 15-puzzle has 10^13) are solved by IDA* ([`ida`])
 //! guided by additive pattern databases ([`pdb`]), built offline into files
-//! of the same format. [`Solver`] puts both behind one interface, and
+//! of the same format, and leaving out redundant move sequences
+//! ([`prune`]). [`Solver`] puts both behind one interface, and
 //! [`solver`] says which shape is answered how, from which data.
 //!
 //! # Example
