@@ -1077,6 +1077,30 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         Step::Over(least)
     }
 
+    /// The moves a node may take, in the order of their letters, and how
+    /// many: not back to where the blank came from (`last`), on the board,
+    /// and not ending a redundant sequence. Each with the blank's new cell
+    /// and the pruner's state after it.
+    #[inline(always)]
+    fn moves(&self, blank: usize, last: Option<Move>, fsm: u32) -> ([(Move, u8, u32); 4], usize) {
+        let mut moves = [(Move::Down, 0, 0); 4];
+        let mut count = 0;
+        for mv in Move::ALL {
+            if last == Some(mv.opposite()) {
+                continue;
+            }
+            let Some(target) = self.neighbors[blank][usize::from(mv.code())] else {
+                continue;
+            };
+            let next = self.pruner.step(fsm, mv);
+            if next != prune::DEAD {
+                moves[count] = (mv, target, next);
+                count += 1;
+            }
+        }
+        (moves, count)
+    }
+
     /// Walks the first `depth` levels below `state` as [`Search::dfs`]
     /// would, and lists the subtrees below them in `tasks`; `least` takes
     /// the smallest value over the bound. Returns whether the goal was met
@@ -1102,17 +1126,8 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
             return false;
         }
         self.nodes += 1;
-        for mv in Move::ALL {
-            if last == Some(mv.opposite()) {
-                continue;
-            }
-            let Some(target) = self.neighbors[state.blank][usize::from(mv.code())] else {
-                continue;
-            };
-            let next = self.pruner.step(fsm, mv);
-            if next == prune::DEAD {
-                continue;
-            }
+        let (moves, count) = self.moves(state.blank, last, fsm);
+        for &(mv, target, next) in &moves[..count] {
             let target = usize::from(target);
             let child =
                 state.child::<D, false, false, V>(self.solver, &[], self.views, target, &[0; V]);
@@ -1175,38 +1190,23 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 return Step::Spread;
             }
         }
-        let mut children = [(Move::Down, 0u8); 4];
-        let mut fsms = [0u32; 4];
+        let (children, count) = self.moves(state.blank, last, fsm);
         let mut ranks = [[0u32; V]; 4];
-        let mut count = 0;
-        for mv in Move::ALL {
-            if last == Some(mv.opposite()) {
-                continue;
-            }
-            let Some(target) = self.neighbors[state.blank][usize::from(mv.code())] else {
-                continue;
-            };
-            let next = self.pruner.step(fsm, mv);
-            if next == prune::DEAD {
-                continue;
-            }
-            fsms[count] = next;
-            children[count] = (mv, target);
+        for (&(_, target, _), ranks) in children[..count].iter().zip(&mut ranks) {
             if SPREAD {
                 state.prefetch_spread(self.solver, self.spread, self.views, usize::from(target));
             }
             if AHEAD {
-                ranks[count] = state.ranks(self.solver, self.views, usize::from(target));
-                for (view, &rank) in ranks[count].iter().enumerate() {
+                *ranks = state.ranks(self.solver, self.views, usize::from(target));
+                for (view, &rank) in ranks.iter().enumerate() {
                     let tile = self.views[view].tile[usize::from(state.cells[usize::from(target)])];
                     let group = usize::from(self.solver.group_of[usize::from(tile)]);
                     self.solver.table.values(group).prefetch(rank as usize);
                 }
             }
-            count += 1;
         }
         let mut least = u32::MAX;
-        for (i, (&(mv, target), ranks)) in children[..count].iter().zip(&ranks).enumerate() {
+        for (&(mv, target, next), ranks) in children[..count].iter().zip(&ranks) {
             let target = usize::from(target);
             let child = state.child::<D, AHEAD, SPREAD, V>(
                 self.solver,
@@ -1226,7 +1226,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
             if child.estimate == 0 && state.is(self.goal) {
                 return Step::Found;
             }
-            match self.dfs::<AHEAD, SPREAD>(state, g + 1, bound, Some(mv), fsms[i]) {
+            match self.dfs::<AHEAD, SPREAD>(state, g + 1, bound, Some(mv), next) {
                 Step::Over(over) => least = least.min(over),
                 done => return done,
             }
