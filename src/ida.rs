@@ -435,12 +435,6 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         self.solve_to(start, &self.goal)
     }
 
-    /// The value of group `g` for its tiles on `pos`, `manhattan` from home.
-    #[inline(always)]
-    fn value(&self, g: usize, pos: &[u8; MAX_CELLS], manhattan: u32) -> u32 {
-        self.table.values(g).get(self.rank(g, pos), manhattan)
-    }
-
     /// The rank of group `g`'s placement for its tiles on `pos`, as
     /// [`rank_placement`](crate::rank::rank_placement) finds it, with the
     /// weights of its digits at hand.
@@ -643,6 +637,36 @@ struct Sight {
     sum: u32,
 }
 
+impl Sight {
+    /// Group `g`'s spread index once `tile` moves to `new`.
+    #[inline(always)]
+    fn spread_index(&self, g: usize, shift: u8, tile: usize, new: u8) -> u32 {
+        self.index[g] - (u32::from(self.pos[tile]) << shift) + (u32::from(new) << shift)
+    }
+
+    /// Sets group `g` to `group`'s Manhattan distance, value and the index
+    /// its search reads (the spread index if `SPREAD`, else the rank, with
+    /// `moved` now on cell `tile` and the blank on `blank`). Both a move
+    /// and its undo.
+    #[inline(always)]
+    fn set<const SPREAD: bool>(&mut self, group: &Undo, moved: u8, tile: u8, blank: u8) {
+        let g = usize::from(group.group);
+        self.sum = self.sum + u32::from(group.value) - u32::from(self.value[g]);
+        self.value[g] = group.value;
+        self.manhattan[g] = group.manhattan;
+        // Each search keeps what its lookups read; the other stays as it was
+        // when the search started, which is right again once it has taken
+        // back its moves.
+        if SPREAD {
+            self.index[g] = group.index;
+        } else {
+            self.on[usize::from(tile)] = moved;
+            self.on[usize::from(blank)] = 0;
+            self.rank[g] = group.rank;
+        }
+    }
+}
+
 /// The board being searched, in the user's frame, and how each view sees it.
 #[derive(Clone)]
 struct State {
@@ -702,8 +726,12 @@ impl State {
                 }
             }
             for g in 0..solver.table.len() {
-                sight.rank[g] = solver.rank(g, &sight.pos) as u32;
-                let value = solver.value(g, &sight.pos, u32::from(sight.manhattan[g]));
+                let rank = solver.rank(g, &sight.pos);
+                sight.rank[g] = rank as u32;
+                let value = solver
+                    .table
+                    .values(g)
+                    .get(rank, u32::from(sight.manhattan[g]));
                 sight.value[g] = value.min(255) as u8;
                 sight.sum += value;
             }
@@ -776,8 +804,7 @@ impl State {
             let distances = &solver.distance[tile];
             let manhattan = sight.manhattan[g] + distances[usize::from(new)] - distances[old];
             let value = if SPREAD {
-                let shift = solver.shift[tile];
-                let index = sight.index[g] - ((old as u32) << shift) + (u32::from(new) << shift);
+                let index = sight.spread_index(g, solver.shift[tile], tile, new);
                 change.index = index;
                 let spread = &spread[g];
                 let i = index as usize;
@@ -822,11 +849,8 @@ impl State {
         let tile = usize::from(self.cells[to]);
         for (view, sight) in views.iter().zip(&self.sights) {
             let tile = usize::from(view.tile[tile]);
-            let old = sight.pos[tile];
-            let new = view.cell[self.blank];
             let g = usize::from(solver.group_of[tile]);
-            let shift = solver.shift[tile];
-            let index = sight.index[g] - (u32::from(old) << shift) + (u32::from(new) << shift);
+            let index = sight.spread_index(g, solver.shift[tile], tile, view.cell[self.blank]);
             crate::bfs::prefetch(&spread[g], index as usize / 2);
         }
     }
@@ -861,19 +885,7 @@ impl State {
                 index: sight.index[g],
                 rank: sight.rank[g],
             };
-            // Each search keeps what its lookups read; the other stays as it
-            // was when the search started, which is right again when it has
-            // taken back its moves.
-            if SPREAD {
-                sight.index[g] = change.index;
-            } else {
-                sight.on[usize::from(view.cell[from])] = moved;
-                sight.on[usize::from(view.cell[to])] = 0;
-                sight.rank[g] = change.rank;
-            }
-            sight.sum = sight.sum + u32::from(change.value) - u32::from(sight.value[g]);
-            sight.manhattan[g] = change.manhattan;
-            sight.value[g] = change.value;
+            sight.set::<SPREAD>(change, moved, view.cell[from], view.cell[to]);
         }
         undo
     }
@@ -893,17 +905,7 @@ impl State {
         for ((view, sight), undo) in views.iter().zip(&mut self.sights).zip(undo) {
             let moved = view.tile[usize::from(tile)];
             sight.pos[usize::from(moved)] = view.cell[to];
-            let g = usize::from(undo.group);
-            sight.sum = sight.sum - u32::from(sight.value[g]) + u32::from(undo.value);
-            sight.value[g] = undo.value;
-            sight.manhattan[g] = undo.manhattan;
-            if SPREAD {
-                sight.index[g] = undo.index;
-            } else {
-                sight.on[usize::from(view.cell[to])] = moved;
-                sight.on[usize::from(view.cell[from])] = 0;
-                sight.rank[g] = undo.rank;
-            }
+            sight.set::<SPREAD>(undo, moved, view.cell[to], view.cell[from]);
         }
     }
 }
