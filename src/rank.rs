@@ -21,6 +21,7 @@
 //! indexes the boards that reach a goal without gaps: see [`crate::file`].
 
 use crate::board::Board;
+use crate::shape::{MAX_CELLS, Move, Shape};
 
 /// The largest number of cells whose permutations can be ranked in a `u64`.
 pub const MAX_RANKED_CELLS: usize = 20;
@@ -274,6 +275,127 @@ pub(crate) fn rank_delta(cells: &[u8], blank: usize, target: usize) -> i64 {
     }
 }
 
+/// [`rank_delta`] for boards packed 4 bits a cell (cell `i` in bits `4i..`,
+/// the blank `0`), computed with no branch on the move: a walk through a
+/// table takes moves no predictor foresees, and a missed branch a step
+/// costs as much as the rest of the step. The cells a move passes are
+/// always read (the `cols - 1` after the lower cell); a move along a row
+/// reads them in a table of zeros.
+#[derive(Clone, Debug)]
+pub(crate) struct PackedMoves {
+    /// Per cell and move code: where the blank goes, if on the board.
+    moves: [[PackedMove; 4]; MAX_CELLS],
+    /// `pass[way][moved][passed]`: the change of the rank when tile
+    /// `moved` passes tile `passed` on a move of that way: none (along a
+    /// row), down, up.
+    pass: [[[i64; 16]; 16]; 3],
+    /// The cells a move along a column passes.
+    passes: usize,
+}
+
+/// One move of the blank from one cell, for [`PackedMoves`].
+#[derive(Clone, Copy, Debug, Default)]
+struct PackedMove {
+    /// The change of the blank's own digit, signed.
+    base: i64,
+    /// The blank's new cell; `None` off the board.
+    target: Option<u8>,
+    /// The first cell passed, times 4: a bit offset.
+    passed: u8,
+    /// The way, an index of [`PackedMoves::pass`].
+    way: u8,
+}
+
+impl PackedMoves {
+    /// The moves of `shape`, whose cells must fit 4 bits each (at most 16).
+    pub(crate) fn new(shape: Shape) -> PackedMoves {
+        let n = shape.cells();
+        assert!(n <= 16, "{shape}: packed boards hold at most 16 cells");
+        let weight = |digit: usize| FACTORIALS[n - 1 - digit] as i64;
+        let mut moves = [[PackedMove::default(); 4]; MAX_CELLS];
+        for (cell, row) in moves.iter_mut().enumerate().take(n) {
+            for mv in Move::ALL {
+                let Some(target) = shape.neighbor(cell, mv) else {
+                    continue;
+                };
+                let (low, high) = (cell.min(target), cell.max(target));
+                let sign = if target > cell { 1 } else { -1 };
+                row[usize::from(mv.code())] = PackedMove {
+                    base: sign * (high - low) as i64 * weight(0),
+                    target: Some(target as u8),
+                    passed: (4 * ((low + 1) % 16)) as u8,
+                    way: match (high - low > 1, sign) {
+                        (false, _) => 0,
+                        (true, 1) => 1,
+                        (true, _) => 2,
+                    },
+                };
+            }
+        }
+        let mut pass = [[[0; 16]; 16]; 3];
+        for (moved, row) in pass[1].iter_mut().enumerate().take(n).skip(1) {
+            for (passed, entry) in row.iter_mut().enumerate().take(n).skip(1) {
+                *entry = match passed > moved {
+                    true => -weight(moved),
+                    false => weight(passed),
+                };
+            }
+        }
+        let [_, down, up] = &mut pass;
+        for (down, up) in down.iter().flatten().zip(up.iter_mut().flatten()) {
+            *up = -down;
+        }
+        PackedMoves {
+            moves,
+            pass,
+            passes: shape.cols() - 1,
+        }
+    }
+
+    /// Packs `cells` 4 bits a cell.
+    pub(crate) fn pack(cells: &[u8]) -> u64 {
+        cells.iter().enumerate().fold(0, |packed, (cell, &tile)| {
+            packed | u64::from(tile) << (4 * cell)
+        })
+    }
+
+    /// The cells a move along a column passes: `cols - 1`.
+    pub(crate) fn passes(&self) -> usize {
+        self.passes
+    }
+
+    /// Moves the blank of `board`, at `blank`, by the move of `code`:
+    /// updates both and returns the change of the board's rank, or `None`
+    /// if the move leaves the board (nothing changed then). `P` must be
+    /// [`PackedMoves::passes`], a constant so that the loop over the cells
+    /// passed unrolls.
+    #[inline(always)]
+    pub(crate) fn apply<const P: usize>(
+        &self,
+        board: &mut u64,
+        blank: &mut usize,
+        code: u8,
+    ) -> Option<i64> {
+        debug_assert_eq!(P, self.passes);
+        let mv = self.moves[*blank & 15][usize::from(code & 3)];
+        let target = usize::from(mv.target?);
+        let moved = (*board >> (4 * target)) & 15;
+        let pass = &self.pass[usize::from(mv.way)][moved as usize];
+        let mut delta = mv.base;
+        for j in 0..P {
+            // Past the last cell only on moves along a row, which read
+            // zeros.
+            let shift = (u32::from(mv.passed) + 4 * j as u32) & 63;
+            delta += pass[((*board >> shift) & 15) as usize];
+        }
+        // The blank is 0: its cell takes the moved tile, and the tile's
+        // cell is cleared.
+        *board ^= moved << (4 * *blank) | moved << (4 * target);
+        *blank = target;
+        Some(delta)
+    }
+}
+
 /// `FACTORIALS[k] = k!`.
 const FACTORIALS: [u64; MAX_RANKED_CELLS + 1] = {
     let mut table = [1u64; MAX_RANKED_CELLS + 1];
@@ -371,6 +493,42 @@ mod tests {
                 let target = next.blank();
                 let delta = rank_delta(board.cells(), board.blank(), target);
                 assert_eq!(r as i64 + delta, board_rank(&next) as i64, "{board:?} {mv}");
+            }
+        }
+    }
+
+    #[test]
+    fn packed_moves_follow_every_move_of_every_board() {
+        for shape in ["3x3", "2x4", "4x2", "3x4"] {
+            let shape: Shape = shape.parse().unwrap();
+            let moves = PackedMoves::new(shape);
+            let n = shape.cells();
+            let mut cells: Vec<u8> = (0..n as u8).collect();
+            // Every 3x3 board; a sample of the larger ones.
+            let step = match n {
+                9 => 1,
+                _ => 9973,
+            };
+            for r in (0..factorial(n)).step_by(step) {
+                unrank(r, &mut cells);
+                let board = Board::from_cells(shape, &cells).unwrap();
+                for mv in Move::ALL {
+                    let (mut packed, mut blank) = (PackedMoves::pack(&cells), board.blank());
+                    let delta = match shape.cols() {
+                        2 => moves.apply::<1>(&mut packed, &mut blank, mv.code()),
+                        3 => moves.apply::<2>(&mut packed, &mut blank, mv.code()),
+                        _ => moves.apply::<3>(&mut packed, &mut blank, mv.code()),
+                    };
+                    match board.moved(mv) {
+                        None => assert_eq!((delta, blank), (None, board.blank())),
+                        Some(next) => {
+                            let expected = rank_delta(&cells, board.blank(), next.blank());
+                            assert_eq!(delta, Some(expected), "{board:?} {mv}");
+                            assert_eq!(packed, PackedMoves::pack(next.cells()), "{board:?} {mv}");
+                            assert_eq!(blank, next.blank());
+                        }
+                    }
+                }
             }
         }
     }

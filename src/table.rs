@@ -29,7 +29,7 @@ use std::thread;
 use crate::bfs::{self, AHEAD, UNSEEN, code_at, expand, pack, prefetch, unpack};
 use crate::board::{Board, connected};
 use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
-use crate::rank::{board_rank_and_parity, cells_rank, rank_delta};
+use crate::rank::{PackedMoves, board_rank_and_parity, cells_rank, rank_delta};
 use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::solver::{Solution, SolveError};
 
@@ -200,6 +200,68 @@ fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
 /// The most walks [`Table::solve_group`] takes at once: enough loads in
 /// flight to cover a trip to memory.
 pub const GROUP: usize = 16;
+
+/// The most walks [`Table::solve_packed`] keeps going at once: enough to
+/// fill the time one step waits for the step before it.
+const LANES: usize = 8;
+
+/// An answer packed in a `u64`: 2 bits a move ([`Move::code`]), the first
+/// lowest, over a marker bit that tells the length. Every answer of up to
+/// 31 moves fits, every 3x3 answer among them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packed(u64);
+
+impl Packed {
+    /// The number of moves.
+    pub fn len(self) -> usize {
+        (63 - self.0.max(1).leading_zeros() as usize) / 2
+    }
+
+    /// Whether there are no moves: the board is the goal.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The moves, in order.
+    pub fn moves(self) -> impl Iterator<Item = Move> {
+        (0..self.len()).map(move |i| Move::from_code((self.0 >> (2 * i)) as u8))
+    }
+
+    /// Appends the letters of the moves to `out`.
+    pub fn write(self, out: &mut Vec<u8>) {
+        spell(self.0, false, out);
+    }
+}
+
+/// A walk of [`Table::solve_packed`] under way, or an idle lane.
+#[derive(Clone, Copy)]
+struct Lane<'c> {
+    codes: &'c [u8],
+    /// The board, 4 bits a cell, its blank and its rank.
+    board: u64,
+    blank: usize,
+    rank: u64,
+    goal_rank: u64,
+    /// The moves so far, packed as [`Packed`] without its marker.
+    answer: u64,
+    steps: u32,
+    /// Where the answer goes; `usize::MAX` for an idle lane.
+    slot: usize,
+}
+
+impl Lane<'_> {
+    /// A lane with no walk: at its goal, and answering nothing.
+    const IDLE: Lane<'static> = Lane {
+        codes: &[],
+        board: 0,
+        blank: 0,
+        rank: 0,
+        goal_rank: 0,
+        answer: 0,
+        steps: 0,
+        slot: usize::MAX,
+    };
+}
 
 /// Why a table was refused or could not answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -400,6 +462,8 @@ pub struct Table<D> {
     bound: u32,
     /// Whether walks in groups pay (see [`Table::groups_pay`]).
     groups_pay: bool,
+    /// The moves of walks that go interleaved (see [`Table::solve_packed`]).
+    packed_moves: Box<PackedMoves>,
     /// Per section, per cell: the parity of the cell's distance from the
     /// goal's blank, so that solvability costs no division.
     distance_parity: Vec<[u8; MAX_CELLS]>,
@@ -481,6 +545,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             goal_parities,
             bound,
             groups_pay: entries.div_ceil(4) > 1 << 20,
+            packed_moves: Box::new(PackedMoves::new(shape)),
             distance_parity,
             answers: (0..count).map(|_| OnceLock::new()).collect(),
             asked: (0..count).map(|_| AtomicU64::new(0)).collect(),
@@ -684,6 +749,160 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
         }
         Ok(true)
+    }
+
+    /// Solves each of `starts` toward the goal beside it in `goals`, as
+    /// [`Table::solve_each`] does, into `answers` (cleared first): one
+    /// [`Packed`] answer a start, or `None` if unsolvable. The fastest way to
+    /// answer boards toward many goals (`--pairs`).
+    ///
+    /// A walk is a chain of steps, each waiting for the one before. Here
+    /// [`LANES`] walks go interleaved, so that their steps overlap, and a
+    /// lane takes the next board as soon as its walk is done. A step follows
+    /// the board packed 4 bits a cell, with no branch on its move. A goal
+    /// whose answers are [derived](Table::write_answer) takes them instead.
+    ///
+    /// Returns `false`, answering nothing, if a board is of another shape,
+    /// the table has no section for a goal's blank, or a section's answers
+    /// may be longer than 31 moves.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::solve_each`].
+    ///
+    /// # Panics
+    ///
+    /// Panics if there are fewer goals than starts.
+    pub fn solve_packed(
+        &self,
+        starts: &[Board],
+        goals: &[Board],
+        answers: &mut Vec<Option<Packed>>,
+    ) -> Result<bool, SolveError> {
+        assert!(goals.len() >= starts.len(), "a goal for every start");
+        answers.clear();
+        let sections = &self.file.header().sections;
+        for (start, goal) in starts.iter().zip(goals) {
+            let section = self.section_of[goal.blank()].map(usize::from);
+            if start.shape() != self.shape
+                || goal.shape() != self.shape
+                || section.is_none_or(|index| sections[index].max_depth > MAX_PACKED)
+            {
+                return Ok(false);
+            }
+        }
+        answers.resize(starts.len(), None);
+        match self.packed_moves.passes() {
+            1 => self.walk_lanes::<1>(starts, goals, answers)?,
+            2 => self.walk_lanes::<2>(starts, goals, answers)?,
+            3 => self.walk_lanes::<3>(starts, goals, answers)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The walks of [`Table::solve_packed`], on a board of `P + 1` columns.
+    fn walk_lanes<const P: usize>(
+        &self,
+        starts: &[Board],
+        goals: &[Board],
+        answers: &mut [Option<Packed>],
+    ) -> Result<(), SolveError> {
+        // The most steps a walk may take, and each answer can hold.
+        let most = self.bound.min(MAX_PACKED);
+        let mut lanes = [Lane::IDLE; LANES];
+        let mut next = 0;
+        let mut busy = 0;
+        loop {
+            for lane in &mut lanes {
+                // Idle lanes are at their goal too.
+                if lane.rank == lane.goal_rank {
+                    if lane.slot != usize::MAX {
+                        answers[lane.slot] = Some(Packed(lane.answer | 1 << (2 * lane.steps)));
+                        busy -= 1;
+                    }
+                    *lane = self.next_lane(&mut next, starts, goals, answers)?;
+                    busy += usize::from(lane.slot != usize::MAX);
+                    continue;
+                }
+                let code = code_at(lane.codes, lane.rank / 2);
+                let delta = self
+                    .packed_moves
+                    .apply::<P>(&mut lane.board, &mut lane.blank, code);
+                let (Some(delta), true) = (delta, lane.steps < most) else {
+                    return Err(self.walk_error(&starts[lane.slot], &goals[lane.slot]));
+                };
+                lane.rank = lane.rank.wrapping_add_signed(delta);
+                lane.answer |= u64::from(code) << (2 * lane.steps);
+                lane.steps += 1;
+            }
+            if busy == 0 && next == starts.len() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The next board from `next` on that needs a walk, in a [`Lane`]; the
+    /// boards before it (unsolvable, or with derived answers) are answered
+    /// here. An idle lane once there are none.
+    #[inline(never)]
+    fn next_lane(
+        &self,
+        next: &mut usize,
+        starts: &[Board],
+        goals: &[Board],
+        answers: &mut [Option<Packed>],
+    ) -> Result<Lane<'_>, SolveError> {
+        while *next < starts.len() {
+            let slot = *next;
+            *next += 1;
+            let Some((index, start, rank)) = self.place(&starts[slot], &goals[slot])? else {
+                continue;
+            };
+            if let Some(derived) = self.answers[index].get() {
+                answers[slot] = Some(Packed(derived[(rank / 2) as usize]));
+                continue;
+            }
+            let goal_rank = self.goal_ranks[index];
+            if rank == goal_rank {
+                answers[slot] = Some(Packed(1));
+                continue;
+            }
+            return Ok(Lane {
+                codes: self.codes(index)?,
+                board: PackedMoves::pack(start.cells()),
+                blank: start.blank(),
+                rank,
+                goal_rank,
+                answer: 0,
+                steps: 0,
+                slot,
+            });
+        }
+        Ok(Lane::IDLE)
+    }
+
+    /// Why the walk from `start` toward `goal` failed, in an interleaved
+    /// walk: the one walk again, to say it as [`Table::solve_each`] does.
+    #[cold]
+    fn walk_error(&self, start: &Board, goal: &Board) -> SolveError {
+        let index = match self.place(start, goal) {
+            Err(err) => return err,
+            Ok(None) => unreachable!("a board walked is solvable"),
+            Ok(Some((index, start, rank))) => match self.walk(&start, rank, index, |_| {}) {
+                Err(err) => return err.into(),
+                Ok(_) => index,
+            },
+        };
+        // The walk is right, and longer than the header says answers are.
+        SolveError::Table(TableError::Wrong {
+            section: index,
+            blank: goal.blank(),
+            proof: Proof::Walk {
+                board: *start,
+                problem: "take more moves than the longest answer the header gives",
+            },
+        })
     }
 
     /// Derives the answers toward goals with the blank where `goal` has it

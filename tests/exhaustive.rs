@@ -35,8 +35,58 @@ fn check_every_board_toward(shape: Shape, goal: &[u8]) -> Vec<u64> {
         }
     }
     assert_eq!(unsolvable, boards.len() / 2);
+    check_packed_answers(shape, &goal_board, &boards, &oracle);
     check_derived_answers(shape, &goal_board, &boards);
     oracle.histogram()
+}
+
+/// The answers of interleaved walks ([`eight::Table::solve_packed`]) are
+/// the oracle's for every board, before and after the answers are derived.
+fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: &common::Oracle) {
+    let table = eight::Table::new(eight::data::builtin(shape).unwrap()).unwrap();
+    let starts: Vec<Board> = boards
+        .iter()
+        .map(|cells| Board::from_cells(shape, cells).unwrap())
+        .collect();
+    let goals = vec![*goal; 1000];
+    let mut answers = Vec::new();
+    // Answers of more than 31 moves (2x4, 4x2) are not packed.
+    if table.max_depth(goal).unwrap() > 31 {
+        assert!(
+            !table
+                .solve_packed(&starts[..1], &goals, &mut answers)
+                .unwrap()
+        );
+        return;
+    }
+    let mut letters = Vec::new();
+    for derived in [false, true] {
+        for (run, cells) in starts.chunks(1000).zip(boards.chunks(1000)) {
+            assert!(table.solve_packed(run, &goals, &mut answers).unwrap());
+            for (answer, cells) in answers.iter().zip(cells) {
+                let got = answer.map(|answer| {
+                    letters.clear();
+                    answer.write(&mut letters);
+                    assert_eq!(answer.len(), letters.len());
+                    assert!(
+                        answer
+                            .moves()
+                            .map(|mv| mv.letter() as u8)
+                            .eq(letters.iter().copied())
+                    );
+                    String::from_utf8(letters.clone()).unwrap()
+                });
+                let expected = oracle.best_path(cells);
+                assert_eq!(
+                    got, expected,
+                    "{shape} {cells:?} toward {goal} (derived: {derived})"
+                );
+            }
+        }
+        if !table.derive_answers(goal).unwrap() {
+            break;
+        }
+    }
 }
 
 /// The answers derived from the codes, written one at a time and in runs,
@@ -171,6 +221,47 @@ fn every_3x3_board_toward_scrambled_goals() {
     check_every_board_toward(Shape::EIGHT, &[0, 8, 7, 6, 5, 4, 3, 2, 1]);
     let shape: Shape = "2x4".parse().unwrap();
     check_every_board_toward(shape, &[7, 6, 5, 4, 3, 2, 1, 0]);
+}
+
+/// Interleaved walks toward a different goal for every board, as
+/// `--pairs` asks, answer as one walk at a time does.
+#[test]
+fn packed_walks_toward_mixed_goals() {
+    for shape in Shape::all().filter(|s| s.cells() <= 9) {
+        let solver = Solver::builtin(shape).unwrap();
+        let table = solver.table().unwrap();
+        let boards: Vec<Board> = common::all_boards(shape.cells())
+            .iter()
+            .step_by(7)
+            .map(|cells| Board::from_cells(shape, cells).unwrap())
+            .collect();
+        // Each board's goal is the board some way after it.
+        let goals: Vec<Board> = (0..boards.len())
+            .map(|i| boards[(i * 31 + 5) % boards.len()])
+            .collect();
+        let mut answers = Vec::new();
+        for (starts, goals) in boards.chunks(333).zip(goals.chunks(333)) {
+            // Answers of more than 31 moves (2x4, 4x2) are not packed.
+            let fits = goals
+                .iter()
+                .all(|goal| table.max_depth(goal).unwrap() <= 31);
+            assert_eq!(
+                table.solve_packed(starts, goals, &mut answers).unwrap(),
+                fits
+            );
+            if !fits {
+                continue;
+            }
+            for ((start, goal), answer) in starts.iter().zip(goals).zip(&answers) {
+                let expected = match solver.solve_to(start, goal).unwrap() {
+                    Solution::Moves(moves) => Some(moves),
+                    Solution::Unsolvable => None,
+                };
+                let got = answer.map(|answer| answer.moves().collect::<Vec<_>>());
+                assert_eq!(got, expected, "{shape} {start} toward {goal}");
+            }
+        }
+    }
 }
 
 /// Each section's longest answer in the header is the oracle's.

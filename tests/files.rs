@@ -266,6 +266,19 @@ fn looping_codes_cost_a_bounded_walk() {
             "{board}: {err}"
         );
     }
+    // So do interleaved walks.
+    let starts: Vec<Board> = ["1 2 3 4 5 6 7 x 8", "8 6 7 2 5 4 3 x 1"]
+        .iter()
+        .map(|board| board.parse().unwrap())
+        .collect();
+    let goals = [Board::goal(Shape::EIGHT); 2];
+    let err = table
+        .solve_packed(&starts, &goals, &mut Vec::new())
+        .unwrap_err();
+    assert!(
+        matches!(err, SolveError::Table(TableError::Wrong { .. })),
+        "{err}"
+    );
     // A header that claims more than any 3x3 answer takes is refused at once.
     let bytes = table_with(
         |_| vec![1; bfs::entries(Shape::EIGHT) as usize],

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::anyhow;
 use eight::shape::Notation;
 use eight::solver::Verdict;
-use eight::table::GROUP;
+use eight::table::{GROUP, Packed};
 use eight::{Board, Move, ParseError, Solver};
 use serde::Serialize;
 
@@ -93,6 +93,9 @@ pub struct Scratch {
     pub starts: Vec<Board>,
     /// One buffer of letters per walk of a group.
     group: Vec<Vec<u8>>,
+    /// The goals of a run of `--pairs` jobs, and their answers.
+    goals: Vec<Board>,
+    packed: Vec<Option<Packed>>,
 }
 
 /// Solves a run of jobs that all walk one table toward one goal, as one
@@ -137,6 +140,55 @@ pub fn answer_group(
             start: &starts[k],
             goal,
             moves,
+        };
+        write(style, job, outcome, out);
+    }
+    Ok(true)
+}
+
+/// Solves a run of jobs on one table, each toward its own goal (the cases
+/// of `--pairs`), as interleaved walks ([`eight::Table::solve_packed`]),
+/// and appends their answers to `out`. Returns `false` if it did not (the
+/// jobs are then to be answered one by one).
+///
+/// # Errors
+///
+/// Fails if the data is wrong.
+pub fn answer_pairs(
+    solvers: &[Arc<Solver>],
+    style: Style,
+    jobs: &[Job],
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> anyhow::Result<bool> {
+    let solver = &solvers[jobs[0].solver];
+    let Some(table) = solver.table() else {
+        return Ok(false);
+    };
+    scratch.starts.clear();
+    scratch.goals.clear();
+    for job in jobs {
+        let (Ok(start), Ok(goal)) = (&job.start, &job.goal) else {
+            return Ok(false);
+        };
+        scratch.starts.push(*start);
+        scratch.goals.push(*goal);
+    }
+    match table.solve_packed(&scratch.starts, &scratch.goals, &mut scratch.packed) {
+        Ok(true) => {}
+        Ok(false) => return Ok(false),
+        Err(err) if err.is_data_error() => return Err(anyhow!("{}: {err}", solver.describe())),
+        Err(_) => return Ok(false),
+    }
+    for (k, job) in jobs.iter().enumerate() {
+        scratch.letters.clear();
+        if let Some(answer) = scratch.packed[k] {
+            answer.write(&mut scratch.letters);
+        }
+        let outcome = Outcome::Solved {
+            start: &scratch.starts[k],
+            goal: &scratch.goals[k],
+            moves: scratch.packed[k].map(|_| &scratch.letters[..]),
         };
         write(style, job, outcome, out);
     }

@@ -1003,6 +1003,9 @@ fn answer_batch(
     done
 }
 
+/// The most `--pairs` cases walked at once.
+const PAIRS_RUN: usize = 256;
+
 /// Answers `jobs` in order, appending to `done`.
 fn answer_into(
     jobs: &[Job],
@@ -1018,6 +1021,9 @@ fn answer_into(
     // ask counts its boards toward deriving them): asked for only once the
     // jobs left are this few.
     let mut ask_within = usize::MAX;
+    // Likewise, the jobs of a run of `--pairs` cases tried at once and not
+    // answered are answered one by one.
+    let mut pairs_within = usize::MAX;
     while !rest.is_empty() {
         // A run of plain jobs toward one goal is answered at once, from a
         // table's derived answers.
@@ -1051,6 +1057,33 @@ fn answer_into(
                         break;
                     }
                     Err(_) => {}
+                }
+            }
+        }
+        // A run of `--pairs` cases on one table walks interleaved.
+        if rest[0].case.is_some() && rest.len() <= pairs_within {
+            let run = rest
+                .iter()
+                .take(PAIRS_RUN)
+                .take_while(|job| {
+                    job.start.is_ok()
+                        && job.goal.is_ok()
+                        && job.judge.is_none()
+                        && job.solver == rest[0].solver
+                })
+                .count();
+            pairs_within = rest.len() - run;
+            if run >= 2 {
+                match render::answer_pairs(solvers, style, &rest[..run], scratch, &mut done.out) {
+                    Ok(true) => {
+                        rest = &rest[run..];
+                        continue;
+                    }
+                    Ok(false) => {}
+                    Err(err) => {
+                        done.fatal = Some(err);
+                        break;
+                    }
                 }
             }
         }
