@@ -617,6 +617,11 @@ impl Parser {
         self.layout
     }
 
+    /// The line the next byte fed is on, from 1.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
     /// Reads `bytes`, reporting each board completed in them to `sink`.
     pub fn feed(&mut self, mut bytes: &[u8], sink: &mut impl FnMut(Item)) {
         while !bytes.is_empty() {

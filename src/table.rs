@@ -835,6 +835,8 @@ impl<D: AsRef<[u8]>> Table<D> {
                 lane.rank = lane.rank.wrapping_add_signed(delta);
                 lane.answer |= u64::from(code) << (2 * lane.steps);
                 lane.steps += 1;
+                // Its next code is read after the other lanes' steps.
+                prefetch(lane.codes, (lane.rank / 8) as usize);
             }
             if busy == 0 && next == starts.len() {
                 return Ok(());

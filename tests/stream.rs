@@ -384,3 +384,66 @@ fn chunks_answer_exactly_as_lines_do() {
         100_000
     );
 }
+
+/// Large `--pairs` input, whose cases are read in chunks on every core,
+/// answers exactly as input read line by line: the same case numbers,
+/// answers and messages, whether or not its lines are one board each (empty
+/// lines and grids make a chunk start elsewhere than presumed), with 4x4
+/// cases whose solver is loaded midway, a wrong count and a start left
+/// without its target at the end.
+#[test]
+fn pairs_in_chunks_answer_exactly_as_lines_do() {
+    let mut rng = common::Rng(4321);
+    let compact = |board: &[u8]| common::text(board).replace(' ', "");
+    let mut body = String::new();
+    let mut boards: usize = 0;
+    while body.len() < 1 << 20 {
+        let board = rng.board(9);
+        boards += 1;
+        // The first half one board a line, the rest with everything.
+        let anything = body.len() > 1 << 19;
+        match rng.below(if anything { 24 } else { 16 }) {
+            0..=9 => body += &(compact(&board) + "\n"),
+            10..=14 => body += &(common::text(&board) + "\n"),
+            15 => body += "12345678\n",
+            16 => body += &format!("{F}\n"),
+            17 => body += "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n",
+            18 | 19 => {
+                for row in board.chunks(3) {
+                    body += &(common::text(row) + "\n");
+                }
+            }
+            20 => {
+                body += "\n";
+                boards -= 1;
+            }
+            21 => body += "1 2 3\n4 5 6\n",
+            _ => body += "hello x\n",
+        }
+    }
+    let input = format!("{}\n{body}", boards / 2 + 7);
+    let [chunked, lined] = both_ways(&["--pairs"], input.as_bytes());
+    assert_eq!(chunked.2, Some(1));
+    assert!(chunked.0 == lined.0, "the same answers");
+    assert!(chunked.1 == lined.1, "the same messages");
+    assert_eq!(chunked.2, lined.2);
+    let err = String::from_utf8_lossy(&chunked.1);
+    assert!(err.contains("announces"), "{err}");
+    // Every line a board: each chunk starts where it was presumed to. The
+    // last start has no target.
+    let clean: String = (0..40_001).map(|_| compact(&rng.board(9)) + "\n").collect();
+    let [chunked, lined] = both_ways(&["--pairs"], format!("20001\n{clean}").as_bytes());
+    assert_eq!(chunked.2, Some(1));
+    assert!(chunked.0 == lined.0 && chunked.1 == lined.1);
+    let err = String::from_utf8_lossy(&chunked.1);
+    assert!(
+        err.contains(":40002: this case has a start board but no target board"),
+        "{err}"
+    );
+    assert!(!err.contains("announces"), "{err}");
+    let out = String::from_utf8_lossy(&chunked.0);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("Case ")).count(),
+        20_001
+    );
+}

@@ -370,6 +370,16 @@ fn answer_text(style: Style, letters: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// Appends `Case k: what` and a newline: the hot line of `--pairs`, made
+/// with itoa rather than the formatter.
+fn case_line(case: u64, what: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(b"Case ");
+    out.extend_from_slice(itoa::Buffer::new().format(case).as_bytes());
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(what);
+    out.push(b'\n');
+}
+
 fn try_write(
     style: Style,
     job: &Job,
@@ -400,26 +410,24 @@ fn try_write(
             },
             Some(case),
         ) => {
-            // The hot line of `--pairs`: itoa rather than the formatter.
-            let mut number = itoa::Buffer::new();
-            out.extend_from_slice(b"Case ");
-            out.extend_from_slice(number.format(case).as_bytes());
-            out.extend_from_slice(b": ");
-            out.extend_from_slice(number.format(moves.len()).as_bytes());
-            out.push(b'\n');
+            case_line(
+                case,
+                itoa::Buffer::new().format(moves.len()).as_bytes(),
+                out,
+            );
             if !style.length {
                 style.notation.spell(moves, out);
                 out.push(b'\n');
             }
         }
         (Outcome::Solved { moves: None, .. }, Some(case)) => {
-            writeln!(out, "Case {case}: unsolvable")?;
+            case_line(case, b"unsolvable", out);
             if !style.length {
                 out.push(b'\n');
             }
         }
         (Outcome::Invalid(_), Some(case)) => {
-            writeln!(out, "Case {case}: invalid")?;
+            case_line(case, b"invalid", out);
             if !style.length {
                 out.push(b'\n');
             }

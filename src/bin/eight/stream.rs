@@ -116,7 +116,7 @@ fn answer_all(session: &mut Session) -> Result<()> {
             return session.check();
         };
         match first.len() >= FULL_READ {
-            true => match answer_chunked(session, &mut input, first)? {
+            true => match answer_chunked(session, &mut input, first, 1)? {
                 // Everything was answered in chunks.
                 None => return session.check(),
                 // Rows without end: the rest is read here, from a clean
@@ -136,9 +136,22 @@ fn answer_all(session: &mut Session) -> Result<()> {
             CountLine::Done => parser.feed(&block, &mut |item| session.take(item)),
             CountLine::Waiting(head) => {
                 head.extend_from_slice(&block);
-                if let Some(rest) = count.resolve(session, &mut parser, false) {
+                let Some(rest) = count.resolve(session, &mut parser, false) else {
+                    continue;
+                };
+                if !matches!(input, Input::Background(_)) {
                     parser.feed(&rest, &mut |item| session.take(item));
+                    continue;
                 }
+                // Large input: its cases are answered in chunks.
+                let left = answer_chunked(session, &mut input, rest, parser.line())?;
+                session.end_pairs_chunks()?;
+                let Some((rest, line)) = left else {
+                    return session.check();
+                };
+                // No clean cut: the rest is read here.
+                parser = Parser::starting_at(session.config.layout, line);
+                parser.feed(&rest, &mut |item| session.take(item));
             }
         }
         session.check()?;
@@ -160,21 +173,30 @@ const MAX_CARRY: usize = 1 << 20;
 /// answered by the workers, each with a parser starting at its first line.
 /// Returns what is left to read on the main thread, and its first line, if
 /// the input has no clean cut for [`MAX_CARRY`] bytes.
+///
+/// With `--pairs`, `first` follows the count line and starts on line
+/// `line`; each chunk is presumed to start after one board a line (see
+/// [`PairsAt`]).
 fn answer_chunked(
     session: &mut Session,
     input: &mut Input,
     first: Vec<u8>,
+    mut line: u64,
 ) -> Result<Option<(Vec<u8>, u64)>> {
     let layout = session.config.layout;
+    let pairs = session.config.pairs;
     let mut carry = first;
-    let mut line = 1u64;
     loop {
-        session.pipeline.send_clean(&mut carry, &mut line, layout)?;
+        session
+            .pipeline
+            .send_clean(&mut carry, &mut line, layout, pairs)?;
         if carry.len() > MAX_CARRY {
             return Ok(Some((carry, line)));
         }
         let block = input.next(|| {
-            session.pipeline.send_clean(&mut carry, &mut line, layout)?;
+            session
+                .pipeline
+                .send_clean(&mut carry, &mut line, layout, pairs)?;
             session.drain()
         })?;
         match block {
@@ -184,10 +206,10 @@ fn answer_chunked(
     }
     // The end of input: the rest, whatever it holds.
     if !carry.is_empty() {
+        let chunk = session.pipeline.chunk(carry, line, pairs);
         session.pipeline.send_work(Work::Chunk(Chunk {
-            bytes: carry,
-            line,
             last: true,
+            ..chunk
         }))?;
     }
     Ok(None)
@@ -209,6 +231,20 @@ fn clean_cut(bytes: &[u8], layout: Layout) -> Option<usize> {
         end = start - 1;
     }
     None
+}
+
+/// The lines of `bytes` (whole lines) presumed to hold a board each: all
+/// but the empty ones, with or without a carriage return. A cheap count,
+/// right for most input; see [`PairsAt`].
+fn board_lines(bytes: &[u8]) -> u64 {
+    let lines = memchr::memchr_iter(b'\n', bytes).count();
+    // Empty lines follow another line's end, or start the chunk. (Runs of
+    // them are undercounted: a presumption, not a rule.)
+    let empty = |line: &[u8]| {
+        let after = memchr::memmem::find_iter(bytes, line).count();
+        after + usize::from(bytes.starts_with(&line[1..]))
+    };
+    lines.saturating_sub(empty(b"\n\n") + empty(b"\n\r\n")) as u64
 }
 
 /// Whether a line may be one row of a grid, as the parser would read it.
@@ -678,17 +714,9 @@ impl Session {
             judge,
         };
         if let (Ok(start), Ok(goal)) = (&job.start, &job.goal) {
-            if start.shape() != goal.shape() {
-                let message = format!(
-                    "the start is a {} board and the target a {} board",
-                    start.shape(),
-                    goal.shape()
-                );
+            if let Some(rejected) = other_shapes(line, start, goal) {
                 self.invalid = true;
-                job.start = Err(Rejected::Other {
-                    line,
-                    message: message.into(),
-                });
+                job.start = Err(rejected);
             } else {
                 let goal = *goal;
                 match self.last_goal {
@@ -708,6 +736,18 @@ impl Session {
             }
         }
         self.pipeline.push(job);
+    }
+
+    /// Once the chunks of `--pairs` input are sent: writes their answers,
+    /// and takes the cases they read and the start board they leave
+    /// waiting, if any.
+    fn end_pairs_chunks(&mut self) -> Result<()> {
+        self.drain()?;
+        let read = std::mem::take(&mut self.pipeline.pairs_read);
+        let pairs = self.pairs_mut();
+        pairs.cases = read.boards / 2;
+        pairs.start = read.pending;
+        Ok(())
     }
 
     fn pairs_mut(&mut self) -> &mut Pairs {
@@ -760,6 +800,8 @@ impl Session {
             if let Some((line, Some(count))) = pairs.announced
                 && count != cases
             {
+                // After every answer's message, however the input was read.
+                self.pipeline.drain()?;
                 let case_word = |n| if n == 1 { "case" } else { "cases" };
                 self.report(
                     line,
@@ -781,6 +823,7 @@ impl Session {
 }
 
 /// A batch's answers, and what to report with them.
+#[derive(Default)]
 struct Done {
     out: Vec<u8>,
     /// The messages for its invalid boards, whole lines.
@@ -792,6 +835,38 @@ struct Done {
     /// A chunk that met a goal no solver was loaded for: to answer again
     /// once it is.
     retry: Option<(Chunk, Board)>,
+    /// For a chunk of `--pairs` input: what it read, to check where it was
+    /// presumed to start.
+    pairs: Option<PairsRead>,
+}
+
+/// Where a chunk of `--pairs` input stands among the boards: the boards
+/// before it, and the start board before it still waiting for its target,
+/// with its line.
+///
+/// Chunks are sent before those ahead of them are read, so where each
+/// starts is presumed: one board a line that is not empty since the last
+/// chunk written, and nothing waiting. The answers of a chunk presumed
+/// wrongly (the input had grids, or lines with only spaces) are not
+/// written; it is answered again from where it truly starts, and the chunks
+/// sent from then on are presumed from there.
+#[derive(Clone, Debug, Default)]
+struct PairsAt {
+    boards: u64,
+    pending: Option<(u64, Result<Board, Rejected>)>,
+    /// The lines of the chunks up to this one's end, its own included, as
+    /// [`board_lines`] counts them.
+    lines: u64,
+}
+
+/// What a chunk of `--pairs` input read: where it was presumed to start,
+/// the chunk itself (to answer again if that was wrong), its boards, and the
+/// start board left waiting at its end.
+struct PairsRead {
+    at: PairsAt,
+    chunk: Chunk,
+    boards: u64,
+    pending: Option<(u64, Result<Board, Rejected>)>,
 }
 
 /// Work for a worker: jobs made on the main thread, or a chunk of raw input
@@ -808,6 +883,8 @@ struct Chunk {
     line: u64,
     /// The end of input: what is pending at its end is reported.
     last: bool,
+    /// For `--pairs` input: where the chunk starts among the boards.
+    pairs: Option<PairsAt>,
 }
 
 /// How a worker reads chunks: the boards' layout and the goal, if fixed.
@@ -835,9 +912,7 @@ fn answer_chunk(
         // answer of 23 on average and 32 at most.
         out: Vec::with_capacity(2 * chunk.bytes.len()),
         errors: Vec::new(),
-        invalid: false,
-        fatal: None,
-        retry: None,
+        ..Done::default()
     };
     let mut parser = Parser::starting_at(reading.layout, chunk.line);
     // A run of boards toward one goal, waiting to be answered together.
@@ -974,14 +1049,111 @@ fn answer_chunk(
     flush_jobs(&mut jobs, &mut done, scratch);
     if let Some(goal) = missing {
         return Done {
-            out: Vec::new(),
-            errors: Vec::new(),
-            invalid: false,
-            fatal: None,
             retry: Some((chunk, goal)),
+            ..Done::default()
         };
     }
     flush(&mut run, run_goal, &mut done, scratch);
+    done
+}
+
+/// Why a case cannot be answered if its start and target boards are of
+/// different shapes.
+fn other_shapes(line: u64, start: &Board, goal: &Board) -> Option<Rejected> {
+    (start.shape() != goal.shape()).then(|| Rejected::Other {
+        line,
+        message: format!(
+            "the start is a {} board and the target a {} board",
+            start.shape(),
+            goal.shape()
+        )
+        .into(),
+    })
+}
+
+/// Parses a chunk of `--pairs` input and answers its cases, numbered from
+/// where the chunk is said to start; the first board completes the case
+/// waiting there, if any. If a target's goal has no solver among
+/// `solvers`, gives the chunk back to answer once one is loaded.
+fn answer_pairs_chunk(
+    mut chunk: Chunk,
+    reading: Reading,
+    solvers: &[Arc<Solver>],
+    style: Style,
+    scratch: &mut Scratch,
+) -> Done {
+    let at = chunk.pairs.take().expect("a chunk of --pairs input");
+    let mut parser = Parser::starting_at(reading.layout, chunk.line);
+    let mut boards = 0;
+    let mut case = at.boards / 2;
+    let mut pending = at.pending.clone();
+    let mut jobs: Vec<Job> = Vec::with_capacity(chunk.bytes.len() / 20);
+    let mut last: Option<(Shape, usize)> = None;
+    let mut missing = None;
+    let mut take = |item: Item| {
+        boards += 1;
+        let line = item.line;
+        let board = item.result.map_err(|error| Rejected::Parse {
+            line,
+            error: Box::new(error),
+        });
+        let Some((line, mut start)) = pending.take() else {
+            pending = Some((line, board));
+            return;
+        };
+        case += 1;
+        let mut solver = 0;
+        if let (Ok(board), Ok(goal)) = (&start, &board) {
+            if let Some(rejected) = other_shapes(line, board, goal) {
+                start = Err(rejected);
+            } else {
+                match last {
+                    Some((shape, index))
+                        if shape == goal.shape() && solvers[index].serves(goal) =>
+                    {
+                        solver = index
+                    }
+                    _ => match solvers.iter().position(|s| s.serves(goal)) {
+                        Some(index) => {
+                            solver = index;
+                            last = Some((goal.shape(), index));
+                        }
+                        None => missing = missing.or(Some(*goal)),
+                    },
+                }
+            }
+        }
+        jobs.push(Job {
+            line,
+            case: Some(case),
+            start,
+            goal: board,
+            solver,
+            judge: None,
+        });
+    };
+    parser.feed(&chunk.bytes, &mut take);
+    if chunk.last {
+        parser.finish(&mut take);
+    }
+    if let Some(goal) = missing {
+        chunk.pairs = Some(at);
+        return Done {
+            retry: Some((chunk, goal)),
+            ..Done::default()
+        };
+    }
+    let mut done = Done {
+        out: Vec::with_capacity(2 * chunk.bytes.len()),
+        ..Done::default()
+    };
+    answer_into(&jobs, solvers, style, scratch, &mut done);
+    done.pairs = Some(PairsRead {
+        at,
+        chunk,
+        boards,
+        pending,
+    });
     done
 }
 
@@ -994,14 +1166,15 @@ fn answer_batch(
 ) -> Done {
     let mut done = Done {
         out: Vec::with_capacity(jobs.len() * 32),
-        errors: Vec::new(),
-        invalid: false,
-        fatal: None,
-        retry: None,
+        ..Done::default()
     };
     answer_into(jobs, solvers, style, scratch, &mut done);
     done
 }
+
+/// The most bytes of `--pairs` input in one chunk: about 900 cases, so that
+/// a few chunks keep every core busy.
+const PAIRS_CHUNK: usize = 16 * 1024;
 
 /// The most `--pairs` cases walked at once.
 const PAIRS_RUN: usize = 256;
@@ -1177,6 +1350,12 @@ struct Pipeline {
     invalid: bool,
     /// A failure met while taking items, reported by `check`.
     failure: Option<anyhow::Error>,
+    /// With `--pairs` in chunks: the lines of the chunks sent, the boards
+    /// less the lines as of the last chunk written, and where the next
+    /// chunk to write truly starts.
+    pairs_lines: u64,
+    pairs_offset: i64,
+    pairs_read: PairsAt,
 }
 
 impl Pipeline {
@@ -1205,6 +1384,9 @@ impl Pipeline {
             reporter: Reporter::default(),
             invalid: false,
             failure: None,
+            pairs_lines: 0,
+            pairs_offset: 0,
+            pairs_read: PairsAt::default(),
         }
     }
 
@@ -1244,19 +1426,83 @@ impl Pipeline {
 
     /// Sends the part of `carry` that ends cleanly as a chunk, keeping the
     /// rest; `line` is the first line of `carry`, and then of what is kept.
-    fn send_clean(&mut self, carry: &mut Vec<u8>, line: &mut u64, layout: Layout) -> Result<()> {
-        let Some(cut) = clean_cut(carry, layout) else {
-            return Ok(());
+    /// `--pairs` input, more work a byte, goes in chunks of at most
+    /// [`PAIRS_CHUNK`] bytes, each ending where it can after an even number
+    /// of boards, as presumed, so that the next is presumed to start with a
+    /// case.
+    fn send_clean(
+        &mut self,
+        carry: &mut Vec<u8>,
+        line: &mut u64,
+        layout: Layout,
+        pairs: bool,
+    ) -> Result<()> {
+        if !pairs {
+            let Some(cut) = clean_cut(carry, layout) else {
+                return Ok(());
+            };
+            let rest = carry.split_off(cut);
+            let bytes = std::mem::replace(carry, rest);
+            let first = *line;
+            *line += memchr::memchr_iter(b'\n', &bytes).count() as u64;
+            let chunk = self.chunk(bytes, first, false);
+            return self.send_work(Work::Chunk(chunk));
+        }
+        // Chunks copied out one after another; what is left moved once.
+        let mut start = 0;
+        let sent = loop {
+            let window = &carry[start..carry.len().min(start + PAIRS_CHUNK)];
+            let Some(mut cut) = clean_cut(window, layout).map(|cut| start + cut) else {
+                break Ok(());
+            };
+            if (self.presumed_boards() + board_lines(&carry[start..cut])) % 2 == 1 {
+                // One line less, if the line before it is no grid row.
+                if let Some(earlier) =
+                    clean_cut(&carry[start..cut - 1], layout).map(|earlier| start + earlier)
+                    && memchr::memchr_iter(b'\n', &carry[earlier..cut]).count() == 1
+                {
+                    cut = earlier;
+                }
+            }
+            let bytes = carry[start..cut].to_vec();
+            start = cut;
+            let first = *line;
+            *line += memchr::memchr_iter(b'\n', &bytes).count() as u64;
+            let chunk = self.chunk(bytes, first, true);
+            if let Err(err) = self.send_work(Work::Chunk(chunk)) {
+                break Err(err);
+            }
+            if carry.len() - start < PAIRS_CHUNK {
+                break Ok(());
+            }
         };
-        let rest = carry.split_off(cut);
-        let bytes = std::mem::replace(carry, rest);
-        let first = *line;
-        *line += memchr::memchr_iter(b'\n', &bytes).count() as u64;
-        self.send_work(Work::Chunk(Chunk {
+        carry.drain(..start);
+        sent
+    }
+
+    /// The boards before the next chunk of `--pairs` input, as presumed.
+    fn presumed_boards(&self) -> u64 {
+        self.pairs_lines.saturating_add_signed(self.pairs_offset)
+    }
+
+    /// A chunk of `bytes` from `line` on, not the last; with `--pairs`,
+    /// presumed to start where [`PairsAt`] says.
+    fn chunk(&mut self, bytes: Vec<u8>, line: u64, pairs: bool) -> Chunk {
+        let at = pairs.then(|| {
+            let boards = self.presumed_boards();
+            self.pairs_lines += board_lines(&bytes);
+            PairsAt {
+                boards,
+                pending: None,
+                lines: self.pairs_lines,
+            }
+        });
+        Chunk {
             bytes,
-            line: first,
+            line,
             last: false,
-        }))
+            pairs: at,
+        }
     }
 
     /// Queues work for the workers, starting them if need be and writing
@@ -1298,6 +1544,9 @@ impl Pipeline {
                     };
                     let answered = match work {
                         Work::Jobs(jobs) => answer_batch(&jobs, &solvers, style, &mut scratch),
+                        Work::Chunk(chunk) if chunk.pairs.is_some() => {
+                            answer_pairs_chunk(chunk, reading, &solvers, style, &mut scratch)
+                        }
                         Work::Chunk(chunk) => {
                             answer_chunk(chunk, reading, &solvers, style, &mut scratch)
                         }
@@ -1335,10 +1584,38 @@ impl Pipeline {
                     done
                 }
             };
-            let Some((chunk, goal)) = done.retry else {
-                break done;
+            let mut done = done;
+            let chunk = match (done.retry.take(), done.pairs.take()) {
+                (Some((chunk, goal)), _) => {
+                    self.find(&goal)?;
+                    chunk
+                }
+                (None, Some(read)) => {
+                    let read_as = &read.at;
+                    let truly = &self.pairs_read;
+                    if read_as.boards == truly.boards
+                        && read_as.pending.is_some() == truly.pending.is_some()
+                    {
+                        let boards = truly.boards + read.boards;
+                        self.pairs_offset = boards as i64 - read_as.lines as i64;
+                        self.pairs_read = PairsAt {
+                            boards,
+                            pending: read.pending,
+                            lines: read_as.lines,
+                        };
+                        break done;
+                    }
+                    // Presumed to start elsewhere: again, from where it does.
+                    Chunk {
+                        pairs: Some(PairsAt {
+                            lines: read_as.lines,
+                            ..self.pairs_read.clone()
+                        }),
+                        ..read.chunk
+                    }
+                }
+                (None, None) => break done,
             };
-            self.find(&goal)?;
             let workers = self.workers.as_ref().expect("batches were sent");
             workers
                 .batches
