@@ -47,74 +47,80 @@ const MAX_PACKED: u32 = 31;
 /// length. Derived by a depth-first walk of the tree the codes make, from
 /// the goal: each board's answer is handed down to the boards whose next
 /// move leads to it, so every answer is written once and none is read back.
+/// Boards are packed 4 bits a cell and moved as walks move them
+/// ([`PackedMoves`]), `P` the cells a move along a column passes.
 ///
 /// The walk's first [`SPLIT_DEPTH`] moves are taken here; the subtrees below
 /// them are shared out among the cores, each taking the next one left. (A
 /// worker that derives the answers keeps the others waiting for them.)
-fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CELLS]) -> Box<[u64]> {
+fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMoves) -> Box<[u64]> {
     /// How deep the walk goes before it shares out the subtrees: a few
     /// hundred of them on 3x3, for an even share.
     const SPLIT_DEPTH: u32 = 10;
     /// A board of the walk, and its answer.
     #[derive(Clone, Copy)]
     struct Root {
-        cells: [u8; MAX_CELLS],
+        board: u64,
         blank: usize,
         rank: u64,
         answer: u64,
+        /// The code of the move back to the board before, never a child.
+        back: u8,
     }
     /// The tree the codes make, and the answers found in it. The answers
     /// are atomic only so that the walks share them: no two write one entry.
     struct Walk<'a> {
         codes: &'a [u8],
-        targets: [[Option<u8>; 4]; MAX_CELLS],
+        moves: &'a PackedMoves,
         answers: Vec<AtomicU64>,
         goal_rank: u64,
-        n: usize,
     }
     impl Walk<'_> {
         /// Writes the answer of `root`'s board and hands each of the
         /// boards whose next move leads there to `each`, with its answer.
         #[inline(always)]
-        fn step(&self, root: &mut Root, mut each: impl FnMut(&mut Root)) {
+        fn step<const P: usize>(&self, root: &Root, mut each: impl FnMut(&Root)) {
             self.answers[(root.rank / 2) as usize].store(root.answer, Ordering::Relaxed);
             // A longer answer than fits is never written, a table proven
             // or not.
             if root.answer >= 1 << (2 * MAX_PACKED) {
                 return;
             }
-            let (blank, rank, answer) = (root.blank, root.rank, root.answer);
-            for (mv, target) in Move::ALL.into_iter().zip(self.targets[blank]) {
-                let Some(target) = target.map(usize::from) else {
+            for mv in Move::ALL {
+                if mv.code() == root.back {
+                    continue;
+                }
+                let (mut board, mut blank) = (root.board, root.blank);
+                let Some(delta) = self.moves.apply::<P>(&mut board, &mut blank, mv.code()) else {
                     continue;
                 };
-                let next =
-                    rank.wrapping_add_signed(rank_delta(&root.cells[..self.n], blank, target));
+                let rank = root.rank.wrapping_add_signed(delta);
                 let back = mv.opposite().code();
                 // The neighbour whose next move leads here: its answer is
                 // that move, then this board's.
-                if next != self.goal_rank && code_at(self.codes, next / 2) == back {
-                    root.cells.swap(blank, target);
-                    (root.blank, root.rank, root.answer) =
-                        (target, next, answer << 2 | u64::from(back));
-                    each(root);
-                    root.cells.swap(blank, target);
-                    (root.blank, root.rank, root.answer) = (blank, rank, answer);
+                if rank != self.goal_rank && code_at(self.codes, rank / 2) == back {
+                    each(&Root {
+                        board,
+                        blank,
+                        rank,
+                        answer: root.answer << 2 | u64::from(back),
+                        back,
+                    });
                 }
             }
         }
 
         /// The whole subtree of `root`.
-        fn visit(&self, root: &mut Root) {
-            self.step(root, |child| self.visit(child));
+        fn visit<const P: usize>(&self, root: &Root) {
+            self.step::<P>(root, |child| self.visit::<P>(child));
         }
 
         /// The tree down to `depth` more moves; the boards there go to
         /// `roots`, not walked.
-        fn visit_to(&self, root: &mut Root, depth: u32, roots: &mut Vec<Root>) {
+        fn visit_to<const P: usize>(&self, root: &Root, depth: u32, roots: &mut Vec<Root>) {
             match depth {
                 0 => roots.push(*root),
-                _ => self.step(root, |child| self.visit_to(child, depth - 1, roots)),
+                _ => self.step::<P>(root, |child| self.visit_to::<P>(child, depth - 1, roots)),
             }
         }
     }
@@ -122,27 +128,25 @@ fn derive_answers(goal: &Board, codes: &[u8], targets: [[Option<u8>; 4]; MAX_CEL
     let goal_rank = cells_rank(goal.cells());
     let walk = Walk {
         codes,
-        targets,
+        moves,
         answers: (0..bfs::entries(shape))
             .map(|_| AtomicU64::new(0))
             .collect(),
         goal_rank,
-        n: shape.cells(),
     };
-    let mut cells = [0u8; MAX_CELLS];
-    cells[..goal.cells().len()].copy_from_slice(goal.cells());
-    let mut goal = Root {
-        cells,
+    let goal = Root {
+        board: PackedMoves::pack(goal.cells()),
         blank: goal.blank(),
         rank: goal_rank,
         answer: 1,
+        back: u8::MAX,
     };
     let mut roots = Vec::new();
-    walk.visit_to(&mut goal, SPLIT_DEPTH, &mut roots);
+    walk.visit_to::<P>(&goal, SPLIT_DEPTH, &mut roots);
     let next = AtomicUsize::new(0);
     let share = || {
         while let Some(root) = roots.get(next.fetch_add(1, Ordering::Relaxed)) {
-            walk.visit(&mut root.clone());
+            walk.visit::<P>(root);
         }
     };
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
@@ -978,15 +982,22 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(Some(answers));
         }
         let asked = self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
-        let fits = self.file.header().sections[index].max_depth <= MAX_PACKED;
+        // Answers that fit a word, on boards of up to 3 columns (all such
+        // boards' answers do, a header's claim aside).
+        let fits = self.file.header().sections[index].max_depth <= MAX_PACKED
+            && self.packed_moves.passes() <= 2;
         if asked < DERIVE_AFTER || !fits {
             return Ok(None);
         }
         let codes = self.codes(index)?;
         let goal = &self.goals[index];
-        Ok(Some(self.answers[index].get_or_init(|| {
-            derive_answers(goal, codes, self.neighbors)
-        })))
+        let moves = &self.packed_moves;
+        Ok(Some(self.answers[index].get_or_init(
+            || match moves.passes() {
+                1 => derive_answers::<1>(goal, codes, moves),
+                _ => derive_answers::<2>(goal, codes, moves),
+            },
+        )))
     }
 
     /// Every board exactly `depth` moves from `goal`, found by following
