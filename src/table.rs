@@ -36,7 +36,7 @@ use crate::solver::{Solution, SolveError};
 /// Boards a section answers by walking before its answers are derived
 /// (see [`Table::write_answer`]): deriving costs about as much as walking
 /// this many.
-pub const DERIVE_AFTER: u64 = 1 << 14;
+pub const DERIVE_AFTER: u64 = 1 << 13;
 
 /// The most moves an answer packed in a `u64` holds: 2 bits each over a
 /// marker bit.
