@@ -1176,6 +1176,11 @@ fn answer_batch(
 /// a few chunks keep every core busy.
 const PAIRS_CHUNK: usize = 16 * 1024;
 
+/// Answers a run of jobs at once, or says it did not ([`render::answer_pairs`],
+/// [`render::answer_group`]).
+type RunAnswer =
+    fn(&[Arc<Solver>], Style, &[Job], &mut Scratch, &mut Vec<u8>) -> anyhow::Result<bool>;
+
 /// The most `--pairs` cases walked at once.
 const PAIRS_RUN: usize = 256;
 
@@ -1234,8 +1239,9 @@ fn answer_into(
             }
         }
         // A run of `--pairs` cases on one table walks interleaved.
+        let mut pairs = 0;
         if rest[0].case.is_some() && rest.len() <= pairs_within {
-            let run = rest
+            pairs = rest
                 .iter()
                 .take(PAIRS_RUN)
                 .take_while(|job| {
@@ -1245,20 +1251,7 @@ fn answer_into(
                         && job.solver == rest[0].solver
                 })
                 .count();
-            pairs_within = rest.len() - run;
-            if run >= 2 {
-                match render::answer_pairs(solvers, style, &rest[..run], scratch, &mut done.out) {
-                    Ok(true) => {
-                        rest = &rest[run..];
-                        continue;
-                    }
-                    Ok(false) => {}
-                    Err(err) => {
-                        done.fatal = Some(err);
-                        break;
-                    }
-                }
-            }
+            pairs_within = rest.len() - pairs;
         }
         // A run of jobs toward one goal walks a large table as one group.
         let grouped = rest[0].start.is_ok()
@@ -1267,9 +1260,9 @@ fn answer_into(
             && solvers[rest[0].solver]
                 .table()
                 .is_some_and(|t| t.groups_pay());
-        let run = rest
+        let group = rest
             .iter()
-            .take(if grouped { GROUP } else { 0 })
+            .take(if grouped && pairs < 2 { GROUP } else { 0 })
             .take_while(|job| {
                 job.start.is_ok()
                     && job.goal.is_ok()
@@ -1277,8 +1270,12 @@ fn answer_into(
                     && job.goal.as_ref().ok() == rest[0].goal.as_ref().ok()
             })
             .count();
+        let (run, answer_run): (usize, RunAnswer) = match pairs >= 2 {
+            true => (pairs, render::answer_pairs),
+            false => (group, render::answer_group),
+        };
         if run >= 2 {
-            match render::answer_group(solvers, style, &rest[..run], scratch, &mut done.out) {
+            match answer_run(solvers, style, &rest[..run], scratch, &mut done.out) {
                 Ok(true) => {
                     rest = &rest[run..];
                     continue;
