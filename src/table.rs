@@ -183,7 +183,7 @@ fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
         }
         table
     };
-    let len = (63 - answer.max(1).leading_zeros() as usize) / 2;
+    let len = Packed(answer).len();
     // Every letter the word may hold, eight a word, then the answer's
     // length kept: the words go out whole, with no buffer read back and no
     // copy of variable length (a call) a board.
@@ -785,12 +785,11 @@ impl<D: AsRef<[u8]>> Table<D> {
     ) -> Result<bool, SolveError> {
         assert!(goals.len() >= starts.len(), "a goal for every start");
         answers.clear();
-        let sections = &self.file.header().sections;
         for (start, goal) in starts.iter().zip(goals) {
             let section = self.section_of[goal.blank()].map(usize::from);
             if start.shape() != self.shape
                 || goal.shape() != self.shape
-                || section.is_none_or(|index| sections[index].max_depth > MAX_PACKED)
+                || !section.is_some_and(|index| self.packs(index))
             {
                 return Ok(false);
             }
@@ -969,6 +968,12 @@ impl<D: AsRef<[u8]>> Table<D> {
             })
     }
 
+    /// Whether every answer of section `index` fits a [`Packed`] answer, as
+    /// its header says.
+    fn packs(&self, index: usize) -> bool {
+        self.file.header().sections[index].max_depth <= MAX_PACKED
+    }
+
     /// The answers of section `index`, if derived or worth deriving now.
     #[inline]
     fn answers(&self, index: usize) -> Result<Option<&[u64]>, TableError> {
@@ -982,10 +987,9 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(Some(answers));
         }
         let asked = self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
-        // Answers that fit a word, on boards of up to 3 columns (all such
-        // boards' answers do, a header's claim aside).
-        let fits = self.file.header().sections[index].max_depth <= MAX_PACKED
-            && self.packed_moves.passes() <= 2;
+        // On boards of up to 3 columns (all such boards' answers fit, a
+        // header's claim aside).
+        let fits = self.packs(index) && self.packed_moves.passes() <= 2;
         if asked < DERIVE_AFTER || !fits {
             return Ok(None);
         }

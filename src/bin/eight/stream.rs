@@ -1563,10 +1563,11 @@ impl Pipeline {
 
     /// Writes the answers of the oldest batch not yet written. A chunk that
     /// met a goal with no solver loaded goes back to the workers, under the
-    /// same number, once it is.
+    /// same number, once it is; so does a chunk of `--pairs` input presumed
+    /// to start elsewhere than it does ([`PairsAt`]).
     fn write_next(&mut self) -> Result<()> {
         let done = loop {
-            let done = match self.waiting.remove(&self.written) {
+            let mut done = match self.waiting.remove(&self.written) {
                 Some(done) => done,
                 None => {
                     let workers = self.workers.as_ref().expect("batches were sent");
@@ -1581,7 +1582,6 @@ impl Pipeline {
                     done
                 }
             };
-            let mut done = done;
             let chunk = match (done.retry.take(), done.pairs.take()) {
                 (Some((chunk, goal)), _) => {
                     self.find(&goal)?;
