@@ -761,7 +761,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// answer boards toward many goals (`--pairs`).
     ///
     /// A walk is a chain of steps, each waiting for the one before. Here
-    /// [`LANES`] walks go interleaved, so that their steps overlap, and a
+    /// eight walks go interleaved, so that their steps overlap, and a
     /// lane takes the next board as soon as its walk is done. A step follows
     /// the board packed 4 bits a cell, with no branch on its move. A goal
     /// whose answers are [derived](Table::write_answer) takes them instead.
