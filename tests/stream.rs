@@ -429,6 +429,10 @@ fn pairs_in_chunks_answer_exactly_as_lines_do() {
     assert_eq!(chunked.2, lined.2);
     let err = String::from_utf8_lossy(&chunked.1);
     assert!(err.contains("announces"), "{err}");
+    // Every form of answer, written by the workers.
+    let args = ["--pairs", "--json", "--notation", "tile-runs"];
+    let [chunked, lined] = both_ways(&args, input.as_bytes());
+    assert!(chunked.0 == lined.0 && chunked.1 == lined.1 && chunked.2 == lined.2);
     // Every line a board: each chunk starts where it was presumed to. The
     // last start has no target.
     let clean: String = (0..40_001).map(|_| compact(&rng.board(9)) + "\n").collect();
