@@ -263,15 +263,22 @@ pub(crate) fn rank_delta(cells: &[u8], blank: usize, target: usize) -> i64 {
     let (low, high) = (blank.min(target), blank.max(target));
     let mut delta = (high - low) as i64 * weight(0);
     for &passed in &cells[low + 1..high] {
-        let passed = usize::from(passed);
-        delta += match passed > moved {
-            true => -weight(moved),
-            false => weight(passed),
-        };
+        delta += passing(n, moved, usize::from(passed));
     }
     match target > blank {
         true => delta,
         false => -delta,
+    }
+}
+
+/// The change of the rank of `n` cells when the blank's move takes tile
+/// `moved` past tile `passed`, for a move to a higher cell: a larger tile
+/// passed changes the moved tile's digit, a smaller one its own.
+#[inline(always)]
+fn passing(n: usize, moved: usize, passed: usize) -> i64 {
+    match passed > moved {
+        true => -(FACTORIALS[n - 1 - moved] as i64),
+        false => FACTORIALS[n - 1 - passed] as i64,
     }
 }
 
@@ -335,10 +342,7 @@ impl PackedMoves {
         let mut pass = [[[0; 16]; 16]; 3];
         for (moved, row) in pass[1].iter_mut().enumerate().take(n).skip(1) {
             for (passed, entry) in row.iter_mut().enumerate().take(n).skip(1) {
-                *entry = match passed > moved {
-                    true => -weight(moved),
-                    false => weight(passed),
-                };
+                *entry = passing(n, moved, passed);
             }
         }
         let [_, down, up] = &mut pass;

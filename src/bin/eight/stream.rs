@@ -1006,18 +1006,12 @@ fn answer_chunk(
         };
         let mut solver = 0;
         if let (Ok(_), Ok(goal)) = (&start, &goal) {
-            match last_goal {
-                Some((last, index)) if last == *goal => solver = index,
-                _ => match solvers.iter().position(|s| s.serves(goal)) {
-                    Some(index) => {
-                        solver = index;
-                        last_goal = Some((*goal, index));
-                    }
-                    None => {
-                        missing = Some(*goal);
-                        return;
-                    }
-                },
+            match solver_for(solvers, &mut last_goal, goal) {
+                Some(index) => solver = index,
+                None => {
+                    missing = Some(*goal);
+                    return;
+                }
             }
         }
         if let (true, Ok(board), Ok(goal)) = (plain, &start, &goal) {
@@ -1057,6 +1051,24 @@ fn answer_chunk(
     done
 }
 
+/// The index of the solver among `solvers` that serves `goal`, that of the
+/// last goal (`last`, kept up to date) if it is the same; `None` if no
+/// solver does (one is still to be loaded).
+fn solver_for(
+    solvers: &[Arc<Solver>],
+    last: &mut Option<(Board, usize)>,
+    goal: &Board,
+) -> Option<usize> {
+    match *last {
+        Some((seen, index)) if seen == *goal => Some(index),
+        _ => {
+            let index = solvers.iter().position(|s| s.serves(goal))?;
+            *last = Some((*goal, index));
+            Some(index)
+        }
+    }
+}
+
 /// Why a case cannot be answered if its start and target boards are of
 /// different shapes.
 fn other_shapes(line: u64, start: &Board, goal: &Board) -> Option<Rejected> {
@@ -1088,7 +1100,7 @@ fn answer_pairs_chunk(
     let mut case = at.boards / 2;
     let mut pending = at.pending.clone();
     let mut jobs: Vec<Job> = Vec::with_capacity(chunk.bytes.len() / 20);
-    let mut last: Option<(Shape, usize)> = None;
+    let mut last_goal = None;
     let mut missing = None;
     let mut take = |item: Item| {
         boards += 1;
@@ -1107,19 +1119,9 @@ fn answer_pairs_chunk(
             if let Some(rejected) = other_shapes(line, board, goal) {
                 start = Err(rejected);
             } else {
-                match last {
-                    Some((shape, index))
-                        if shape == goal.shape() && solvers[index].serves(goal) =>
-                    {
-                        solver = index
-                    }
-                    _ => match solvers.iter().position(|s| s.serves(goal)) {
-                        Some(index) => {
-                            solver = index;
-                            last = Some((goal.shape(), index));
-                        }
-                        None => missing = missing.or(Some(*goal)),
-                    },
+                match solver_for(solvers, &mut last_goal, goal) {
+                    Some(index) => solver = index,
+                    None => missing = missing.or(Some(*goal)),
                 }
             }
         }
