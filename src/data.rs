@@ -2,7 +2,8 @@
 //! folder.
 //!
 //! The tables of every shape of up to 9 cells are committed in `generated/`
-//! and built into the program ([`builtin`]). Everything else `eight-gen`
+//! and built into the program ([`builtin`]), decoded too, by the build
+//! script, so that a query reads them in place ([`builtin_decoded`]). Everything else `eight-gen`
 //! makes on request goes into the data folder: the directory named by the
 //! environment variable [`ENV`] if it is set, else `eight` in the user's data
 //! folder (`$XDG_DATA_HOME/eight` or `~/.local/share/eight` on Linux,
@@ -17,8 +18,10 @@ use crate::shape::Shape;
 /// The environment variable that names the data folder.
 pub const ENV: &str = "EIGHT_DATA";
 
-/// The files built into the program from `generated/`, by name.
-static BUILTIN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
+/// The files built into the program from `generated/`, by name, each with
+/// its sections decoded when the program was built (tables of next moves;
+/// empty for other files, or a table that did not decode).
+static BUILTIN: &[(&str, &[u8], &[u8])] = include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 
 /// The bytes of a file built into the program from `generated/`, by name
 /// (such as `3x3.table`); `None` if there is none. A file that was missing
@@ -26,13 +29,24 @@ static BUILTIN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/builtin.r
 pub fn builtin_file(name: &str) -> Option<&'static [u8]> {
     BUILTIN
         .iter()
-        .find(|(file, _)| *file == name)
-        .map(|(_, bytes)| *bytes)
+        .find(|(file, _, _)| *file == name)
+        .map(|(_, bytes, _)| *bytes)
+}
+
+/// The sections of the built-in table `name`, decoded back to back when the
+/// program was built: `None` for a file that is no table, or did not
+/// decode.
+pub fn builtin_decoded(name: &str) -> Option<&'static [u8]> {
+    BUILTIN
+        .iter()
+        .find(|(file, _, _)| *file == name)
+        .map(|(_, _, decoded)| *decoded)
+        .filter(|decoded| !decoded.is_empty())
 }
 
 /// The names of the files built into the program, in `generated/`.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
-    BUILTIN.iter().map(|(name, _)| *name)
+    BUILTIN.iter().map(|(name, _, _)| *name)
 }
 
 /// The built-in table of next moves of `shape`, for shapes of up to 9

@@ -66,17 +66,9 @@ use serde::{Deserialize, Serialize};
 use crate::board::Board;
 use crate::shape::Shape;
 
-/// The first eight bytes of every file.
-pub const MAGIC: [u8; 8] = *b"EIGHTTBL";
+mod prefix;
 
-/// The version of the layout this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 4;
-
-/// Bytes before the header: magic, version, header length, header checksum.
-pub const PREFIX_LEN: usize = 20;
-
-/// The largest header this crate accepts.
-pub const MAX_HEADER_LEN: usize = 64 * 1024;
+pub use self::prefix::{FORMAT_VERSION, MAGIC, MAX_HEADER_LEN, PREFIX_LEN};
 
 /// The most entries of any section: above the largest this crate makes
 /// (519 million, the 8-tile database of a 16-cell board; 240 million, a
@@ -596,7 +588,7 @@ fn read_header(bytes: &[u8]) -> Result<(Header, usize), FileError> {
     if bytes.len() < PREFIX_LEN {
         return Err(truncated(Part::Prefix, PREFIX_LEN));
     }
-    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let word = |at: usize| prefix::word(bytes, at).expect("the prefix is whole");
     let version = word(8);
     if version != FORMAT_VERSION {
         return Err(FileError::Version {

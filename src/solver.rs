@@ -439,11 +439,15 @@ impl Solver {
     ///
     /// Fails if `shape` has no built-in table, or it does not load.
     pub fn builtin(shape: Shape) -> Result<Solver, DataError> {
-        let bytes = data::builtin(shape)
+        let name = table_file(shape, None);
+        let bytes = data::builtin_file(&name)
             .filter(|_| is_builtin(shape))
             .unwrap_or(&[]);
-        let table = Table::new(Data::Static(bytes))
+        let mut table = Table::new(Data::Static(bytes))
             .map_err(|problem| DataError::Builtin { shape, problem })?;
+        if let Some(decoded) = data::builtin_decoded(&name) {
+            table = table.with_decoded(decoded);
+        }
         Ok(Solver::from_table(table, Origin::Builtin))
     }
 

@@ -80,6 +80,29 @@ fn generation_is_deterministic_and_matches_every_built_in_table() {
 }
 
 #[test]
+fn every_built_in_table_is_built_in_decoded_too() {
+    let mut tables = 0;
+    for name in eight::data::builtin_names() {
+        let decoded = eight::data::builtin_decoded(name);
+        if !name.ends_with(".table") {
+            assert!(decoded.is_none(), "{name} is no table");
+            continue;
+        }
+        let table = Table::new(eight::data::builtin_file(name).unwrap()).unwrap();
+        let sections = table.file().header().sections.len();
+        let expected: Vec<u8> = (0..sections)
+            .flat_map(|index| table.file().decompress(index).unwrap().to_vec())
+            .collect();
+        assert!(
+            decoded == Some(&expected[..]),
+            "{name}: the copy decoded when the program was built differs"
+        );
+        tables += 1;
+    }
+    assert_eq!(tables, Shape::all().filter(|s| s.cells() <= 9).count());
+}
+
+#[test]
 fn the_tables_stay_small() {
     let table = Table::new(builtin()).unwrap();
     for section in &table.file().header().sections {
