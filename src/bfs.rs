@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
 use crate::board::Board;
 use crate::file::{self, Codec, NewSection, RankScheme};
-use crate::rank::{cells_rank, factorial, rank_delta};
+use crate::rank::{PackedMoves, cells_rank, factorial};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
 /// The most cells a board may have for a table of every board: `n! / 2`
@@ -202,7 +202,6 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
     );
     let total = entries(shape);
     let state: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
-    let targets = shape.neighbor_table();
     let goal_rank = cells_rank(goal.cells());
     state[(goal_rank / 2) as usize].store(0, Ordering::Relaxed);
     let mut layer = vec![(pack(goal.cells()), goal_rank)];
@@ -215,72 +214,17 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
         total,
     });
     let fetch_ahead = fetch_pays(total);
+    let moves = PackedMoves::new(shape);
     let mut d = 0u32;
     while !layer.is_empty() {
         let tag = (((d + 1) % 3) << 2) as u8;
-        let (next, _) = expand(&layer, |part, next, alone| {
-            for (i, &(packed, rank)) in part.iter().enumerate() {
-                // The entries of a board further on, fetched while this one
-                // is worked on: on large shapes each is a trip to memory.
-                if let Some(&(ahead, ahead_rank)) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
-                    let (cells, blank) = unpack(ahead, n);
-                    for target in targets[blank].into_iter().flatten() {
-                        let delta = rank_delta(&cells[..n], blank, usize::from(target));
-                        prefetch(&state, (ahead_rank.wrapping_add_signed(delta) / 2) as usize);
-                    }
-                }
-                let (mut cells, blank) = unpack(packed, n);
-                for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
-                    let Some(target) = target.map(usize::from) else {
-                        continue;
-                    };
-                    let next_rank =
-                        rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target));
-                    let entry = &state[(next_rank / 2) as usize];
-                    let claimed = tag | mv.opposite().code();
-                    let mut seen = entry.load(Ordering::Relaxed);
-                    loop {
-                        // Met first: claim it for the next layer. Met again
-                        // from this layer: keep the smaller code. Met from
-                        // the layer before: nothing.
-                        let better = match seen {
-                            UNSEEN => true,
-                            seen => seen & 0b1100 == tag && claimed < seen,
-                        };
-                        if !better {
-                            break;
-                        }
-                        if alone {
-                            // No other thread: a plain store, not a locked
-                            // exchange.
-                            entry.store(claimed, Ordering::Relaxed);
-                            if seen == UNSEEN {
-                                cells.swap(blank, target);
-                                next.push((pack(&cells[..n]), next_rank));
-                                cells.swap(blank, target);
-                            }
-                            break;
-                        }
-                        match entry.compare_exchange_weak(
-                            seen,
-                            claimed,
-                            Ordering::Relaxed,
-                            Ordering::Relaxed,
-                        ) {
-                            Ok(_) => {
-                                if seen == UNSEEN {
-                                    cells.swap(blank, target);
-                                    next.push((pack(&cells[..n]), next_rank));
-                                    cells.swap(blank, target);
-                                }
-                                break;
-                            }
-                            Err(now) => seen = now,
-                        }
-                    }
-                }
-            }
-        });
+        let next = match moves.passes() {
+            1 => claim_next::<1>(&moves, n, &layer, &state, tag, fetch_ahead),
+            2 => claim_next::<2>(&moves, n, &layer, &state, tag, fetch_ahead),
+            3 => claim_next::<3>(&moves, n, &layer, &state, tag, fetch_ahead),
+            4 => claim_next::<4>(&moves, n, &layer, &state, tag, fetch_ahead),
+            _ => claim_next::<5>(&moves, n, &layer, &state, tag, fetch_ahead),
+        };
         if !next.is_empty() {
             reached += next.len() as u64;
             histogram.push(next.len() as u64);
@@ -301,6 +245,105 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
             .collect(),
         histogram,
     }
+}
+
+/// The boards one move from the boards of `layer` that no layer claimed
+/// before, each claimed with `tag` (the next depth, modulo 3) and the move
+/// back, the smallest if several boards of the layer reach it; returns them.
+/// `P` is [`PackedMoves::passes`].
+fn claim_next<const P: usize>(
+    moves: &PackedMoves,
+    n: usize,
+    layer: &[Node],
+    state: &[AtomicU8],
+    tag: u8,
+    fetch_ahead: bool,
+) -> Vec<Node> {
+    let (next, _) = expand(layer, |part, next, alone| {
+        for (i, &node) in part.iter().enumerate() {
+            // The entries of a board further on, fetched while this one is
+            // worked on: on large shapes each is a trip to memory.
+            if let Some(&ahead) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
+                for (_, rank) in neighbors::<P>(moves, n, ahead).into_iter().flatten() {
+                    prefetch(state, (rank / 2) as usize);
+                }
+            }
+            for (mv, found) in Move::ALL.into_iter().zip(neighbors::<P>(moves, n, node)) {
+                let Some((board, rank)) = found else {
+                    continue;
+                };
+                let entry = &state[(rank / 2) as usize];
+                let claimed = tag | mv.opposite().code();
+                let mut seen = entry.load(Ordering::Relaxed);
+                loop {
+                    // Met first: claim it for the next layer. Met again from
+                    // this layer: keep the smaller code. Met from the layer
+                    // before: nothing.
+                    let better = match seen {
+                        UNSEEN => true,
+                        seen => seen & 0b1100 == tag && claimed < seen,
+                    };
+                    if !better {
+                        break;
+                    }
+                    if alone {
+                        // No other thread: a plain store, not a locked
+                        // exchange.
+                        entry.store(claimed, Ordering::Relaxed);
+                        if seen == UNSEEN {
+                            next.push((board, rank));
+                        }
+                        break;
+                    }
+                    match entry.compare_exchange_weak(
+                        seen,
+                        claimed,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    ) {
+                        Ok(_) => {
+                            if seen == UNSEEN {
+                                next.push((board, rank));
+                            }
+                            break;
+                        }
+                        Err(now) => seen = now,
+                    }
+                }
+            }
+        }
+    });
+    next
+}
+
+/// The boards one move from `node`, by the move's code (`None` where the
+/// blank would leave the board), with their ranks: stepped packed, with no
+/// branch on the move ([`PackedMoves::apply`]). `P` is
+/// [`PackedMoves::passes`].
+#[inline(always)]
+pub(crate) fn neighbors<const P: usize>(
+    moves: &PackedMoves,
+    n: usize,
+    (board, rank): Node,
+) -> [Option<Node>; 4] {
+    let blank = blank_of(board, n);
+    let step = |code: u8| {
+        let (mut next, mut at) = (board, blank);
+        let delta = moves.apply::<P>(&mut next, &mut at, code)?;
+        Some((next, rank.wrapping_add_signed(delta)))
+    };
+    [step(0), step(1), step(2), step(3)]
+}
+
+/// The blank's cell on a board of `n` cells packed by [`pack`]: its
+/// nibble is the only zero one.
+#[inline(always)]
+fn blank_of(board: u64, n: usize) -> usize {
+    const LOW: u64 = 0x1111_1111_1111_1111;
+    // The nibbles past the board are made not zero.
+    let cells = board | (!0u64).checked_shl(4 * n as u32).unwrap_or(0);
+    let any = (cells | cells >> 1 | cells >> 2 | cells >> 3) & LOW;
+    ((any ^ LOW).trailing_zeros() / 4) as usize
 }
 
 /// A goal finished by [`generate`].
@@ -470,6 +513,18 @@ mod tests {
         assert_eq!(packed.len(), codes.len().div_ceil(4));
         for (i, &code) in codes.iter().enumerate() {
             assert_eq!(code_at(&packed, i as u64), code);
+        }
+    }
+
+    #[test]
+    fn the_blank_of_a_packed_board_is_its_zero_nibble() {
+        for n in 4..=16 {
+            for blank in 0..n {
+                let cells: Vec<u8> = (0..n)
+                    .map(|cell| if cell == blank { 0 } else { 1 + (cell % 15) as u8 })
+                    .collect();
+                assert_eq!(blank_of(pack(&cells), n), blank, "{cells:?}");
+            }
         }
     }
 

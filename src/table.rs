@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
-use crate::bfs::{self, AHEAD, UNSEEN, code_at, expand, pack, prefetch, unpack};
+use crate::bfs::{self, AHEAD, Node, UNSEEN, code_at, expand, neighbors, pack, prefetch, unpack};
 use crate::board::{Board, connected};
 use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
 use crate::rank::{PackedMoves, board_rank_and_parity, cells_rank, rank_delta};
@@ -342,6 +342,68 @@ pub enum Proof {
     },
 }
 
+/// Follows the codes one layer further from `layer`, the boards at depth
+/// `d`: returns the boards at `d + 1` (those whose code leads back into the
+/// layer) and, per part of the layer, the first thing found wrong. `P` is
+/// [`PackedMoves::passes`].
+fn prove_layer<const P: usize>(
+    moves: &PackedMoves,
+    shape: Shape,
+    layer: &[Node],
+    d: u32,
+    dist: &[AtomicU8],
+    codes: &[u8],
+    fetch_ahead: bool,
+) -> (Vec<Node>, Vec<Option<Proof>>) {
+    let n = shape.cells();
+    expand(layer, |part, next, _| {
+        for (i, &node) in part.iter().enumerate() {
+            // What a board further on reads, fetched ahead (see
+            // `bfs::search`).
+            if let Some(&ahead) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
+                for (_, rank) in neighbors::<P>(moves, n, ahead).into_iter().flatten() {
+                    let entry = (rank / 2) as usize;
+                    prefetch(dist, entry);
+                    prefetch(codes, entry / 4);
+                }
+            }
+            let code = code_at(codes, node.1 / 2);
+            for (mv, found) in Move::ALL.into_iter().zip(neighbors::<P>(moves, n, node)) {
+                let Some((board, rank)) = found else {
+                    continue;
+                };
+                let entry = rank / 2;
+                let seen = dist[entry as usize].load(Ordering::Relaxed);
+                if d > 0 && seen != UNSEEN {
+                    let board = || Board::from_permutation(shape, &unpack(node.0, n).0[..n]);
+                    if u32::from(seen) + 1 < d {
+                        return Some(Proof::NotShortest {
+                            board: board(),
+                            depth: d,
+                        });
+                    }
+                    // Moves come in letter order: the first such is the
+                    // smallest.
+                    if u32::from(seen) + 1 == d && mv.code() < code {
+                        return Some(Proof::NotSmallest {
+                            board: board(),
+                            got: Move::from_code(code),
+                            smaller: mv,
+                        });
+                    }
+                }
+                // The neighbour whose next move leads here is one step
+                // further; only this board can be its parent.
+                if seen == UNSEEN && code_at(codes, entry) == mv.opposite().code() {
+                    dist[entry as usize].store(d as u8 + 1, Ordering::Relaxed);
+                    next.push((board, rank));
+                }
+            }
+        }
+        None
+    })
+}
+
 /// Proves the packed 2-bit `codes` of a table toward `goal` right, as the
 /// [module](self) docs say; returns the number of boards at each distance.
 ///
@@ -354,74 +416,27 @@ pub enum Proof {
 /// Panics if `codes` are not `ceil(n! / 8)` bytes, one code per entry.
 pub fn prove(goal: &Board, codes: &[u8]) -> Result<Vec<u64>, Proof> {
     let shape = goal.shape();
-    let n = shape.cells();
     let total = bfs::entries(shape);
     assert_eq!(codes.len() as u64, total.div_ceil(4), "one code per entry");
     let bound = shape.diameter_bound();
     let dist: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
     dist[(cells_rank(goal.cells()) / 2) as usize].store(0, Ordering::Relaxed);
-    let targets = shape.neighbor_table();
     let mut layer = vec![(pack(goal.cells()), cells_rank(goal.cells()))];
     let mut histogram = vec![1u64];
     let fetch_ahead = bfs::fetch_pays(total);
+    let moves = PackedMoves::new(shape);
     let mut d = 0u32;
     while !layer.is_empty() {
         if d > bound {
             return Err(Proof::TooLong { bound });
         }
-        let (next, found) = expand(&layer, |part, next, _| {
-            for (i, &(packed, rank)) in part.iter().enumerate() {
-                // What a board further on reads, fetched ahead (see
-                // `bfs::search`).
-                if let Some(&(ahead, ahead_rank)) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
-                    let (cells, blank) = unpack(ahead, n);
-                    for target in targets[blank].into_iter().flatten() {
-                        let delta = rank_delta(&cells[..n], blank, usize::from(target));
-                        let entry = (ahead_rank.wrapping_add_signed(delta) / 2) as usize;
-                        prefetch(&dist, entry);
-                        prefetch(codes, entry / 4);
-                    }
-                }
-                let (mut cells, blank) = unpack(packed, n);
-                let code = code_at(codes, rank / 2);
-                for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
-                    let Some(target) = target.map(usize::from) else {
-                        continue;
-                    };
-                    let entry_rank =
-                        rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target));
-                    let entry = entry_rank / 2;
-                    let seen = dist[entry as usize].load(Ordering::Relaxed);
-                    if d > 0 && seen != UNSEEN {
-                        let board = || Board::from_permutation(shape, &cells[..n]);
-                        if u32::from(seen) + 1 < d {
-                            return Some(Proof::NotShortest {
-                                board: board(),
-                                depth: d,
-                            });
-                        }
-                        // Moves come in letter order: the first such is the
-                        // smallest.
-                        if u32::from(seen) + 1 == d && mv.code() < code {
-                            return Some(Proof::NotSmallest {
-                                board: board(),
-                                got: Move::from_code(code),
-                                smaller: mv,
-                            });
-                        }
-                    }
-                    // The neighbour whose next move leads here is one step
-                    // further; only this board can be its parent.
-                    if seen == UNSEEN && code_at(codes, entry) == mv.opposite().code() {
-                        dist[entry as usize].store(d as u8 + 1, Ordering::Relaxed);
-                        cells.swap(blank, target);
-                        next.push((pack(&cells[..n]), entry_rank));
-                        cells.swap(blank, target);
-                    }
-                }
-            }
-            None
-        });
+        let (next, found) = match moves.passes() {
+            1 => prove_layer::<1>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
+            2 => prove_layer::<2>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
+            3 => prove_layer::<3>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
+            4 => prove_layer::<4>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
+            _ => prove_layer::<5>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
+        };
         if let Some(proof) = found.into_iter().flatten().next() {
             return Err(proof);
         }
