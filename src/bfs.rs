@@ -521,7 +521,13 @@ mod tests {
         for n in 4..=16 {
             for blank in 0..n {
                 let cells: Vec<u8> = (0..n)
-                    .map(|cell| if cell == blank { 0 } else { 1 + (cell % 15) as u8 })
+                    .map(|cell| {
+                        if cell == blank {
+                            0
+                        } else {
+                            1 + (cell % 15) as u8
+                        }
+                    })
                     .collect();
                 assert_eq!(blank_of(pack(&cells), n), blank, "{cells:?}");
             }
