@@ -510,7 +510,7 @@ impl Solver {
         let path = dir.path().join(table_file(shape, Some(blank)));
         let cost = match shape.cells() {
             ..=10 => " (seconds)",
-            _ => " (about a minute and a gigabyte of memory)",
+            _ => " (half a minute and a gigabyte of memory)",
         };
         let map = map_data(&path, &what, &build, cost)?;
         let damaged = |problem| DataError::Damaged {
