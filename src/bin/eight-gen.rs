@@ -40,7 +40,8 @@ struct Args {
     #[arg(long, value_name = "CELL")]
     blank: Option<String>,
     /// With --shape, for shapes of 14 to 16 cells: the sizes of the groups
-    /// of tiles of the pattern databases, taken in the goal's reading order
+    /// of tiles of the pattern databases, taken from the goal column by
+    /// column on boards wider than tall (2x7, 2x8, 3x5), else row by row
     /// (default: two groups as even as can be, 7-8 for 4x4).
     #[arg(long, value_name = "SIZES")]
     partition: Option<String>,
