@@ -25,12 +25,12 @@
 //! # Search
 //!
 //! The search runs backwards from the group at home, the blank on the goal's
-//! blank cell, over states of the group and the blank. Moves of the blank through cells that hold no group tile
-//! cost nothing, so a state keeps only the region of such cells the blank is
-//! in, named by its lowest cell: every move left in the search moves a group
-//! tile into the blank's region and costs one, and a plain breadth-first
-//! search finds the fewest. The first time a placement is met, with the blank
-//! in any region, gives its entry.
+//! blank cell, over states of the group and the blank. Moves of the blank
+//! through cells that hold no group tile cost nothing, so a state keeps only
+//! the region of such cells the blank is in, named by its lowest cell: every
+//! move left in the search moves a group tile into the blank's region and
+//! costs one, and a plain breadth-first search finds the fewest. The first
+//! time a placement is met, with the blank in any region, gives its entry.
 //!
 //! The search keeps no lists of states. Each placement has a word of two bits
 //! per free cell, telling for the region that cell names whether it was never
