@@ -98,7 +98,7 @@ fn answer_all(session: &mut Session) -> Result<()> {
         false => CountLine::Done,
     };
     let mut parser = Parser::new(session.config.layout);
-    let mut input = Input::Direct(io::stdin().lock());
+    let mut input = Input::direct();
     if session.config.judge {
         let mut lines = Lines::default();
         while let Some(block) = input.next(|| session.drain())? {
@@ -392,22 +392,42 @@ impl CountLine {
 /// (typed, or one board), then, from the first full block on, on a thread of
 /// its own so that reading overlaps solving and a wait can be seen coming.
 enum Input {
-    Direct(io::StdinLock<'static>),
+    /// Read here, into one buffer kept for every read: a fresh zeroed block
+    /// a read would cost a memset and page faults each time (60 µs, for the
+    /// read that finds the end of one board's input).
+    Direct {
+        stdin: io::StdinLock<'static>,
+        buffer: Vec<u8>,
+    },
     Background(Receiver<io::Result<Vec<u8>>>),
 }
 
 impl Input {
+    fn direct() -> Input {
+        Input::Direct {
+            stdin: io::stdin().lock(),
+            buffer: Vec::new(),
+        }
+    }
+
     /// The next block of input, or `None` at its end. `before_wait` runs
     /// first whenever the next block is not there yet.
     fn next(&mut self, before_wait: impl FnOnce() -> Result<()>) -> Result<Option<Vec<u8>>> {
         match self {
-            Input::Direct(stdin) => {
+            Input::Direct { stdin, buffer } => {
                 before_wait()?;
-                let block = read_block(stdin, IO_BUFFER).context("cannot read stdin")?;
-                if block.len() >= FULL_READ {
-                    *self = Input::Background(read_in_background());
+                if buffer.is_empty() {
+                    *buffer = vec![0; IO_BUFFER];
                 }
-                Ok((!block.is_empty()).then_some(block))
+                let read = read_into(stdin, buffer).context("cannot read stdin")?;
+                if read < FULL_READ {
+                    return Ok((read > 0).then(|| buffer[..read].to_vec()));
+                }
+                // A full block: the buffer goes with it.
+                let mut block = std::mem::take(buffer);
+                block.truncate(read);
+                *self = Input::Background(read_in_background());
+                Ok(Some(block))
             }
             Input::Background(blocks) => {
                 let block = match blocks.try_recv() {
@@ -427,20 +447,24 @@ impl Input {
     }
 }
 
+/// One read into `buffer`, tried again if a signal interrupts it; the bytes
+/// read, 0 at end of input.
+fn read_into(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buffer) {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            result => return result,
+        }
+    }
+}
+
 /// One read of at most `size` bytes, tried again if a signal interrupts it;
 /// an empty block at end of input.
 fn read_block(input: &mut impl Read, size: usize) -> io::Result<Vec<u8>> {
     let mut block = vec![0u8; size];
-    loop {
-        match input.read(&mut block) {
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(err) => return Err(err),
-            Ok(read) => {
-                block.truncate(read);
-                return Ok(block);
-            }
-        }
-    }
+    let read = read_into(input, &mut block)?;
+    block.truncate(read);
+    Ok(block)
 }
 
 /// Reads stdin on a thread of its own, in blocks, until end of input or an
