@@ -259,6 +259,23 @@ fn a_closed_stdout_is_an_error() {
     );
 }
 
+/// A closed stdin reads as no input, even with a table file opened before
+/// it is read, and a closed stderr stops no answer: as with Rust's own
+/// start, which the program no longer runs.
+#[test]
+fn closed_standard_descriptors_are_null() {
+    let table = concat!(env!("CARGO_MANIFEST_DIR"), "/generated/3x3.table");
+    let eight = cargo_bin("eight");
+    let script = format!("'{}' --table '{table}' <&-", eight.display());
+    let output = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stdout.is_empty(), "{output:?}");
+    let script = format!("printf '1 2 3\\n{G}\\n' | '{}' 2>&-", eight.display());
+    let output = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "invalid\nrdr\n");
+}
+
 #[test]
 fn an_answer_comes_while_the_input_is_still_open() {
     let mut child = Command::new(cargo_bin("eight"))

@@ -4,19 +4,25 @@
 //! Exit codes: 0 every board answered (`unsolvable` is an answer), 1 some
 //! board invalid, 2 fatal (bad arguments, data that cannot be used). A
 //! broken pipe ends quietly.
+//!
+//! The program starts at a C `main` of its own, not Rust's (see `start.rs`).
+
+#![cfg_attr(not(test), no_main)]
+// Built for `cargo test`, the program has the test harness's `main`, which
+// reaches none of its code.
+#![cfg_attr(test, allow(dead_code))]
 
 mod random;
 mod render;
+mod start;
 mod stream;
 
 use std::io::{self, Write};
 use std::os::fd::{AsFd, AsRawFd};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
-use clap::Parser as _;
 use eight::data::{self, DataDir};
 use eight::shape::Notation;
 use eight::solver::{self, Data, Method, Origin};
@@ -124,19 +130,11 @@ struct Args {
     judge: bool,
 }
 
-fn main() -> ExitCode {
-    let args = Args::parse();
-    match run(&args) {
-        Ok(code) => code,
-        Err(err) if stream::is_broken_pipe(&err) => ExitCode::SUCCESS,
-        Err(err) => {
-            stream::report_fatal(&err);
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn run(args: &Args) -> Result<ExitCode> {
+/// The exit code when every board was answered (`unsolvable` is an answer).
+pub const ANSWERED: u8 = 0;
+/// The exit code when some board was invalid.
+pub const INVALID: u8 = 1;
+fn run(args: &Args) -> Result<u8> {
     if stdout_was_closed() {
         bail!("cannot write stdout: it is closed");
     }
@@ -262,10 +260,10 @@ fn open_table(path: &std::path::Path) -> Result<Solver> {
     ))
 }
 
-/// Whether the program was started with stdout closed. Rust's runtime
-/// opens `/dev/null` for a closed standard descriptor before `main`, read
-/// and write, so answers would vanish without a word; a shell's
-/// `> /dev/null` opens it for writing only.
+/// Whether the program was started with stdout closed. `start.rs` opens
+/// `/dev/null` for a closed standard descriptor, read and write, so answers
+/// would vanish without a word; a shell's `> /dev/null` opens it for
+/// writing only.
 fn stdout_was_closed() -> bool {
     let fd = io::stdout().as_fd().as_raw_fd();
     // SAFETY: fstat and fcntl only read the descriptor's state into memory
@@ -355,7 +353,7 @@ impl Solvers {
 }
 
 /// Prints where the data folder is and what answers each shape.
-fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<ExitCode> {
+fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<u8> {
     let mut out = String::new();
     match dir {
         Ok(dir) => out += &format!("data folder: {dir}\n"),
@@ -380,5 +378,5 @@ fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<ExitCode> {
         .lock()
         .write_all(out.as_bytes())
         .context("cannot write stdout")?;
-    Ok(ExitCode::SUCCESS)
+    Ok(ANSWERED)
 }

@@ -18,7 +18,6 @@
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::io::{self, Read, Write};
-use std::process::ExitCode;
 use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -70,7 +69,7 @@ pub struct Config {
 }
 
 /// Answers everything on stdin; returns the exit code.
-pub fn run(config: Config, solvers: Solvers) -> Result<ExitCode> {
+pub fn run(config: Config, solvers: Solvers) -> Result<u8> {
     let mut session = Session {
         pipeline: Pipeline::new(&config, solvers),
         pairs: config.pairs.then(Pairs::default),
@@ -803,7 +802,7 @@ impl Session {
 
     /// Reports what the end of input leaves unfinished, writes every answer,
     /// and picks the exit code.
-    fn finish(mut self) -> Result<ExitCode> {
+    fn finish(mut self) -> Result<u8> {
         if let Some(pairs) = self.pairs.take() {
             let mut cases = pairs.cases;
             if let Some((line, _)) = pairs.start {
@@ -840,8 +839,8 @@ impl Session {
         self.invalid |= self.pipeline.invalid;
         self.pipeline.reporter.flush();
         Ok(match self.invalid {
-            true => ExitCode::from(1),
-            false => ExitCode::SUCCESS,
+            true => crate::INVALID,
+            false => crate::ANSWERED,
         })
     }
 }
