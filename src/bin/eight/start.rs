@@ -17,9 +17,9 @@ const PANIC: u8 = 101;
 ///
 /// Rust's own start (a Rust `fn main`) is left out: before `main` it reads
 /// `/proc/self/maps` to find the main thread's stack, so as to report its
-/// overflow, and sets up signal handlers on a stack of their own: 0.14-0.15
-/// ms of the 1.43-1.76 ms a run on one board took (medians of 1,000 runs,
-/// five rounds). An overflow is now a plain crash; `eight` recurses only as
+/// overflow, and sets up signal handlers on a stack of their own: 0.13-0.15
+/// ms of the 1.41-1.49 ms a run on one board took (medians of 1,000 runs,
+/// four rounds). An overflow is now a plain crash; `eight` recurses only as
 /// deep as an answer is long. What the program needs of
 /// that start is done here ([`start`]); at the end stdout is flushed
 /// ([`eight`]) and a panic exits with 101, as there.
