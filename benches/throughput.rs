@@ -7,8 +7,8 @@
 //! a BFS once from the goal into a `HashMap`, then a map walk per board (the
 //! seeds' fastest approach). It checks that both print the same bytes. It then
 //! times start-up on one board against the same program doing nothing
-//! (`eight --version`) and against `true`, then `--pairs` on 100,000 cases,
-//! and the generator.
+//! (`eight --version`), against `cat` on the same board and against `true`,
+//! then `--pairs` on 100,000 cases, and the generator.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
@@ -69,6 +69,7 @@ fn main() {
     let sink = dir.path().join("one.out");
     let eight_start = mean_of(STARTS, || run_eight(&[], &one, &sink));
     let version_start = mean_of(STARTS, || run_eight(&["--version"], &one, &sink));
+    let cat_start = mean_of(STARTS, || run_timed(Command::new("cat"), &one, &sink));
     let true_start = mean_of(STARTS, || run_timed(Command::new("true"), &one, &sink));
 
     // --pairs.
@@ -124,8 +125,10 @@ fn main() {
         invalid_time.as_secs_f64() / eight_time.as_secs_f64()
     );
     println!(
-        "  start-up   {:>8.3} ms for one board; `eight --version` {:.3} ms, `true` {:.3} ms",
+        "  start-up   {:>8.3} ms for one board, {:.2}x `cat` on it ({:.3} ms); `eight --version` {:.3} ms, `true` {:.3} ms",
         ms(eight_start),
+        eight_start.as_secs_f64() / cat_start.as_secs_f64(),
+        ms(cat_start),
         ms(version_start),
         ms(true_start),
     );

@@ -134,6 +134,8 @@ struct Args {
 pub const ANSWERED: u8 = 0;
 /// The exit code when some board was invalid.
 pub const INVALID: u8 = 1;
+
+/// Does what the arguments ask; returns the exit code.
 fn run(args: &Args) -> Result<u8> {
     if stdout_was_closed() {
         bail!("cannot write stdout: it is closed");

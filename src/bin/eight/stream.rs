@@ -402,6 +402,7 @@ enum Input {
 }
 
 impl Input {
+    /// Stdin, read on this thread to begin with.
     fn direct() -> Input {
         Input::Direct {
             stdin: io::stdin().lock(),
