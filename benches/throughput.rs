@@ -67,10 +67,15 @@ fn main() {
     let one = dir.path().join("one.txt");
     std::fs::write(&one, "8 6 7 2 5 4 3 x 1\n").unwrap();
     let sink = dir.path().join("one.out");
-    let eight_start = mean_of(STARTS, || run_eight(&[], &one, &sink));
-    let version_start = mean_of(STARTS, || run_eight(&["--version"], &one, &sink));
-    let cat_start = mean_of(STARTS, || run_timed(Command::new("cat"), &one, &sink));
-    let true_start = mean_of(STARTS, || run_timed(Command::new("true"), &one, &sink));
+    // The four alternate, so that the machine's drift touches all alike.
+    let mut starts: [Vec<Duration>; 4] = Default::default();
+    for _ in 0..STARTS {
+        starts[0].push(run_eight(&[], &one, &sink));
+        starts[1].push(run_eight(&["--version"], &one, &sink));
+        starts[2].push(run_timed(Command::new("cat"), &one, &sink));
+        starts[3].push(run_timed(Command::new("true"), &one, &sink));
+    }
+    let [eight_start, version_start, cat_start, true_start] = starts.map(median);
 
     // --pairs.
     let mut pairs = format!("{PAIRS}\n");
@@ -125,7 +130,7 @@ fn main() {
         invalid_time.as_secs_f64() / eight_time.as_secs_f64()
     );
     println!(
-        "  start-up   {:>8.3} ms for one board, {:.2}x `cat` on it ({:.3} ms); `eight --version` {:.3} ms, `true` {:.3} ms",
+        "  start-up   {:>8.3} ms for one board, {:.2}x `cat` on it ({:.3} ms); `eight --version` {:.3} ms, `true` {:.3} ms (medians of {STARTS}, alternating)",
         ms(eight_start),
         eight_start.as_secs_f64() / cat_start.as_secs_f64(),
         ms(cat_start),
@@ -210,8 +215,9 @@ fn best_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
     (0..runs).map(|_| f()).min().unwrap()
 }
 
-fn mean_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
-    (0..runs).map(|_| f()).sum::<Duration>() / runs as u32
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
 }
 
 fn ms(d: Duration) -> f64 {
