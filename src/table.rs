@@ -50,7 +50,7 @@ const MAX_PACKED: u32 = 31;
 /// Boards are packed 4 bits a cell and moved as walks move them
 /// ([`PackedMoves`]), `P` the cells a move along a column passes.
 ///
-/// The walk's first [`SPLIT_DEPTH`] moves are taken here; the subtrees below
+/// The walk's first `SPLIT_DEPTH` moves are taken here; the subtrees below
 /// them are shared out among the cores, each taking the next one left. (A
 /// worker that derives the answers keeps the others waiting for them.)
 fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMoves) -> Box<[u64]> {

@@ -21,7 +21,7 @@ const PANIC: u8 = 101;
 /// ms of the 1.41-1.49 ms a run on one board took (medians of 1,000 runs,
 /// four rounds). An overflow is now a plain crash; `eight` recurses only as
 /// deep as an answer is long. What the program needs of that start is done
-/// here ([`start`]); at the end stdout is flushed ([`eight`]) and a panic
+/// here ([`start`]); at the end stdout is flushed ([`eight()`]) and a panic
 /// exits with 101, as there.
 #[cfg(not(test))]
 #[unsafe(no_mangle)]
