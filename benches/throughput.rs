@@ -8,7 +8,8 @@
 //! seeds' fastest approach). It checks that both print the same bytes. It then
 //! times start-up on one board against the same program doing nothing
 //! (`eight --version`), against `cat` on the same board and against `true`,
-//! then `--pairs` on 100,000 cases, and the generator.
+//! then `--pairs` on 100,000 cases against as many plain boards, and the
+//! generator.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
@@ -92,6 +93,16 @@ fn main() {
     let pairs_path = dir.path().join("pairs.txt");
     std::fs::write(&pairs_path, &pairs).unwrap();
     let pairs_time = best_of(RUNS, || run_eight(&["--pairs"], &pairs_path, &output_path));
+    // As many plain boards, the first of the million: the rate --pairs is
+    // held to, at the same count.
+    let plain_path = dir.path().join("plain.txt");
+    let plain: String = input
+        .lines()
+        .take(PAIRS)
+        .map(|line| line.to_string() + "\n")
+        .collect();
+    std::fs::write(&plain_path, plain).unwrap();
+    let plain_time = best_of(RUNS, || run_eight(&[], &plain_path, &output_path));
 
     // The generator, in this process.
     let mut table = Vec::new();
@@ -138,9 +149,11 @@ fn main() {
         ms(true_start),
     );
     println!(
-        "  --pairs    {:>8.1} ms  {:>12.0} cases/s ({PAIRS} cases)",
+        "  --pairs    {:>8.1} ms  {:>12.0} cases/s ({PAIRS} cases); {PAIRS} plain boards {:.1} ms: a case takes {:.2}x a board",
         ms(pairs_time),
-        rate(PAIRS, pairs_time)
+        rate(PAIRS, pairs_time),
+        ms(plain_time),
+        pairs_time.as_secs_f64() / plain_time.as_secs_f64()
     );
     println!(
         "  generator  {:>8.1} ms for all nine goals, {} bytes ({:.1} KB per goal)",
