@@ -323,10 +323,8 @@ fn rename(mut cells: [u8; MAX_CELLS], name: [u8; MAX_CELLS], n: usize) -> [u8; M
 #[inline]
 fn rename_in_lanes(cells: [u8; MAX_CELLS], name: [u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
     use std::arch::x86_64::*;
-    let vector = |bytes: [u8; MAX_CELLS]| {
-        let word = u128::from_le_bytes(bytes);
-        _mm_set_epi64x((word >> 64) as i64, word as i64)
-    };
+
+    use crate::rank::vector;
     let lanes = vector(std::array::from_fn(|lane| lane as u8));
     let kept = _mm_cmplt_epi8(lanes, _mm_set1_epi8(n as i8));
     let renamed = _mm_and_si128(_mm_shuffle_epi8(vector(name), vector(cells)), kept);

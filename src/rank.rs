@@ -143,6 +143,16 @@ pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
     cells_rank_and_parity(board.cells())
 }
 
+/// The 16 bytes in the 16 lanes of a vector, the first lowest: for the work
+/// on a board's cells all at once, here and in [`Board::relabelled`].
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(crate) fn vector(bytes: [u8; 16]) -> std::arch::x86_64::__m128i {
+    let word = u128::from_le_bytes(bytes);
+    std::arch::x86_64::_mm_set_epi64x((word >> 64) as i64, word as i64)
+}
+
 /// [`board_rank_and_parity`] of the 9 cells at the start of `cells` (the
 /// rest zero), all at once in the 16 lanes of a vector: the 3x3 board is
 /// ranked millions of times a run, and this takes about half the time of
@@ -169,10 +179,6 @@ fn rank_and_parity_of_9(cells: [u8; 16]) -> (u64, usize) {
     }
     const LOW: [u8; 16] = weight_bytes(0);
     const HIGH: [u8; 16] = weight_bytes(1);
-    let vector = |bytes: [u8; 16]| {
-        let word = u128::from_le_bytes(bytes);
-        _mm_set_epi64x((word >> 64) as i64, word as i64)
-    };
     let cells = vector(cells);
     let mut digits = _mm_setzero_si128();
     macro_rules! count_larger_before {
