@@ -301,7 +301,8 @@ pub(crate) struct PackedMoves {
     /// `pass[way][moved][passed]`: the change of the rank when tile
     /// `moved` passes tile `passed` on a move of that way: none (along a
     /// row), down, up.
-    pass: [[[i64; 16]; 16]; 3],
+    /// The fourth way is never taken: it makes every way a 2-bit index.
+    pass: [[[i64; 16]; 16]; 4],
     /// The cells a move along a column passes.
     passes: usize,
 }
@@ -311,8 +312,11 @@ pub(crate) struct PackedMoves {
 struct PackedMove {
     /// The change of the blank's own digit, signed.
     base: i64,
-    /// The blank's new cell; `None` off the board.
-    target: Option<u8>,
+    /// The blank's new cell; its own cell off the board, which moves no
+    /// tile and changes no digit.
+    target: u8,
+    /// Whether the move stays on the board.
+    on_board: bool,
     /// The first cell passed, times 4: a bit offset.
     passed: u8,
     /// The way, an index of [`PackedMoves::pass`].
@@ -329,13 +333,15 @@ impl PackedMoves {
         for (cell, row) in moves.iter_mut().enumerate().take(n) {
             for mv in Move::ALL {
                 let Some(target) = shape.neighbor(cell, mv) else {
+                    row[usize::from(mv.code())].target = cell as u8;
                     continue;
                 };
                 let (low, high) = (cell.min(target), cell.max(target));
                 let sign = if target > cell { 1 } else { -1 };
                 row[usize::from(mv.code())] = PackedMove {
                     base: sign * (high - low) as i64 * weight(0),
-                    target: Some(target as u8),
+                    target: target as u8,
+                    on_board: true,
                     passed: (4 * ((low + 1) % 16)) as u8,
                     way: match (high - low > 1, sign) {
                         (false, _) => 0,
@@ -345,13 +351,13 @@ impl PackedMoves {
                 };
             }
         }
-        let mut pass = [[[0; 16]; 16]; 3];
+        let mut pass = [[[0; 16]; 16]; 4];
         for (moved, row) in pass[1].iter_mut().enumerate().take(n).skip(1) {
             for (passed, entry) in row.iter_mut().enumerate().take(n).skip(1) {
                 *entry = passing(n, moved, passed);
             }
         }
-        let [_, down, up] = &mut pass;
+        let [_, down, up, _] = &mut pass;
         for (down, up) in down.iter().flatten().zip(up.iter_mut().flatten()) {
             *up = -down;
         }
@@ -386,11 +392,21 @@ impl PackedMoves {
         blank: &mut usize,
         code: u8,
     ) -> Option<i64> {
+        let on_board = self.moves[*blank & 15][usize::from(code & 3)].on_board;
+        on_board.then(|| self.step::<P>(board, blank, code))
+    }
+
+    /// [`PackedMoves::apply`] with no branch at all: a move off the board
+    /// leaves `board` and `blank` as they are and changes the rank by 0.
+    /// For walks, which bound their steps: a wrong code then makes a walk
+    /// too long, never a wrong one.
+    #[inline(always)]
+    pub(crate) fn step<const P: usize>(&self, board: &mut u64, blank: &mut usize, code: u8) -> i64 {
         debug_assert_eq!(P, self.passes);
         let mv = self.moves[*blank & 15][usize::from(code & 3)];
-        let target = usize::from(mv.target?);
+        let target = usize::from(mv.target);
         let moved = (*board >> (4 * target)) & 15;
-        let pass = &self.pass[usize::from(mv.way)][moved as usize];
+        let pass = &self.pass[usize::from(mv.way & 3)][moved as usize];
         let mut delta = mv.base;
         for j in 0..P {
             // Past the last cell only on moves along a row, which read
@@ -402,7 +418,7 @@ impl PackedMoves {
         // cell is cleared.
         *board ^= moved << (4 * *blank) | moved << (4 * target);
         *blank = target;
-        Some(delta)
+        delta
     }
 }
 

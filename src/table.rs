@@ -864,16 +864,20 @@ impl<D: AsRef<[u8]>> Table<D> {
                     busy += usize::from(lane.slot != usize::MAX);
                     continue;
                 }
-                let code = code_at(lane.codes, lane.rank / 2);
+                // A rank off the table reads code 0: the walk goes on
+                // wrong, and ends too long.
+                let index = (lane.rank / 8) as usize;
+                let byte = lane.codes.get(index).copied().unwrap_or(0);
+                let code = (byte >> (lane.rank & 6)) & 3;
                 let delta = self
                     .packed_moves
-                    .apply::<P>(&mut lane.board, &mut lane.blank, code);
-                let (Some(delta), true) = (delta, lane.steps < most) else {
-                    return Err(self.walk_error(&starts[lane.slot], &goals[lane.slot]));
-                };
+                    .step::<P>(&mut lane.board, &mut lane.blank, code);
                 lane.rank = lane.rank.wrapping_add_signed(delta);
                 lane.answer |= u64::from(code) << (2 * lane.steps);
                 lane.steps += 1;
+                if lane.steps > most {
+                    return Err(self.walk_error(&starts[lane.slot], &goals[lane.slot]));
+                }
                 // Its next code is read after the other lanes' steps.
                 prefetch(lane.codes, (lane.rank / 8) as usize);
             }

@@ -10,7 +10,7 @@ use eight::file::{
 };
 use eight::pdb::{self, PatternDb, PdbError, PdbTable};
 use eight::table::Proof;
-use eight::{Board, Shape, SolveError, Table, TableError};
+use eight::{Board, Move, Shape, SolveError, Table, TableError};
 
 fn builtin() -> &'static [u8] {
     eight::data::builtin(Shape::EIGHT).expect("the 3x3 table is built in")
@@ -311,6 +311,41 @@ fn looping_codes_cost_a_bounded_walk() {
         Table::new(&bytes[..]).unwrap_err(),
         TableError::File(FileError::Header(HeaderError::Depth { .. }))
     ));
+}
+
+/// Codes that take the blank off the board are found wrong by a walk, one
+/// at a time or interleaved (which steps such a move in place, with no
+/// branch, and so ends too long).
+#[test]
+fn codes_off_the_board_are_wrong_in_every_walk() {
+    let down = Move::Down.code();
+    let bytes = table_with(|_| vec![down; bfs::entries(Shape::EIGHT) as usize], deepest);
+    let table = Table::new(&bytes[..]).unwrap();
+    let starts: Vec<Board> = [
+        "1 2 3 4 5 6 x 7 8",
+        "8 6 7 2 5 4 3 x 1",
+        "x 1 3 4 2 5 7 8 6",
+    ]
+    .iter()
+    .map(|board| board.parse().unwrap())
+    .collect();
+    for start in &starts {
+        let err = table.solve(start).unwrap_err();
+        assert!(
+            matches!(err, SolveError::Table(TableError::Wrong { .. })),
+            "{start:?}: {err}"
+        );
+    }
+    let goals = [Board::goal(Shape::EIGHT); 3];
+    for start in starts.chunks(1).chain([&starts[..]]) {
+        let err = table
+            .solve_packed(start, &goals, &mut Vec::new())
+            .unwrap_err();
+        assert!(
+            matches!(err, SolveError::Table(TableError::Wrong { .. })),
+            "{start:?}: {err}"
+        );
+    }
 }
 
 #[test]
