@@ -472,7 +472,8 @@ pub struct Table<D> {
     codes: Vec<OnceLock<Result<Decoded, TableError>>>,
     /// Every section's codes, decoded when the program was built (see
     /// [`Table::with_decoded`]): read in place instead of `codes`.
-    decoded: Option<&'static [u8]>,
+    /// With the bytes of one section: a division a walk saved.
+    decoded: Option<(&'static [u8], usize)>,
     /// Prove each section before its first use.
     prove: bool,
     /// `neighbors[cell][move code]`: where the blank goes.
@@ -587,7 +588,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub(crate) fn with_decoded(mut self, decoded: &'static [u8]) -> Table<D> {
         let len: u64 = self.file.header().sections.iter().map(|s| s.raw_len).sum();
         if decoded.len() as u64 == len {
-            self.decoded = Some(decoded);
+            // Every section holds as many entries (`new` checked it).
+            self.decoded = Some((decoded, decoded.len() / self.goals.len()));
         }
         self
     }
@@ -979,12 +981,9 @@ impl<D: AsRef<[u8]>> Table<D> {
             false => start.relabelled(goal, canonical),
         };
         let (rank, parity) = board_rank_and_parity(&start);
-        let reachable = connected(
-            self.shape,
-            parity ^ self.goal_parities[index],
-            start.blank(),
-            goal.blank(),
-        );
+        // The solvability rule of `connected`, from the table: no division.
+        let distance = usize::from(self.distance_parity[index][start.blank()]);
+        let reachable = (parity ^ self.goal_parities[index]) == distance;
         Ok(reachable.then_some((index, start, rank)))
     }
 
@@ -1280,9 +1279,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The packed codes of section `index`, checked, decoded (and proven,
     /// if asked) on first use.
     pub(crate) fn codes(&self, index: usize) -> Result<&[u8], TableError> {
-        if let Some(decoded) = self.decoded.filter(|_| !self.prove) {
-            // Every section holds as many entries (`new` checked it).
-            let len = decoded.len() / self.goals.len();
+        if let Some((decoded, len)) = self.decoded.filter(|_| !self.prove) {
             return Ok(&decoded[index * len..(index + 1) * len]);
         }
         self.codes[index]
