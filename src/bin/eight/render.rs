@@ -180,6 +180,24 @@ pub fn answer_pairs(
         Err(err) if err.is_data_error() => return Err(anyhow!("{}: {err}", solver.describe())),
         Err(_) => return Ok(false),
     }
+    if style.is_plain() {
+        // The hot form: each answer spelled straight into `out`.
+        for (job, answer) in jobs.iter().zip(&scratch.packed) {
+            let case = job.case.expect("a case of --pairs");
+            match answer {
+                Some(answer) => {
+                    case_line(case, itoa::Buffer::new().format(answer.len()).as_bytes(), out);
+                    answer.write(out);
+                    out.push(b'\n');
+                }
+                None => {
+                    case_line(case, b"unsolvable", out);
+                    out.push(b'\n');
+                }
+            }
+        }
+        return Ok(true);
+    }
     for (k, job) in jobs.iter().enumerate() {
         scratch.letters.clear();
         if let Some(answer) = scratch.packed[k] {
