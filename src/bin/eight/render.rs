@@ -181,20 +181,8 @@ pub fn answer_pairs(
         Err(_) => return Ok(false),
     }
     if style.is_plain() {
-        // The hot form: each answer spelled straight into `out`.
-        for (job, answer) in jobs.iter().zip(&scratch.packed) {
-            let case = job.case.expect("a case of --pairs");
-            match answer {
-                Some(answer) => {
-                    case_line(case, itoa::Buffer::new().format(answer.len()).as_bytes(), out);
-                    answer.write(out);
-                    out.push(b'\n');
-                }
-                None => {
-                    case_line(case, b"unsolvable", out);
-                    out.push(b'\n');
-                }
-            }
+        for (job, &answer) in jobs.iter().zip(&scratch.packed) {
+            write_plain_case(job.case.expect("a case of --pairs"), answer, out);
         }
         return Ok(true);
     }
@@ -211,6 +199,55 @@ pub fn answer_pairs(
         write(style, job, outcome, out);
     }
     Ok(true)
+}
+
+/// Solves `--pairs` cases numbered from `first`, each start toward the goal
+/// beside it, all on the table of `solver`, as interleaved walks
+/// ([`eight::Table::solve_packed`]), and appends their plain answers to
+/// `out`: the hot form, with no job made. Returns `false` if it did not
+/// (nothing is written then).
+///
+/// # Errors
+///
+/// Fails if the data is wrong.
+pub fn answer_plain_cases(
+    solver: &Solver,
+    starts: &[Board],
+    goals: &[Board],
+    first: u64,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> anyhow::Result<bool> {
+    let Some(table) = solver.table() else {
+        return Ok(false);
+    };
+    match table.solve_packed(starts, goals, &mut scratch.packed) {
+        Ok(true) => {}
+        Ok(false) => return Ok(false),
+        Err(err) if err.is_data_error() => return Err(anyhow!("{}: {err}", solver.describe())),
+        Err(_) => return Ok(false),
+    }
+    for (case, &answer) in (first..).zip(&scratch.packed) {
+        write_plain_case(case, answer, out);
+    }
+    Ok(true)
+}
+
+/// Appends the plain answer of case `case`: `Case k: d`, then its moves'
+/// blank letters straight from the packed answer, in whole words.
+fn write_plain_case(case: u64, answer: Option<Packed>, out: &mut Vec<u8>) {
+    match answer {
+        Some(answer) => {
+            case_line(
+                case,
+                itoa::Buffer::new().format(answer.len()).as_bytes(),
+                out,
+            );
+            answer.write(out);
+        }
+        None => case_line(case, b"unsolvable", out),
+    }
+    out.push(b'\n');
 }
 
 /// Writes `eight: <stdin>:LINE: message` into `errors`.

@@ -1111,6 +1111,10 @@ fn other_shapes(line: u64, start: &Board, goal: &Board) -> Option<Rejected> {
 /// where the chunk is said to start; the first board completes the case
 /// waiting there, if any. If a target's goal has no solver among
 /// `solvers`, gives the chunk back to answer once one is loaded.
+///
+/// In the plain form, cases of two good boards go in runs straight to the
+/// walks ([`render::answer_plain_cases`]); anything else becomes a job,
+/// answered in order.
 fn answer_pairs_chunk(
     mut chunk: Chunk,
     reading: Reading,
@@ -1119,11 +1123,17 @@ fn answer_pairs_chunk(
     scratch: &mut Scratch,
 ) -> Done {
     let at = chunk.pairs.take().expect("a chunk of --pairs input");
+    let plain = style.is_plain();
     let mut parser = Parser::starting_at(reading.layout, chunk.line);
     let mut boards = 0;
     let mut case = at.boards / 2;
     let mut pending = at.pending.clone();
-    let mut jobs: Vec<Job> = Vec::with_capacity(chunk.bytes.len() / 20);
+    let mut done = Done {
+        out: Vec::with_capacity(2 * chunk.bytes.len()),
+        ..Done::default()
+    };
+    let mut run = CaseRun::with_capacity(chunk.bytes.len() / 20);
+    let mut jobs: Vec<Job> = Vec::new();
     let mut last_goal = None;
     let mut missing = None;
     let mut take = |item: Item| {
@@ -1138,6 +1148,9 @@ fn answer_pairs_chunk(
             return;
         };
         case += 1;
+        if missing.is_some() || done.fatal.is_some() {
+            return;
+        }
         let mut solver = 0;
         if let (Ok(board), Ok(goal)) = (&start, &board) {
             if let Some(rejected) = other_shapes(line, board, goal) {
@@ -1145,10 +1158,26 @@ fn answer_pairs_chunk(
             } else {
                 match solver_for(solvers, &mut last_goal, goal) {
                     Some(index) => solver = index,
-                    None => missing = missing.or(Some(*goal)),
+                    None => {
+                        missing = Some(*goal);
+                        return;
+                    }
                 }
             }
         }
+        if let (true, Ok(start), Ok(goal)) = (plain, &start, &board) {
+            if !jobs.is_empty() {
+                answer_into(&jobs, solvers, style, scratch, &mut done);
+                jobs.clear();
+            }
+            if run.solver != solver {
+                run.answer(solvers, style, scratch, &mut done);
+                run.solver = solver;
+            }
+            run.push(line, case, *start, *goal);
+            return;
+        }
+        run.answer(solvers, style, scratch, &mut done);
         jobs.push(Job {
             line,
             case: Some(case),
@@ -1169,11 +1198,10 @@ fn answer_pairs_chunk(
             ..Done::default()
         };
     }
-    let mut done = Done {
-        out: Vec::with_capacity(2 * chunk.bytes.len()),
-        ..Done::default()
-    };
-    answer_into(&jobs, solvers, style, scratch, &mut done);
+    run.answer(solvers, style, scratch, &mut done);
+    if !jobs.is_empty() && done.fatal.is_none() {
+        answer_into(&jobs, solvers, style, scratch, &mut done);
+    }
     done.pairs = Some(PairsRead {
         at,
         chunk,
@@ -1181,6 +1209,84 @@ fn answer_pairs_chunk(
         pending,
     });
     done
+}
+
+/// A run of `--pairs` cases in a row, each of two good boards, on one
+/// solver: answered at once in the plain form.
+struct CaseRun {
+    starts: Vec<Board>,
+    goals: Vec<Board>,
+    /// The line of each case's start, for the jobs they become if the run
+    /// cannot be answered at once.
+    lines: Vec<u64>,
+    /// The number of the first case.
+    first: u64,
+    solver: usize,
+}
+
+impl CaseRun {
+    fn with_capacity(cases: usize) -> CaseRun {
+        CaseRun {
+            starts: Vec::with_capacity(cases),
+            goals: Vec::with_capacity(cases),
+            lines: Vec::with_capacity(cases),
+            first: 0,
+            solver: 0,
+        }
+    }
+
+    fn push(&mut self, line: u64, case: u64, start: Board, goal: Board) {
+        if self.starts.is_empty() {
+            self.first = case;
+        }
+        self.starts.push(start);
+        self.goals.push(goal);
+        self.lines.push(line);
+    }
+
+    /// Answers the cases of the run into `done`, and empties it: at once if
+    /// the solver's table walks them interleaved, else as jobs.
+    fn answer(
+        &mut self,
+        solvers: &[Arc<Solver>],
+        style: Style,
+        scratch: &mut Scratch,
+        done: &mut Done,
+    ) {
+        if self.starts.is_empty() || done.fatal.is_some() {
+            self.clear();
+            return;
+        }
+        let solver = &solvers[self.solver];
+        let (starts, goals) = (&self.starts, &self.goals);
+        match render::answer_plain_cases(solver, starts, goals, self.first, scratch, &mut done.out)
+        {
+            Ok(true) => {}
+            Ok(false) => {
+                let cases = self.lines.iter().zip(starts.iter().zip(goals));
+                let jobs: Vec<Job> = (self.first..)
+                    .zip(cases)
+                    .map(|(case, (&line, (&start, &goal)))| Job {
+                        line,
+                        case: Some(case),
+                        start: Ok(start),
+                        goal: Ok(goal),
+                        solver: self.solver,
+                        judge: None,
+                    })
+                    .collect();
+                answer_into(&jobs, solvers, style, scratch, done);
+            }
+            Err(err) => done.fatal = Some(err),
+        }
+        self.clear();
+    }
+
+    fn clear(&mut self) {
+        self.starts.clear();
+        self.goals.clear();
+        self.lines.clear();
+    }
 }
 
 /// Answers `jobs` in order.
