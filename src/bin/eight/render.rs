@@ -182,7 +182,8 @@ pub fn answer_pairs(
     }
     if style.is_plain() {
         for (job, &answer) in jobs.iter().zip(&scratch.packed) {
-            write_plain_case(job.case.expect("a case of --pairs"), answer, out);
+            let label = CaseLabel::new(job.case.expect("a case of --pairs"));
+            write_plain_case(&label, answer, out);
         }
         return Ok(true);
     }
@@ -227,27 +228,77 @@ pub fn answer_plain_cases(
         Err(err) if err.is_data_error() => return Err(anyhow!("{}: {err}", solver.describe())),
         Err(_) => return Ok(false),
     }
-    for (case, &answer) in (first..).zip(&scratch.packed) {
-        write_plain_case(case, answer, out);
+    let mut label = CaseLabel::new(first);
+    for &answer in &scratch.packed {
+        write_plain_case(&label, answer, out);
+        label.advance();
     }
     Ok(true)
 }
 
-/// Appends the plain answer of case `case`: `Case k: d`, then its moves'
-/// blank letters straight from the packed answer, in whole words.
-fn write_plain_case(case: u64, answer: Option<Packed>, out: &mut Vec<u8>) {
+/// Appends the plain answer of the case of `label`: `Case k: d`, then its
+/// moves' blank letters straight from the packed answer, in whole words.
+fn write_plain_case(label: &CaseLabel, answer: Option<Packed>, out: &mut Vec<u8>) {
+    label.write(out);
     match answer {
         Some(answer) => {
-            case_line(
-                case,
-                itoa::Buffer::new().format(answer.len()).as_bytes(),
-                out,
-            );
+            match answer.len() {
+                len @ 0..10 => out.push(b'0' + len as u8),
+                len @ 10..100 => {
+                    out.extend_from_slice(&[b'0' + (len / 10) as u8, b'0' + (len % 10) as u8])
+                }
+                len => out.extend_from_slice(itoa::Buffer::new().format(len).as_bytes()),
+            }
+            out.push(b'\n');
             answer.write(out);
         }
-        None => case_line(case, b"unsolvable", out),
+        None => out.extend_from_slice(b"unsolvable\n"),
     }
     out.push(b'\n');
+}
+
+/// `Case k: `, kept as text and counted up in place from one case to the
+/// next: the label goes out as one word, with no number formatted and no
+/// copy of variable length (a call, and 7% of the samples of `--pairs`).
+struct CaseLabel {
+    text: [u8; 32],
+    len: usize,
+}
+
+impl CaseLabel {
+    fn new(case: u64) -> CaseLabel {
+        let mut text = [0; 32];
+        let mut itoa = itoa::Buffer::new();
+        let digits = itoa.format(case).as_bytes();
+        let len = 5 + digits.len() + 2;
+        text[..5].copy_from_slice(b"Case ");
+        text[5..len - 2].copy_from_slice(digits);
+        text[len - 2..len].copy_from_slice(b": ");
+        CaseLabel { text, len }
+    }
+
+    /// The label of the next case.
+    fn advance(&mut self) {
+        let digits = 5..self.len - 2;
+        for at in digits.clone().rev() {
+            if self.text[at] != b'9' {
+                self.text[at] += 1;
+                return;
+            }
+            self.text[at] = b'0';
+        }
+        // All nines: one digit more, a 1 before the zeros.
+        self.text
+            .copy_within(digits.start..self.len, digits.start + 1);
+        self.text[digits.start] = b'1';
+        self.len += 1;
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(&self.text);
+        out.truncate(start + self.len);
+    }
 }
 
 /// Writes `eight: <stdin>:LINE: message` into `errors`.
@@ -635,4 +686,24 @@ fn draw(
         writeln!(out)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label counted up in place reads as the case's number formatted,
+    /// across every carry into a new digit.
+    #[test]
+    fn case_labels_count_up_as_numbers_do() {
+        for first in [0, 1, 7, 95, 9_990, 99_999_990, u64::MAX - 20] {
+            let mut label = CaseLabel::new(first);
+            for case in first..first.saturating_add(20).max(first + 1) {
+                let mut out = b"before ".to_vec();
+                label.write(&mut out);
+                assert_eq!(out, format!("before Case {case}: ").as_bytes());
+                label.advance();
+            }
+        }
+    }
 }
