@@ -144,6 +144,19 @@ impl Board {
         self.cells
     }
 
+    /// The cells packed 4 bits each, the first lowest ([`crate::bfs::pack`]):
+    /// in a vector where the build has SSSE3, a multiply-add joining each
+    /// two cells into a byte.
+    #[inline]
+    pub(crate) fn packed(&self) -> u64 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+        // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg says: on
+        // every processor it runs on.
+        return unsafe { pack_in_lanes(self.cells) };
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+        crate::bfs::pack(self.cells())
+    }
+
     /// The cell that holds the blank.
     #[inline]
     pub fn blank(&self) -> usize {
@@ -350,6 +363,20 @@ fn rename_in_lanes(cells: [u8; MAX_CELLS], names: u64, n: usize) -> [u8; MAX_CEL
     (u128::from(low) | u128::from(high) << 64).to_le_bytes()
 }
 
+/// [`Board::packed`] in the lanes of a vector: cells `2k` and `2k + 1`
+/// (under 16 each) make byte `k`, the first in the low half. The cells past
+/// a board's are zero.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[target_feature(enable = "sse2,ssse3")]
+#[inline]
+fn pack_in_lanes(cells: [u8; MAX_CELLS]) -> u64 {
+    use std::arch::x86_64::*;
+
+    let weights = _mm_set1_epi16(16 << 8 | 1);
+    let pairs = _mm_maddubs_epi16(crate::rank::vector(cells), weights);
+    _mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)) as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,6 +391,31 @@ mod tests {
         ] {
             let board: Board = text.parse().unwrap();
             assert_eq!(board.solvable_to(&goal), solvable, "{text}");
+        }
+    }
+
+    /// Packed in a vector or cell by cell, a board of every shape is the
+    /// same word.
+    #[test]
+    fn packing_is_packing_cell_by_cell() {
+        let mut seed = 16u64;
+        for shape in Shape::all() {
+            let n = shape.cells();
+            let mut cells: Vec<u8> = (0..n as u8).collect();
+            for _ in 0..1000 {
+                for i in (1..n).rev() {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    cells.swap(i, (seed >> 33) as usize % (i + 1));
+                }
+                let board = Board::from_cells(shape, &cells).unwrap();
+                assert_eq!(
+                    board.packed(),
+                    crate::bfs::pack(&cells),
+                    "{shape} {cells:?}"
+                );
+            }
         }
     }
 

@@ -368,13 +368,6 @@ impl PackedMoves {
         }
     }
 
-    /// Packs `cells` 4 bits a cell.
-    pub(crate) fn pack(cells: &[u8]) -> u64 {
-        cells.iter().enumerate().fold(0, |packed, (cell, &tile)| {
-            packed | u64::from(tile) << (4 * cell)
-        })
-    }
-
     /// The cells a move along a column passes: `cols - 1`.
     pub(crate) fn passes(&self) -> usize {
         self.passes
@@ -539,7 +532,7 @@ mod tests {
                 unrank(r, &mut cells);
                 let board = Board::from_cells(shape, &cells).unwrap();
                 for mv in Move::ALL {
-                    let (mut packed, mut blank) = (PackedMoves::pack(&cells), board.blank());
+                    let (mut packed, mut blank) = (crate::bfs::pack(&cells), board.blank());
                     let delta = match shape.cols() {
                         2 => moves.apply::<1>(&mut packed, &mut blank, mv.code()),
                         3 => moves.apply::<2>(&mut packed, &mut blank, mv.code()),
@@ -550,7 +543,7 @@ mod tests {
                         Some(next) => {
                             let expected = rank_delta(&cells, board.blank(), next.blank());
                             assert_eq!(delta, Some(expected), "{board:?} {mv}");
-                            assert_eq!(packed, PackedMoves::pack(next.cells()), "{board:?} {mv}");
+                            assert_eq!(packed, crate::bfs::pack(next.cells()), "{board:?} {mv}");
                             assert_eq!(blank, next.blank());
                         }
                     }

@@ -135,7 +135,7 @@ fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMove
         goal_rank,
     };
     let goal = Root {
-        board: PackedMoves::pack(goal.cells()),
+        board: crate::bfs::pack(goal.cells()),
         blank: goal.blank(),
         rank: goal_rank,
         answer: 1,
@@ -917,7 +917,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
             return Ok(Lane {
                 codes: self.codes(index)?,
-                board: PackedMoves::pack(start.cells()),
+                board: start.packed(),
                 blank: start.blank(),
                 rank,
                 goal_rank,
@@ -1278,10 +1278,17 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The packed codes of section `index`, checked, decoded (and proven,
     /// if asked) on first use.
+    #[inline]
     pub(crate) fn codes(&self, index: usize) -> Result<&[u8], TableError> {
-        if let Some((decoded, len)) = self.decoded.filter(|_| !self.prove) {
-            return Ok(&decoded[index * len..(index + 1) * len]);
+        match self.decoded {
+            Some((decoded, len)) if !self.prove => Ok(&decoded[index * len..(index + 1) * len]),
+            _ => self.decoded_codes(index),
         }
+    }
+
+    /// [`Table::codes`] of a section not built in.
+    #[inline(never)]
+    fn decoded_codes(&self, index: usize) -> Result<&[u8], TableError> {
         self.codes[index]
             .get_or_init(|| {
                 let codes = self.file.decompress(index)?;
