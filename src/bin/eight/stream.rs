@@ -1095,16 +1095,23 @@ fn solver_for(
 
 /// Why a case cannot be answered if its start and target boards are of
 /// different shapes.
+#[inline]
 fn other_shapes(line: u64, start: &Board, goal: &Board) -> Option<Rejected> {
-    (start.shape() != goal.shape()).then(|| Rejected::Other {
-        line,
-        message: format!(
-            "the start is a {} board and the target a {} board",
-            start.shape(),
-            goal.shape()
-        )
-        .into(),
-    })
+    // The message made out of line: every case asks.
+    #[cold]
+    #[inline(never)]
+    fn rejected(line: u64, start: &Board, goal: &Board) -> Rejected {
+        Rejected::Other {
+            line,
+            message: format!(
+                "the start is a {} board and the target a {} board",
+                start.shape(),
+                goal.shape()
+            )
+            .into(),
+        }
+    }
+    (start.shape() != goal.shape()).then(|| rejected(line, start, goal))
 }
 
 /// Parses a chunk of `--pairs` input and answers its cases, numbered from
