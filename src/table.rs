@@ -858,6 +858,9 @@ impl<D: AsRef<[u8]>> Table<D> {
             for lane in &mut lanes {
                 // Idle lanes are at their goal too.
                 if lane.rank == lane.goal_rank {
+                    if lane.slot == usize::MAX && next == starts.len() {
+                        continue;
+                    }
                     if lane.slot != usize::MAX {
                         answers[lane.slot] = Some(Packed(lane.answer | 1 << (2 * lane.steps)));
                         busy -= 1;
