@@ -502,6 +502,14 @@ pub(crate) fn code_at(packed: &[u8], index: u64) -> u8 {
     (packed[(index / 4) as usize] >> (2 * (index % 4))) & 3
 }
 
+/// [`code_at`], or code 0 past the end: for walks with no branch but their
+/// bound, which a wrong rank reaches.
+#[inline]
+pub(crate) fn code_or_zero(packed: &[u8], index: u64) -> u8 {
+    let byte = packed.get((index / 4) as usize).copied().unwrap_or(0);
+    (byte >> (2 * (index % 4))) & 3
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,6 +521,11 @@ mod tests {
         assert_eq!(packed.len(), codes.len().div_ceil(4));
         for (i, &code) in codes.iter().enumerate() {
             assert_eq!(code_at(&packed, i as u64), code);
+            assert_eq!(code_or_zero(&packed, i as u64), code);
+        }
+        // Past the last byte, code 0; within it, what the padding holds.
+        for i in 40..44 {
+            assert_eq!(code_or_zero(&packed, i), 0);
         }
     }
 

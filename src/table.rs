@@ -26,7 +26,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
-use crate::bfs::{self, AHEAD, Node, UNSEEN, code_at, expand, neighbors, pack, prefetch, unpack};
+use crate::bfs::{
+    self, AHEAD, Node, UNSEEN, code_at, code_or_zero, expand, neighbors, pack, prefetch, unpack,
+};
 use crate::board::{Board, connected};
 use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
 use crate::rank::{PackedMoves, board_rank_and_parity, cells_rank, rank_delta};
@@ -135,7 +137,7 @@ fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMove
         goal_rank,
     };
     let goal = Root {
-        board: crate::bfs::pack(goal.cells()),
+        board: pack(goal.cells()),
         blank: goal.blank(),
         rank: goal_rank,
         answer: 1,
@@ -871,9 +873,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
                 // A rank off the table reads code 0: the walk goes on
                 // wrong, and ends too long.
-                let index = (lane.rank / 8) as usize;
-                let byte = lane.codes.get(index).copied().unwrap_or(0);
-                let code = (byte >> (lane.rank & 6)) & 3;
+                let code = code_or_zero(lane.codes, lane.rank / 2);
                 let delta = self
                     .packed_moves
                     .step::<P>(&mut lane.board, &mut lane.blank, code);
