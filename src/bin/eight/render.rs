@@ -476,12 +476,10 @@ fn answer_text(style: Style, letters: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// Appends `Case k: what` and a newline: the hot line of `--pairs`, made
-/// with itoa rather than the formatter.
+/// Appends `Case k: what` and a newline, the label made as the plain form
+/// makes it ([`CaseLabel`]).
 fn case_line(case: u64, what: &[u8], out: &mut Vec<u8>) {
-    out.extend_from_slice(b"Case ");
-    out.extend_from_slice(itoa::Buffer::new().format(case).as_bytes());
-    out.extend_from_slice(b": ");
+    CaseLabel::new(case).write(out);
     out.extend_from_slice(what);
     out.push(b'\n');
 }
@@ -538,7 +536,9 @@ fn try_write(
                 out.push(b'\n');
             }
         }
-        (Outcome::Judged { verdict, .. }, Some(case)) => writeln!(out, "Case {case}: {verdict}")?,
+        (Outcome::Judged { verdict, .. }, Some(case)) => {
+            case_line(case, verdict.to_string().as_bytes(), out)
+        }
     }
     match (style.form, &outcome) {
         (Form::Show, Outcome::Solved { start, moves, .. }) => {
