@@ -30,7 +30,7 @@ use crate::bfs::{
     self, AHEAD, Node, UNSEEN, code_at, code_or_zero, expand, neighbors, pack, prefetch, unpack,
 };
 use crate::board::{Board, connected};
-use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
+use crate::file::{Decoded, FileError, HeaderError, Huge, Kind, RawFile};
 use crate::rank::{PackedMoves, board_rank_and_parity, cells_rank, rank_delta};
 use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::solver::{Solution, SolveError};
@@ -55,7 +55,7 @@ const MAX_PACKED: u32 = 31;
 /// The walk's first `SPLIT_DEPTH` moves are taken here; the subtrees below
 /// them are shared out among the cores, each taking the next one left. (A
 /// worker that derives the answers keeps the others waiting for them.)
-fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMoves) -> Box<[u64]> {
+fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMoves) -> Huge<u64> {
     /// How deep the walk goes before it shares out the subtrees: a few
     /// hundred of them on 3x3, for an even share.
     const SPLIT_DEPTH: u32 = 10;
@@ -74,7 +74,7 @@ fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMove
     struct Walk<'a> {
         codes: &'a [u8],
         moves: &'a PackedMoves,
-        answers: Vec<AtomicU64>,
+        answers: &'a [AtomicU64],
         goal_rank: u64,
     }
     impl Walk<'_> {
@@ -128,12 +128,11 @@ fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMove
     }
     let shape = goal.shape();
     let goal_rank = cells_rank(goal.cells());
+    let mut answers = Huge::zeroed(bfs::entries(shape) as usize);
     let walk = Walk {
         codes,
         moves,
-        answers: (0..bfs::entries(shape))
-            .map(|_| AtomicU64::new(0))
-            .collect(),
+        answers: answers.atomics(),
         goal_rank,
     };
     let goal = Root {
@@ -159,10 +158,7 @@ fn derive_answers<const P: usize>(goal: &Board, codes: &[u8], moves: &PackedMove
         }
         share();
     });
-    walk.answers
-        .into_iter()
-        .map(AtomicU64::into_inner)
-        .collect()
+    answers
 }
 
 /// Appends the letters of a packed answer to `out`, four a step, and a
@@ -495,7 +491,7 @@ pub struct Table<D> {
     distance_parity: Vec<[u8; MAX_CELLS]>,
     /// Each section's answers, derived once enough boards ask (see
     /// [`Table::write_answer`]).
-    answers: Vec<OnceLock<Box<[u64]>>>,
+    answers: Vec<OnceLock<Huge<u64>>>,
     /// Boards asked of each section so far.
     asked: Vec<AtomicU64>,
 }
