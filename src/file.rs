@@ -624,8 +624,9 @@ fn read_header(bytes: &[u8]) -> Result<(Header, usize), FileError> {
     Ok((header, body_start))
 }
 
-/// A section's entries decoded into memory, on huge pages if large (see
-/// [`Huge`]), so that walks that read all over them miss the
+/// A section's entries decoded into memory. From 1 MiB on they lie on whole
+/// huge pages, aligned to 2 MiB and advised to use them (Linux) before
+/// anything touches them, so that walks that read all over them miss the
 /// address-translation cache less.
 pub struct Decoded(Huge<u8>);
 
