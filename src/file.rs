@@ -678,17 +678,9 @@ impl<T: Zero> Huge<T> {
         let Some(items) = std::ptr::NonNull::new(block.cast::<T>()) else {
             std::alloc::handle_alloc_error(layout);
         };
-        #[cfg(target_os = "linux")]
         if huge {
-            // SAFETY: the range is the block just allocated; the advice
-            // only changes how its pages are backed, and failing to take
-            // it is harmless.
-            unsafe {
-                libc::madvise(block.cast(), layout.size(), libc::MADV_HUGEPAGE);
-            }
+            advise_huge(block, layout.size());
         }
-        #[cfg(not(target_os = "linux"))]
-        let _ = huge;
         // SAFETY: the block holds `len` values; zero bytes make each a
         // valid one (`T: Zero`).
         unsafe { std::ptr::write_bytes(items.as_ptr(), 0, len) };
@@ -753,23 +745,30 @@ impl<T: Zero> Drop for Huge<T> {
 /// fraction of the trips through the page tables. Elsewhere, and if the
 /// kernel declines, nothing changes.
 pub(crate) fn advise_huge_pages<T>(buffer: &mut Vec<T>) {
+    let bytes = buffer.capacity() * std::mem::size_of::<T>();
+    advise_huge(buffer.as_mut_ptr().cast(), bytes);
+}
+
+/// Asks Linux to back the whole 4 KB pages among the `len` bytes from
+/// `block`, all of one allocation this process owns, with huge pages.
+fn advise_huge(block: *mut u8, len: usize) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
-        let base = buffer.as_mut_ptr() as usize;
+        let base = block as usize;
         let start = base.next_multiple_of(PAGE);
-        let end = (base + buffer.capacity() * std::mem::size_of::<T>()) / PAGE * PAGE;
+        let end = (base + len) / PAGE * PAGE;
         if end > start {
-            // SAFETY: the range lies inside the buffer's allocation; the
-            // advice only changes how its pages are backed, never what they
-            // hold, and failing to take it is harmless.
+            // SAFETY: the range lies inside the allocation; the advice
+            // only changes how its pages are backed, never what they hold,
+            // and failing to take it is harmless.
             unsafe {
                 libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
             }
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = buffer;
+    let _ = (block, len);
 }
 
 impl std::ops::Deref for Decoded {
