@@ -162,9 +162,6 @@ pub fn answer_pairs(
     out: &mut Vec<u8>,
 ) -> anyhow::Result<bool> {
     let solver = &solvers[jobs[0].solver];
-    let Some(table) = solver.table() else {
-        return Ok(false);
-    };
     scratch.starts.clear();
     scratch.goals.clear();
     for job in jobs {
@@ -174,11 +171,9 @@ pub fn answer_pairs(
         scratch.starts.push(*start);
         scratch.goals.push(*goal);
     }
-    match table.solve_packed(&scratch.starts, &scratch.goals, &mut scratch.packed) {
-        Ok(true) => {}
-        Ok(false) => return Ok(false),
-        Err(err) if err.is_data_error() => return Err(anyhow!("{}: {err}", solver.describe())),
-        Err(_) => return Ok(false),
+    let (starts, goals) = (&scratch.starts, &scratch.goals);
+    if !solve_packed(solver, starts, goals, &mut scratch.packed)? {
+        return Ok(false);
     }
     if style.is_plain() {
         for (job, &answer) in jobs.iter().zip(&scratch.packed) {
@@ -219,14 +214,8 @@ pub fn answer_plain_cases(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> anyhow::Result<bool> {
-    let Some(table) = solver.table() else {
+    if !solve_packed(solver, starts, goals, &mut scratch.packed)? {
         return Ok(false);
-    };
-    match table.solve_packed(starts, goals, &mut scratch.packed) {
-        Ok(true) => {}
-        Ok(false) => return Ok(false),
-        Err(err) if err.is_data_error() => return Err(anyhow!("{}: {err}", solver.describe())),
-        Err(_) => return Ok(false),
     }
     let mut label = CaseLabel::new(first);
     for &answer in &scratch.packed {
@@ -234,6 +223,29 @@ pub fn answer_plain_cases(
         label.advance();
     }
     Ok(true)
+}
+
+/// [`eight::Table::solve_packed`] on the table of `solver`: `false` if it
+/// has none, or its walks cannot take these cases (they are then answered
+/// one by one, and any other error of a case is told there).
+///
+/// # Errors
+///
+/// Fails if the data is wrong.
+fn solve_packed(
+    solver: &Solver,
+    starts: &[Board],
+    goals: &[Board],
+    answers: &mut Vec<Option<Packed>>,
+) -> anyhow::Result<bool> {
+    let Some(table) = solver.table() else {
+        return Ok(false);
+    };
+    match table.solve_packed(starts, goals, answers) {
+        Ok(solved) => Ok(solved),
+        Err(err) if err.is_data_error() => Err(anyhow!("{}: {err}", solver.describe())),
+        Err(_) => Ok(false),
+    }
 }
 
 /// Appends the plain answer of the case of `label`: `Case k: d`, then its
