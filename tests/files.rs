@@ -302,6 +302,17 @@ fn looping_codes_cost_a_bounded_walk() {
         matches!(err, SolveError::Table(TableError::Wrong { .. })),
         "{err}"
     );
+    // And once enough walks ask that the answers near the goal are found
+    // (from the same codes) and walks stop there.
+    let many = starts.repeat(2_500);
+    let goals = vec![Board::goal(Shape::EIGHT); many.len()];
+    let err = table
+        .solve_packed(&many, &goals, &mut Vec::new())
+        .unwrap_err();
+    assert!(
+        matches!(err, SolveError::Table(TableError::Wrong { .. })),
+        "{err}"
+    );
     // A header that claims more than any 3x3 answer takes is refused at once.
     let bytes = table_with(
         |_| vec![1; bfs::entries(Shape::EIGHT) as usize],
@@ -336,8 +347,10 @@ fn codes_off_the_board_are_wrong_in_every_walk() {
             "{start:?}: {err}"
         );
     }
-    let goals = [Board::goal(Shape::EIGHT); 3];
-    for start in starts.chunks(1).chain([&starts[..]]) {
+    let goals = vec![Board::goal(Shape::EIGHT); 7_500];
+    // The last, enough that the answers near the goal are found first.
+    let many = starts.repeat(2_500);
+    for start in starts.chunks(1).chain([&starts[..], &many[..]]) {
         let err = table
             .solve_packed(start, &goals, &mut Vec::new())
             .unwrap_err();
