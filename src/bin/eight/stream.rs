@@ -1772,7 +1772,16 @@ impl Pipeline {
         if let Some(err) = done.fatal {
             return Err(err);
         }
-        self.out.write_all(&done.out).context("cannot write stdout")
+        if done.out.len() < IO_BUFFER / 4 {
+            return self.out.write_all(&done.out).context("cannot write stdout");
+        }
+        // Large answers go out as they are, not copied into the buffer
+        // first: a chunk's answers mostly fit it, so were copied.
+        self.out.flush().context("cannot write stdout")?;
+        self.out
+            .get_mut()
+            .write_all(&done.out)
+            .context("cannot write stdout")
     }
 
     /// Answers every job so far, writes the answers and flushes them.
