@@ -184,6 +184,7 @@ fn answer_chunked(
 ) -> Result<Option<(Vec<u8>, u64)>> {
     let layout = session.config.layout;
     let pairs = session.config.pairs;
+    session.load_first_solver(&first, line);
     let mut carry = first;
     loop {
         session
@@ -699,6 +700,38 @@ impl Session {
             moves => moves.into(),
         };
         self.push_judged(line, None, board, goal, Some(moves));
+    }
+
+    /// Loads the solver for the goal of the first board of `bytes`, which
+    /// start on line `line`, if one of the first lines has a good board (and
+    /// its goal, with `--pairs`), before the workers are sent chunks. A chunk
+    /// that finds no solver for its goal comes back to be parsed again once
+    /// it is loaded: on 100,000 boards, the first four chunks were, 29,000
+    /// boards parsed twice. A solver that cannot be loaded is left for the
+    /// chunk to come back for, so that the answers before it are written
+    /// first.
+    fn load_first_solver(&mut self, bytes: &[u8], line: u64) {
+        /// The bytes looked at: a few lines.
+        const LOOK: usize = 1 << 10;
+        let head = &bytes[..bytes.len().min(LOOK)];
+        let Some(end) = memchr::memrchr(b'\n', head) else {
+            return;
+        };
+        let mut boards = Vec::new();
+        let mut parser = Parser::starting_at(self.config.layout, line);
+        parser.feed(&head[..=end], &mut |item| boards.push(item.result));
+        let goal = match (self.config.pairs, self.config.goal) {
+            (true, _) => match boards.as_slice() {
+                [Ok(_), Ok(goal), ..] => *goal,
+                _ => return,
+            },
+            (false, Some(goal)) => goal,
+            (false, None) => match boards.iter().find_map(|board| board.as_ref().ok()) {
+                Some(board) => self.usual_goal(board),
+                None => return,
+            },
+        };
+        let _ = self.pipeline.find(&goal);
     }
 
     /// The usual goal of `board`'s shape.
