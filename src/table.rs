@@ -966,23 +966,29 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
             asking[section.unwrap_or(0)] += 1;
         }
+        let mut near = false;
         for (index, &boards) in asking.iter().enumerate().take(self.goals.len()) {
             if boards > 0 {
-                self.near_after(index, boards)?;
+                near |= self.near_after(index, boards)?;
             }
         }
         answers.resize(starts.len(), None);
-        match self.packed_moves.passes() {
-            1 => self.walk_lanes::<1>(starts, goals, answers)?,
-            2 => self.walk_lanes::<2>(starts, goals, answers)?,
-            3 => self.walk_lanes::<3>(starts, goals, answers)?,
+        match (self.packed_moves.passes(), near) {
+            (1, false) => self.walk_lanes::<1, false>(starts, goals, answers)?,
+            (1, true) => self.walk_lanes::<1, true>(starts, goals, answers)?,
+            (2, false) => self.walk_lanes::<2, false>(starts, goals, answers)?,
+            (2, true) => self.walk_lanes::<2, true>(starts, goals, answers)?,
+            // No near answers on boards of 4 columns.
+            (3, _) => self.walk_lanes::<3, false>(starts, goals, answers)?,
             _ => return Ok(false),
         }
         Ok(true)
     }
 
-    /// The walks of [`Table::solve_packed`], on a board of `P + 1` columns.
-    fn walk_lanes<const P: usize>(
+    /// The walks of [`Table::solve_packed`], on a board of `P + 1` columns;
+    /// `NEAR` if a goal of theirs has near answers, which they then look
+    /// for at each step.
+    fn walk_lanes<const P: usize, const NEAR: bool>(
         &self,
         starts: &[Board],
         goals: &[Board],
@@ -996,13 +1002,18 @@ impl<D: AsRef<[u8]>> Table<D> {
         loop {
             for lane in &mut lanes {
                 // Idle lanes are at their goal too.
-                if lane.rank == lane.goal_rank || lane.near.has(lane.rank / 2) {
+                if lane.rank == lane.goal_rank || (NEAR && lane.near.has(lane.rank / 2)) {
                     if lane.slot == usize::MAX && next == starts.len() {
                         continue;
                     }
                     if lane.slot != usize::MAX {
                         // The rest of the answer, from the goal or near it.
-                        let rest = lane.near.get(lane.rank / 2).unwrap_or(1);
+                        let near = if NEAR {
+                            lane.near.get(lane.rank / 2)
+                        } else {
+                            None
+                        };
+                        let rest = near.unwrap_or(1);
                         if lane.steps as usize + Packed(rest).len() > most as usize {
                             return Err(self.walk_error(&starts[lane.slot], &goals[lane.slot]));
                         }
@@ -1027,7 +1038,9 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
                 // Its next code is read after the other lanes' steps.
                 prefetch(lane.codes, (lane.rank / 8) as usize);
-                prefetch(&lane.near.bits, (lane.rank / 128) as usize);
+                if NEAR {
+                    prefetch(&lane.near.bits, (lane.rank / 128) as usize);
+                }
             }
             if busy == 0 && next == starts.len() {
                 return Ok(());
@@ -1192,16 +1205,16 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Finds the near answers of section `index` (see
     /// [`Table::solve_packed`]) if not found yet and worth finding now that
-    /// `boards` more boards ask for them.
-    fn near_after(&self, index: usize, boards: u64) -> Result<(), TableError> {
+    /// `boards` more boards ask for them; whether they are found.
+    fn near_after(&self, index: usize, boards: u64) -> Result<bool, TableError> {
         if self.near[index].get().is_some() {
-            return Ok(());
+            return Ok(true);
         }
         let asked = self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
         // Boards of 3x3 and smaller: a bit an entry stays small.
         let fits = bfs::entries(self.shape) <= 1 << 20 && self.packed_moves.passes() <= 2;
         if asked < NEAR_AFTER || !fits {
-            return Ok(());
+            return Ok(false);
         }
         let codes = self.codes(index)?;
         let goal = &self.goals[index];
@@ -1210,7 +1223,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             1 => Near::new::<1>(goal, codes, moves, NEAR_DEPTH),
             _ => Near::new::<2>(goal, codes, moves, NEAR_DEPTH),
         });
-        Ok(())
+        Ok(true)
     }
 
     /// Every board exactly `depth` moves from `goal`, found by following
