@@ -963,38 +963,154 @@ fn answer_chunk(
     style: Style,
     scratch: &mut Scratch,
 ) -> Done {
-    let plain = style.is_plain();
-    let mut done = Done {
-        // Answers run longer than boards: a 3x3 line of 18 bytes has an
-        // answer of 23 on average and 32 at most.
-        out: Vec::with_capacity(2 * chunk.bytes.len()),
-        errors: Vec::new(),
-        ..Done::default()
+    let mut answers = ChunkAnswers {
+        solvers,
+        style,
+        reading,
+        scratch,
+        done: Done {
+            // Answers run longer than boards: a 3x3 line of 18 bytes has an
+            // answer of 23 on average and 32 at most.
+            out: Vec::with_capacity(2 * chunk.bytes.len()),
+            ..Done::default()
+        },
+        run: Vec::with_capacity(1024),
+        run_goal: None,
+        last_goal: None,
+        missing: None,
+        jobs: Vec::new(),
+        fast: None,
     };
     let mut parser = Parser::starting_at(reading.layout, chunk.line);
-    // A run of boards toward one goal, waiting to be answered together.
-    let mut run: Vec<Board> = Vec::with_capacity(1024);
-    let mut run_goal: Option<(Board, usize)> = None;
-    let mut last_goal: Option<(Board, usize)> = None;
-    let mut missing = None;
-    // Answers the run so far, the derived answers at once if the table has
-    // them, else one by one.
-    let flush = |run: &mut Vec<Board>,
-                 run_goal: Option<(Board, usize)>,
-                 done: &mut Done,
-                 scratch: &mut Scratch| {
-        let Some((goal, index)) = run_goal else {
-            return;
+    parser.feed(&chunk.bytes, &mut |item| answers.take(item));
+    if chunk.last {
+        parser.finish(&mut |item| answers.take(item));
+    }
+    answers.flush_jobs();
+    if let Some(goal) = answers.missing {
+        return Done {
+            retry: Some((chunk, goal)),
+            ..Done::default()
         };
-        if run.is_empty() || done.fatal.is_some() {
-            run.clear();
+    }
+    answers.flush_run();
+    answers.done
+}
+
+/// The boards of a chunk, answered as they are parsed ([`answer_chunk`]).
+struct ChunkAnswers<'a> {
+    solvers: &'a [Arc<Solver>],
+    style: Style,
+    reading: Reading,
+    scratch: &'a mut Scratch,
+    done: Done,
+    /// A run of boards toward one goal, waiting to be answered together,
+    /// and the goal with its solver.
+    run: Vec<Board>,
+    run_goal: Option<(Board, usize)>,
+    last_goal: Option<(Board, usize)>,
+    /// A goal with no solver loaded: the chunk goes back.
+    missing: Option<Board>,
+    /// Boards that do not go in runs, answered in order as jobs.
+    jobs: Vec<Job>,
+    /// The shape whose boards join the run as they come, once one has: a
+    /// board of that shape has the run's goal and solver (the fixed goal, or
+    /// the shape's usual one), and nothing waits before the run.
+    fast: Option<Shape>,
+}
+
+impl ChunkAnswers<'_> {
+    /// Takes the next board: most join the run here, in a few
+    /// instructions inlined into the parser's loop (a call for each board
+    /// took about 40 more).
+    #[inline(always)]
+    fn take(&mut self, item: Item) {
+        if let (Some(shape), Ok(board)) = (self.fast, &item.result)
+            && board.shape() == shape
+        {
+            self.run.push(*board);
             return;
         }
-        let solver = &solvers[index];
-        let answered = match solver.write_answers(run, &goal, &mut done.out) {
-            Ok(true) => Ok(()),
+        self.take_other(item);
+    }
+
+    /// Takes a board that does not simply join the run.
+    #[inline(never)]
+    fn take_other(&mut self, item: Item) {
+        self.fast = None;
+        if self.missing.is_some() || self.done.fatal.is_some() {
+            return;
+        }
+        let plain = self.style.is_plain();
+        let line = item.line;
+        // A rejected board, in the plain form: its line at once, no job.
+        if let (true, Err(error)) = (plain, &item.result) {
+            self.flush_run();
+            self.flush_jobs();
+            let done = &mut self.done;
+            render::answer_rejected(line, error, self.scratch, &mut done.out, &mut done.errors);
+            done.invalid = true;
+            return;
+        }
+        let start = item.result.map_err(|error| Rejected::Parse {
+            line,
+            error: Box::new(error),
+        });
+        let goal = match (self.reading.goal, &start) {
+            (Some(goal), _) => Ok(goal),
+            (None, Ok(board)) => Ok(match self.last_goal {
+                Some((goal, _)) if goal.shape() == board.shape() => goal,
+                _ => Board::goal(board.shape()),
+            }),
+            (None, Err(_)) => Err(Rejected::Silent),
+        };
+        let mut solver = 0;
+        if let (Ok(_), Ok(goal)) = (&start, &goal) {
+            match solver_for(self.solvers, &mut self.last_goal, goal) {
+                Some(index) => solver = index,
+                None => {
+                    self.missing = Some(*goal);
+                    return;
+                }
+            }
+        }
+        if let (true, Ok(board), Ok(goal)) = (plain, &start, &goal) {
+            self.flush_jobs();
+            if self.run_goal != Some((*goal, solver)) {
+                self.flush_run();
+                self.run_goal = Some((*goal, solver));
+            }
+            self.run.push(*board);
+            self.fast = Some(board.shape());
+            return;
+        }
+        self.flush_run();
+        self.jobs.push(Job {
+            line,
+            case: None,
+            start,
+            goal,
+            solver,
+            judge: None,
+        });
+    }
+
+    /// Answers the run so far, the derived answers at once if the table has
+    /// them, else one by one.
+    fn flush_run(&mut self) {
+        let Some((goal, index)) = self.run_goal else {
+            return;
+        };
+        if self.run.is_empty() || self.done.fatal.is_some() {
+            self.run.clear();
+            return;
+        }
+        let solver = &self.solvers[index];
+        match solver.write_answers(&self.run, &goal, &mut self.done.out) {
+            Ok(true) => {}
             Ok(false) => {
-                let jobs: Vec<Job> = run
+                let jobs: Vec<Job> = self
+                    .run
                     .iter()
                     .map(|&start| Job {
                         line: 0,
@@ -1005,107 +1121,34 @@ fn answer_chunk(
                         judge: None,
                     })
                     .collect();
-                answer_into(&jobs, solvers, style, scratch, done);
-                Ok(())
+                answer_into(
+                    &jobs,
+                    self.solvers,
+                    self.style,
+                    self.scratch,
+                    &mut self.done,
+                );
             }
-            Err(err) => Err(anyhow!("{}: {err}", solver.describe())),
-        };
-        if let Err(err) = answered {
-            done.fatal = Some(err);
+            Err(err) => self.done.fatal = Some(anyhow!("{}: {err}", solver.describe())),
         }
-        run.clear();
-    };
-    // Boards that do not go in runs, answered in order as jobs.
-    let mut jobs: Vec<Job> = Vec::new();
-    let flush_jobs = |jobs: &mut Vec<Job>, done: &mut Done, scratch: &mut Scratch| {
-        if jobs.is_empty() || done.fatal.is_some() {
-            jobs.clear();
-            return;
-        }
-        answer_into(jobs, solvers, style, scratch, done);
-        jobs.clear();
-    };
-    // The shape whose boards join the run as they come, once one has: a
-    // board of that shape has the run's goal and solver (the fixed goal, or
-    // the shape's usual one), and nothing waits before the run.
-    let mut fast: Option<Shape> = None;
-    let mut take = |item: Item| {
-        if let (Some(shape), Ok(board)) = (fast, &item.result)
-            && board.shape() == shape
-        {
-            run.push(*board);
-            return;
-        }
-        fast = None;
-        if missing.is_some() || done.fatal.is_some() {
-            return;
-        }
-        let line = item.line;
-        // A rejected board, in the plain form: its line at once, no job.
-        if let (true, Err(error)) = (plain, &item.result) {
-            flush(&mut run, run_goal, &mut done, scratch);
-            flush_jobs(&mut jobs, &mut done, scratch);
-            render::answer_rejected(line, error, scratch, &mut done.out, &mut done.errors);
-            done.invalid = true;
-            return;
-        }
-        let start = item.result.map_err(|error| Rejected::Parse {
-            line,
-            error: Box::new(error),
-        });
-        let goal = match (reading.goal, &start) {
-            (Some(goal), _) => Ok(goal),
-            (None, Ok(board)) => Ok(match last_goal {
-                Some((goal, _)) if goal.shape() == board.shape() => goal,
-                _ => Board::goal(board.shape()),
-            }),
-            (None, Err(_)) => Err(Rejected::Silent),
-        };
-        let mut solver = 0;
-        if let (Ok(_), Ok(goal)) = (&start, &goal) {
-            match solver_for(solvers, &mut last_goal, goal) {
-                Some(index) => solver = index,
-                None => {
-                    missing = Some(*goal);
-                    return;
-                }
-            }
-        }
-        if let (true, Ok(board), Ok(goal)) = (plain, &start, &goal) {
-            if !jobs.is_empty() {
-                flush_jobs(&mut jobs, &mut done, scratch);
-            }
-            if run_goal != Some((*goal, solver)) {
-                flush(&mut run, run_goal, &mut done, scratch);
-                run_goal = Some((*goal, solver));
-            }
-            run.push(*board);
-            fast = Some(board.shape());
-            return;
-        }
-        flush(&mut run, run_goal, &mut done, scratch);
-        jobs.push(Job {
-            line,
-            case: None,
-            start,
-            goal,
-            solver,
-            judge: None,
-        });
-    };
-    parser.feed(&chunk.bytes, &mut take);
-    if chunk.last {
-        parser.finish(&mut take);
+        self.run.clear();
     }
-    flush_jobs(&mut jobs, &mut done, scratch);
-    if let Some(goal) = missing {
-        return Done {
-            retry: Some((chunk, goal)),
-            ..Done::default()
-        };
+
+    /// Answers the jobs so far, in order.
+    fn flush_jobs(&mut self) {
+        if self.jobs.is_empty() || self.done.fatal.is_some() {
+            self.jobs.clear();
+            return;
+        }
+        answer_into(
+            &self.jobs,
+            self.solvers,
+            self.style,
+            self.scratch,
+            &mut self.done,
+        );
+        self.jobs.clear();
     }
-    flush(&mut run, run_goal, &mut done, scratch);
-    done
 }
 
 /// The index of the solver among `solvers` that serves `goal`, that of the
