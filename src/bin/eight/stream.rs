@@ -1206,32 +1206,111 @@ fn answer_pairs_chunk(
     scratch: &mut Scratch,
 ) -> Done {
     let at = chunk.pairs.take().expect("a chunk of --pairs input");
-    let plain = style.is_plain();
-    let mut parser = Parser::starting_at(reading.layout, chunk.line);
-    let mut boards = 0;
-    let mut case = at.boards / 2;
-    let mut pending = at.pending.clone();
-    let mut done = Done {
-        out: Vec::with_capacity(2 * chunk.bytes.len()),
-        ..Done::default()
+    let mut answers = PairsAnswers {
+        solvers,
+        style,
+        scratch,
+        done: Done {
+            out: Vec::with_capacity(2 * chunk.bytes.len()),
+            ..Done::default()
+        },
+        boards: 0,
+        case: at.boards / 2,
+        pending: at.pending.clone(),
+        run: CaseRun::with_capacity(chunk.bytes.len() / 20),
+        jobs: Vec::new(),
+        last_goal: None,
+        missing: None,
     };
-    let mut run = CaseRun::with_capacity(chunk.bytes.len() / 20);
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut last_goal = None;
-    let mut missing = None;
-    let mut take = |item: Item| {
-        boards += 1;
+    let mut parser = Parser::starting_at(reading.layout, chunk.line);
+    parser.feed(&chunk.bytes, &mut |item| answers.take(item));
+    if chunk.last {
+        parser.finish(&mut |item| answers.take(item));
+    }
+    if let Some(goal) = answers.missing {
+        chunk.pairs = Some(at);
+        return Done {
+            retry: Some((chunk, goal)),
+            ..Done::default()
+        };
+    }
+    let mut done = answers.finish();
+    done.pairs = Some(PairsRead {
+        at,
+        chunk,
+        boards: answers.boards,
+        pending: answers.pending,
+    });
+    done
+}
+
+/// The cases of a `--pairs` chunk, answered as their boards are parsed
+/// ([`answer_pairs_chunk`]).
+struct PairsAnswers<'a> {
+    solvers: &'a [Arc<Solver>],
+    style: Style,
+    scratch: &'a mut Scratch,
+    done: Done,
+    /// The boards read, and the number of the last case.
+    boards: u64,
+    case: u64,
+    /// The start of the case under way, with its line.
+    pending: Option<(u64, Result<Board, Rejected>)>,
+    run: CaseRun,
+    jobs: Vec<Job>,
+    last_goal: Option<(Board, usize)>,
+    /// A goal with no solver loaded: the chunk goes back.
+    missing: Option<Board>,
+}
+
+impl PairsAnswers<'_> {
+    /// Takes the next board: the start of a case waits for its target, and
+    /// a case of two good boards joins the run, here, inlined into the
+    /// parser's loop (a call for each board took about 30 instructions
+    /// more).
+    #[inline(always)]
+    fn take(&mut self, item: Item) {
+        match (&self.pending, item.result) {
+            (None, Ok(start)) => {
+                self.boards += 1;
+                self.pending = Some((item.line, Ok(start)));
+            }
+            (Some((line, Ok(start))), Ok(goal))
+                if self.style.is_plain()
+                    && self.jobs.is_empty()
+                    && self.missing.is_none()
+                    && self.done.fatal.is_none()
+                    && start.shape() == goal.shape()
+                    && solver_for(self.solvers, &mut self.last_goal, &goal)
+                        == Some(self.run.solver) =>
+            {
+                self.boards += 1;
+                self.case += 1;
+                self.run.push(*line, self.case, *start, goal);
+                self.pending = None;
+            }
+            (_, result) => self.take_other(Item {
+                line: item.line,
+                result,
+            }),
+        }
+    }
+
+    /// Takes a board that does not simply wait or join the run.
+    #[inline(never)]
+    fn take_other(&mut self, item: Item) {
+        self.boards += 1;
         let line = item.line;
         let board = item.result.map_err(|error| Rejected::Parse {
             line,
             error: Box::new(error),
         });
-        let Some((line, mut start)) = pending.take() else {
-            pending = Some((line, board));
+        let Some((line, mut start)) = self.pending.take() else {
+            self.pending = Some((line, board));
             return;
         };
-        case += 1;
-        if missing.is_some() || done.fatal.is_some() {
+        self.case += 1;
+        if self.missing.is_some() || self.done.fatal.is_some() {
             return;
         }
         let mut solver = 0;
@@ -1239,59 +1318,51 @@ fn answer_pairs_chunk(
             if let Some(rejected) = other_shapes(line, board, goal) {
                 start = Err(rejected);
             } else {
-                match solver_for(solvers, &mut last_goal, goal) {
+                match solver_for(self.solvers, &mut self.last_goal, goal) {
                     Some(index) => solver = index,
                     None => {
-                        missing = Some(*goal);
+                        self.missing = Some(*goal);
                         return;
                     }
                 }
             }
         }
-        if let (true, Ok(start), Ok(goal)) = (plain, &start, &board) {
-            if !jobs.is_empty() {
-                answer_into(&jobs, solvers, style, scratch, &mut done);
-                jobs.clear();
+        let (solvers, style) = (self.solvers, self.style);
+        if let (true, Ok(start), Ok(goal)) = (style.is_plain(), &start, &board) {
+            if !self.jobs.is_empty() {
+                answer_into(&self.jobs, solvers, style, self.scratch, &mut self.done);
+                self.jobs.clear();
             }
-            if run.solver != solver {
-                run.answer(solvers, style, scratch, &mut done);
-                run.solver = solver;
+            if self.run.solver != solver {
+                self.run
+                    .answer(solvers, style, self.scratch, &mut self.done);
+                self.run.solver = solver;
             }
-            run.push(line, case, *start, *goal);
+            self.run.push(line, self.case, *start, *goal);
             return;
         }
-        run.answer(solvers, style, scratch, &mut done);
-        jobs.push(Job {
+        self.run
+            .answer(solvers, style, self.scratch, &mut self.done);
+        self.jobs.push(Job {
             line,
-            case: Some(case),
+            case: Some(self.case),
             start,
             goal: board,
             solver,
             judge: None,
         });
-    };
-    parser.feed(&chunk.bytes, &mut take);
-    if chunk.last {
-        parser.finish(&mut take);
     }
-    if let Some(goal) = missing {
-        chunk.pairs = Some(at);
-        return Done {
-            retry: Some((chunk, goal)),
-            ..Done::default()
-        };
+
+    /// Answers the cases still waiting; the answers.
+    fn finish(&mut self) -> Done {
+        let (solvers, style) = (self.solvers, self.style);
+        self.run
+            .answer(solvers, style, self.scratch, &mut self.done);
+        if !self.jobs.is_empty() && self.done.fatal.is_none() {
+            answer_into(&self.jobs, solvers, style, self.scratch, &mut self.done);
+        }
+        std::mem::take(&mut self.done)
     }
-    run.answer(solvers, style, scratch, &mut done);
-    if !jobs.is_empty() && done.fatal.is_none() {
-        answer_into(&jobs, solvers, style, scratch, &mut done);
-    }
-    done.pairs = Some(PairsRead {
-        at,
-        chunk,
-        boards,
-        pending,
-    });
-    done
 }
 
 /// A run of `--pairs` cases in a row, each of two good boards, on one
