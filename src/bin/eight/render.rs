@@ -91,6 +91,9 @@ pub struct Scratch {
     last_error: Option<(ParseError, Vec<u8>)>,
     /// The starts of a run of jobs.
     pub starts: Vec<Board>,
+    /// The boards of a chunk's run toward one goal, kept from chunk to
+    /// chunk: a fresh one grew into memory never touched, each chunk.
+    pub chunk_run: Vec<Board>,
     /// One buffer of letters per walk of a group.
     group: Vec<Vec<u8>>,
     /// The goals of a run of `--pairs` jobs, and their answers.

@@ -963,6 +963,8 @@ fn answer_chunk(
     style: Style,
     scratch: &mut Scratch,
 ) -> Done {
+    let mut run = std::mem::take(&mut scratch.chunk_run);
+    run.clear();
     let mut answers = ChunkAnswers {
         solvers,
         style,
@@ -974,7 +976,7 @@ fn answer_chunk(
             out: Vec::with_capacity(2 * chunk.bytes.len()),
             ..Done::default()
         },
-        run: Vec::with_capacity(1024),
+        run,
         run_goal: None,
         last_goal: None,
         missing: None,
@@ -987,14 +989,18 @@ fn answer_chunk(
         parser.finish(&mut |item| answers.take(item));
     }
     answers.flush_jobs();
-    if let Some(goal) = answers.missing {
-        return Done {
-            retry: Some((chunk, goal)),
-            ..Done::default()
-        };
+    let retry = answers.missing.map(|goal| (chunk, goal));
+    if retry.is_none() {
+        answers.flush_run();
     }
-    answers.flush_run();
-    answers.done
+    answers.scratch.chunk_run = std::mem::take(&mut answers.run);
+    match retry {
+        Some(retry) => Done {
+            retry: Some(retry),
+            ..Done::default()
+        },
+        None => answers.done,
+    }
 }
 
 /// The boards of a chunk, answered as they are parsed ([`answer_chunk`]).
