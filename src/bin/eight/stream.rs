@@ -897,6 +897,18 @@ struct Done {
     pairs: Option<PairsRead>,
 }
 
+impl Done {
+    /// Nothing yet, for the answers of `chunk`: room for twice its bytes,
+    /// as answers run longer than boards (a 3x3 line of 18 bytes has an
+    /// answer of 23 on average and 32 at most).
+    fn for_chunk(chunk: &Chunk) -> Done {
+        Done {
+            out: Vec::with_capacity(2 * chunk.bytes.len()),
+            ..Done::default()
+        }
+    }
+}
+
 /// Where a chunk of `--pairs` input stands among the boards: the boards
 /// before it, and the start board before it still waiting for its target,
 /// with its line.
@@ -970,12 +982,7 @@ fn answer_chunk(
         style,
         reading,
         scratch,
-        done: Done {
-            // Answers run longer than boards: a 3x3 line of 18 bytes has an
-            // answer of 23 on average and 32 at most.
-            out: Vec::with_capacity(2 * chunk.bytes.len()),
-            ..Done::default()
-        },
+        done: Done::for_chunk(&chunk),
         run,
         run_goal: None,
         last_goal: None,
@@ -1028,7 +1035,8 @@ struct ChunkAnswers<'a> {
 impl ChunkAnswers<'_> {
     /// Takes the next board: most join the run here, in a few
     /// instructions inlined into the parser's loop (a call for each board
-    /// took about 40 more).
+    /// cost about 31 more: 398 against 368 million instructions for
+    /// 1,000,000 boards).
     #[inline(always)]
     fn take(&mut self, item: Item) {
         if let (Some(shape), Ok(board)) = (self.fast, &item.result)
@@ -1142,19 +1150,24 @@ impl ChunkAnswers<'_> {
 
     /// Answers the jobs so far, in order.
     fn flush_jobs(&mut self) {
-        if self.jobs.is_empty() || self.done.fatal.is_some() {
-            self.jobs.clear();
-            return;
-        }
-        answer_into(
-            &self.jobs,
-            self.solvers,
-            self.style,
-            self.scratch,
-            &mut self.done,
-        );
-        self.jobs.clear();
+        let (solvers, style) = (self.solvers, self.style);
+        answer_jobs(&mut self.jobs, solvers, style, self.scratch, &mut self.done);
     }
+}
+
+/// Answers `jobs` in order into `done`, unless a failure came before, and
+/// empties them.
+fn answer_jobs(
+    jobs: &mut Vec<Job>,
+    solvers: &[Arc<Solver>],
+    style: Style,
+    scratch: &mut Scratch,
+    done: &mut Done,
+) {
+    if !jobs.is_empty() && done.fatal.is_none() {
+        answer_into(jobs, solvers, style, scratch, done);
+    }
+    jobs.clear();
 }
 
 /// The index of the solver among `solvers` that serves `goal`, that of the
@@ -1216,10 +1229,7 @@ fn answer_pairs_chunk(
         solvers,
         style,
         scratch,
-        done: Done {
-            out: Vec::with_capacity(2 * chunk.bytes.len()),
-            ..Done::default()
-        },
+        done: Done::for_chunk(&chunk),
         boards: 0,
         case: at.boards / 2,
         pending: at.pending.clone(),
@@ -1272,8 +1282,8 @@ struct PairsAnswers<'a> {
 impl PairsAnswers<'_> {
     /// Takes the next board: the start of a case waits for its target, and
     /// a case of two good boards joins the run, here, inlined into the
-    /// parser's loop (a call for each board took about 30 instructions
-    /// more).
+    /// parser's loop (a call for each board cost about 9 instructions more:
+    /// 179.6 against 177.9 million for 100,000 cases).
     #[inline(always)]
     fn take(&mut self, item: Item) {
         match (&self.pending, item.result) {
@@ -1335,10 +1345,7 @@ impl PairsAnswers<'_> {
         }
         let (solvers, style) = (self.solvers, self.style);
         if let (true, Ok(start), Ok(goal)) = (style.is_plain(), &start, &board) {
-            if !self.jobs.is_empty() {
-                answer_into(&self.jobs, solvers, style, self.scratch, &mut self.done);
-                self.jobs.clear();
-            }
+            answer_jobs(&mut self.jobs, solvers, style, self.scratch, &mut self.done);
             if self.run.solver != solver {
                 self.run
                     .answer(solvers, style, self.scratch, &mut self.done);
@@ -1364,9 +1371,7 @@ impl PairsAnswers<'_> {
         let (solvers, style) = (self.solvers, self.style);
         self.run
             .answer(solvers, style, self.scratch, &mut self.done);
-        if !self.jobs.is_empty() && self.done.fatal.is_none() {
-            answer_into(&self.jobs, solvers, style, self.scratch, &mut self.done);
-        }
+        answer_jobs(&mut self.jobs, solvers, style, self.scratch, &mut self.done);
         std::mem::take(&mut self.done)
     }
 }
