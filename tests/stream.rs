@@ -468,3 +468,38 @@ fn pairs_in_chunks_answer_exactly_as_lines_do() {
         20_001
     );
 }
+
+/// Large input loads only the solvers its boards need, as input read line
+/// by line does: the first case of two shapes loads nothing (the main
+/// thread looks at the first lines to load a solver before the workers
+/// start), and `--verbose` names each solver once. (Where its lines fall
+/// among the messages of bad boards differs between the two.)
+#[test]
+fn chunks_load_the_solvers_lines_would() {
+    let mut rng = common::Rng(99);
+    let compact = |board: &[u8]| common::text(board).replace(' ', "");
+    let cases: String = (0..20_000)
+        .map(|_| format!("{}\n{}\n", compact(&rng.board(9)), compact(&rng.board(9))))
+        .collect();
+    let boards: String = (0..20_000)
+        .map(|_| common::text(&rng.board(9)) + "\n")
+        .collect();
+    for (args, input, loads) in [
+        (
+            &["--pairs", "--verbose"][..],
+            format!("20001\n{G}\n{F}\n{cases}"),
+            [1, 0],
+        ),
+        (&["--verbose"][..], format!("hello\n{F}\n{boards}"), [1, 1]),
+    ] {
+        let [chunked, lined] = both_ways(args, input.as_bytes());
+        assert!(chunked.0 == lined.0 && chunked.2 == lined.2, "{args:?}");
+        for (out, err, _) in [chunked, lined] {
+            let err = String::from_utf8_lossy(&err);
+            let lines = |text: &str| err.lines().filter(|line| line.starts_with(text)).count();
+            assert_eq!(lines("eight: 3x3 boards:"), loads[0], "{args:?} {err}");
+            assert_eq!(lines("eight: 4x4 boards:"), loads[1], "{args:?} {err}");
+            assert!(!out.is_empty());
+        }
+    }
+}

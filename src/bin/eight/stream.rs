@@ -721,8 +721,9 @@ impl Session {
         let mut parser = Parser::starting_at(self.config.layout, line);
         parser.feed(&head[..=end], &mut |item| boards.push(item.result));
         let goal = match (self.config.pairs, self.config.goal) {
+            // A case of two shapes is refused, and loads nothing.
             (true, _) => match boards.as_slice() {
-                [Ok(_), Ok(goal), ..] => *goal,
+                [Ok(start), Ok(goal), ..] if start.shape() == goal.shape() => *goal,
                 _ => return,
             },
             (false, Some(goal)) => goal,
