@@ -143,6 +143,20 @@ pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
     cells_rank_and_parity(board.cells())
 }
 
+/// [`board_rank_and_parity`] of a board known to have 9 cells if `NINE`,
+/// with no look at its shape.
+#[inline(always)]
+pub(crate) fn board_rank_and_parity_of<const NINE: bool>(board: &Board) -> (u64, usize) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    if NINE {
+        debug_assert_eq!(board.shape().cells(), 9);
+        // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg says: on
+        // every processor it runs on.
+        return unsafe { rank_and_parity_of_9(board.cell_array()) };
+    }
+    board_rank_and_parity(board)
+}
+
 /// The 16 bytes in the 16 lanes of a vector, the first lowest: for the work
 /// on a board's cells all at once, here and in [`Board::relabelled`].
 #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]

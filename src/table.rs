@@ -31,7 +31,9 @@ use crate::bfs::{
 };
 use crate::board::{Board, connected};
 use crate::file::{Decoded, FileError, HeaderError, Huge, Kind, RawFile};
-use crate::rank::{PackedMoves, board_rank_and_parity, cells_rank, rank_delta};
+use crate::rank::{
+    PackedMoves, board_rank_and_parity, board_rank_and_parity_of, cells_rank, rank_delta,
+};
 use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::solver::{Solution, SolveError};
 
@@ -886,6 +888,24 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Some(answers) = self.answers_after(index, starts.len() as u64)? else {
             return Ok(false);
         };
+        match self.shape.cells() {
+            9 => self.write_derived::<true>(starts, goal, index, answers, out),
+            _ => self.write_derived::<false>(starts, goal, index, answers, out),
+        }
+        Ok(true)
+    }
+
+    /// [`Table::write_answers`] from the derived `answers` of section
+    /// `index`, on boards of 9 cells if `NINE`: ranked with no look at
+    /// their shape, which took a multiplication and a branch a board.
+    fn write_derived<const NINE: bool>(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        index: usize,
+        answers: &[u64],
+        out: &mut Vec<u8>,
+    ) {
         let canonical = &self.goals[index];
         let goal_parity = self.goal_parities[index];
         let distance_parity = &self.distance_parity[index];
@@ -898,7 +918,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                     false => *start,
                     true => start.relabelled(goal, canonical),
                 };
-                let (rank, parity) = board_rank_and_parity(&start);
+                let (rank, parity) = board_rank_and_parity_of::<NINE>(&start);
                 // The solvability rule of `connected`, from the table.
                 let distance = usize::from(distance_parity[start.blank()]);
                 *entry = match (parity ^ goal_parity) == distance {
@@ -916,7 +936,6 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
             }
         }
-        Ok(true)
     }
 
     /// Solves each of `starts` toward the goal beside it in `goals`, as
