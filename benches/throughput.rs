@@ -8,8 +8,8 @@
 //! seeds' fastest approach). It checks that both print the same bytes. It then
 //! times start-up on one board against the same program doing nothing
 //! (`eight --version`), against `cat` on the same board and against `true`,
-//! then `--pairs` on 100,000 cases against as many plain boards (medians of
-//! alternating runs), and the generator.
+//! then `--pairs` on 100,000 cases against as many plain boards and as many
+//! cases that need no walk (medians of alternating runs), and the generator.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
@@ -24,7 +24,8 @@ mod common;
 const BOARDS: usize = 1_000_000;
 const PAIRS: usize = 100_000;
 const STARTS: usize = 200;
-/// Runs of `--pairs` and of as many plain boards, alternating.
+/// Runs of `--pairs`, of as many plain boards and of as many cases that
+/// need no walk, alternating.
 const PAIRS_RUNS: usize = 15;
 const RUNS: usize = 5;
 const SEED: u64 = 8;
@@ -104,12 +105,32 @@ fn main() {
         .map(|line| line.to_string() + "\n")
         .collect();
     std::fs::write(&plain_path, plain).unwrap();
-    let mut times = [Vec::new(), Vec::new()];
+    // As many cases that need no walk: each target is its start with two
+    // tiles swapped, so no case is solvable. What a case costs besides its
+    // answer: parsing two boards, pairing, placing, writing.
+    let mut unsolvable_rng = common::Rng(SEED + 1);
+    let mut unsolvable = format!("{PAIRS}\n");
+    for _ in 0..PAIRS {
+        let start = unsolvable_rng.board(9);
+        let mut goal = start.clone();
+        let (a, b) = match start.iter().position(|&t| t == 0) {
+            Some(0) => (1, 2),
+            Some(1) => (0, 2),
+            _ => (0, 1),
+        };
+        goal.swap(a, b);
+        let line = |cells: &[u8]| common::text(cells).replace(' ', "");
+        writeln!(unsolvable, "{}\n{}", line(&start), line(&goal)).unwrap();
+    }
+    let unsolvable_path = dir.path().join("unsolvable.txt");
+    std::fs::write(&unsolvable_path, &unsolvable).unwrap();
+    let mut times = [Vec::new(), Vec::new(), Vec::new()];
     for _ in 0..PAIRS_RUNS {
         times[0].push(run_eight(&["--pairs"], &pairs_path, &output_path));
         times[1].push(run_eight(&[], &plain_path, &output_path));
+        times[2].push(run_eight(&["--pairs"], &unsolvable_path, &output_path));
     }
-    let [pairs_time, plain_time] = times.map(median);
+    let [pairs_time, plain_time, unsolvable_time] = times.map(median);
 
     // The generator, in this process.
     let mut table = Vec::new();
@@ -161,6 +182,11 @@ fn main() {
         rate(PAIRS, pairs_time),
         ms(plain_time),
         pairs_time.as_secs_f64() / plain_time.as_secs_f64()
+    );
+    println!(
+        "             {:>8.1} ms for {PAIRS} cases that need no walk (all unsolvable): {:.2}x a board",
+        ms(unsolvable_time),
+        unsolvable_time.as_secs_f64() / plain_time.as_secs_f64()
     );
     println!(
         "  generator  {:>8.1} ms for all nine goals, {} bytes ({:.1} KB per goal)",
