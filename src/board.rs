@@ -218,12 +218,7 @@ impl Board {
         let n = self.shape.cells();
         #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
         let cells = {
-            // The new names 4 bits a tile, in a register: bytes stored one
-            // by one and read back whole would wait for the stores.
-            let mut names = 0;
-            for (&old, &new) in from.cells().iter().zip(to.cells()) {
-                names |= u64::from(new) << (4 * (old & 15));
-            }
+            let names = names(from.cells(), to.cells());
             // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg
             // says: on every processor it runs on.
             unsafe { rename_in_lanes(self.cells, names, n) }
@@ -240,6 +235,27 @@ impl Board {
             shape: self.shape,
             cells,
         }
+    }
+
+    /// [`Board::relabelled`] for three boards known to be of one shape, of
+    /// 9 cells if `NINE`: with no look at their shapes (a `--pairs` case
+    /// is placed so, its shapes checked once for a run).
+    #[inline(always)]
+    pub(crate) fn relabelled_of<const NINE: bool>(&self, from: &Board, to: &Board) -> Board {
+        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+        if NINE {
+            debug_assert!(self.shape == from.shape && from.shape == to.shape);
+            debug_assert_eq!(self.shape.cells(), 9);
+            let names = names(&from.cells[..9], &to.cells[..9]);
+            // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg
+            // says: on every processor it runs on.
+            let cells = unsafe { rename_in_lanes(self.cells, names, 9) };
+            return Board {
+                shape: self.shape,
+                cells,
+            };
+        }
+        self.relabelled(from, to)
     }
 
     /// The board seen through `symmetry`: each tile on the cell its cell is
@@ -335,6 +351,19 @@ fn rename(mut cells: [u8; MAX_CELLS], name: [u8; MAX_CELLS], n: usize) -> [u8; M
         *cell = name[usize::from(*cell)];
     }
     cells
+}
+
+/// The new name of each tile, 4 bits a tile, when `from` is renamed `to`:
+/// in a register, since bytes stored one by one and read back whole would
+/// wait for the stores.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[inline(always)]
+fn names(from: &[u8], to: &[u8]) -> u64 {
+    let mut names = 0;
+    for (&old, &new) in from.iter().zip(to) {
+        names |= u64::from(new) << (4 * (old & 15));
+    }
+    names
 }
 
 /// [`rename`] in one shuffle of the 16 lanes of a vector: every `--pairs`

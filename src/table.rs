@@ -1081,7 +1081,14 @@ impl<D: AsRef<[u8]>> Table<D> {
         while *next < starts.len() {
             let slot = *next;
             *next += 1;
-            let Some((index, start, rank)) = self.place(&starts[slot], &goals[slot])? else {
+            // Shapes and sections were checked for the whole run.
+            let (start, goal) = (&starts[slot], &goals[slot]);
+            let index = self.section_of[goal.blank()].map_or(0, usize::from);
+            let placed = match self.shape.cells() {
+                9 => self.place_in::<true>(index, start, goal),
+                _ => self.place_in::<false>(index, start, goal),
+            };
+            let Some((start, blank, rank)) = placed else {
                 continue;
             };
             if let Some(derived) = self.answers[index].get() {
@@ -1097,7 +1104,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 codes: self.codes(index)?,
                 near: self.near[index].get().unwrap_or(&NO_NEAR),
                 board: start.packed(),
-                blank: start.blank(),
+                blank,
                 rank,
                 goal_rank,
                 answer: 0,
@@ -1154,16 +1161,32 @@ impl<D: AsRef<[u8]>> Table<D> {
         goal: &Board,
     ) -> Result<Option<(usize, Board, u64)>, SolveError> {
         let index = self.section(goal, Some(start))?;
+        Ok(self
+            .place_in::<false>(index, start, goal)
+            .map(|(start, _, rank)| (index, start, rank)))
+    }
+
+    /// [`Table::place`] in section `index`, the boards known to be of the
+    /// table's shape, of 9 cells if `NINE`: `start` relabelled, its blank
+    /// and its rank.
+    #[inline(always)]
+    fn place_in<const NINE: bool>(
+        &self,
+        index: usize,
+        start: &Board,
+        goal: &Board,
+    ) -> Option<(Board, usize, u64)> {
         let canonical = &self.goals[index];
         let start = match goal == canonical {
             true => *start,
-            false => start.relabelled(goal, canonical),
+            false => start.relabelled_of::<NINE>(goal, canonical),
         };
-        let (rank, parity) = board_rank_and_parity(&start);
+        let (rank, parity) = board_rank_and_parity_of::<NINE>(&start);
         // The solvability rule of `connected`, from the table: no division.
-        let distance = usize::from(self.distance_parity[index][start.blank()]);
+        let blank = start.blank();
+        let distance = usize::from(self.distance_parity[index][blank]);
         let reachable = (parity ^ self.goal_parities[index]) == distance;
-        Ok(reachable.then_some((index, start, rank)))
+        reachable.then_some((start, blank, rank))
     }
 
     /// The section that answers boards toward `goal`, once `goal` and
