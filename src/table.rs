@@ -118,8 +118,8 @@ impl<'a> Tree<'a> {
                 continue;
             };
             let rank = root.rank.wrapping_add_signed(delta);
-            let back = mv.opposite().code();
-            if rank != self.goal_rank && code_at(self.codes, rank / 2) == back {
+            if leads_back(self.codes, self.goal_rank, rank, mv) {
+                let back = mv.opposite().code();
                 each(&Root {
                     board,
                     blank,
@@ -130,6 +130,21 @@ impl<'a> Tree<'a> {
             }
         }
     }
+}
+
+/// Whether the board of `rank`, one move `mv` from a board, is that board's
+/// child in the tree the codes make: its next move leads back, and it is
+/// not the goal (whose code means nothing).
+#[inline(always)]
+fn leads_back(codes: &[u8], goal_rank: u64, rank: u64, mv: Move) -> bool {
+    rank != goal_rank && comes_back(codes, rank / 2, mv)
+}
+
+/// Whether the next move of the board of `entry`, one move `mv` from a
+/// board, leads back to that board.
+#[inline(always)]
+fn comes_back(codes: &[u8], entry: u64, mv: Move) -> bool {
+    code_at(codes, entry) == mv.opposite().code()
 }
 
 /// Every answer of a section, packed: answer `i` is the board of entry `i`'s
@@ -517,8 +532,9 @@ fn prove_layer<const P: usize>(
                     }
                 }
                 // The neighbour whose next move leads here is one step
-                // further; only this board can be its parent.
-                if seen == UNSEEN && code_at(codes, entry) == mv.opposite().code() {
+                // further; only this board can be its parent. (The goal is
+                // seen from the start.)
+                if seen == UNSEEN && comes_back(codes, entry, mv) {
                     dist[entry as usize].store(d as u8 + 1, Ordering::Relaxed);
                     next.push((board, rank));
                 }
@@ -1279,35 +1295,42 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// Fails as [`Table::solve_each`] does for the goal.
     pub fn at_distance(&self, goal: &Board, depth: u32) -> Result<Vec<Board>, SolveError> {
+        /// The boards one move further from the goal than `layer`'s.
+        fn next_layer<const P: usize>(
+            moves: &PackedMoves,
+            n: usize,
+            codes: &[u8],
+            goal_rank: u64,
+            layer: &[Node],
+        ) -> Vec<Node> {
+            let (next, _) = expand(layer, |part, next, _| {
+                for &node in part {
+                    for (mv, found) in Move::ALL.into_iter().zip(neighbors::<P>(moves, n, node)) {
+                        if let Some((board, rank)) = found
+                            && leads_back(codes, goal_rank, rank, mv)
+                        {
+                            next.push((board, rank));
+                        }
+                    }
+                }
+            });
+            next
+        }
         let index = self.section(goal, None)?;
         let codes = self.codes(index)?;
         let canonical = &self.goals[index];
         let goal_rank = self.goal_ranks[index];
         let n = self.shape.cells();
-        let targets = self.neighbors;
+        let moves = &*self.packed_moves;
         let mut layer = vec![(pack(canonical.cells()), goal_rank)];
         for _ in 0..depth.min(self.bound + 1) {
-            let (next, _) = expand(&layer, |part, next, _| {
-                for &(packed, rank) in part {
-                    let (mut cells, blank) = unpack(packed, n);
-                    for (mv, target) in Move::ALL.into_iter().zip(targets[blank]) {
-                        let Some(target) = target.map(usize::from) else {
-                            continue;
-                        };
-                        let next_rank =
-                            rank.wrapping_add_signed(rank_delta(&cells[..n], blank, target));
-                        // The neighbour whose next move comes back here.
-                        if next_rank != goal_rank
-                            && code_at(codes, next_rank / 2) == mv.opposite().code()
-                        {
-                            cells.swap(blank, target);
-                            next.push((pack(&cells[..n]), next_rank));
-                            cells.swap(blank, target);
-                        }
-                    }
-                }
-            });
-            layer = next;
+            layer = match moves.passes() {
+                1 => next_layer::<1>(moves, n, codes, goal_rank, &layer),
+                2 => next_layer::<2>(moves, n, codes, goal_rank, &layer),
+                3 => next_layer::<3>(moves, n, codes, goal_rank, &layer),
+                4 => next_layer::<4>(moves, n, codes, goal_rank, &layer),
+                _ => next_layer::<5>(moves, n, codes, goal_rank, &layer),
+            };
         }
         if depth > self.bound {
             layer.clear();
