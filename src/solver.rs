@@ -264,6 +264,83 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// Moves someone found, followed from their start board as their letters
+/// come, for [`Solver::judge_walk`]. However many the moves, a walk holds
+/// two boards and two counts: a line of ten million moves is judged in the
+/// memory of one.
+///
+/// ```
+/// use eight::{Board, Shape};
+/// use eight::solver::Walk;
+///
+/// let start = Board::parse(Shape::EIGHT, b"1 2 3 4 5 6 7 x 8").unwrap();
+/// let mut walk = Walk::new(start);
+/// walk.follow(b"rl");
+/// walk.follow(b"r");
+/// assert_eq!(walk.moves(), 3);
+/// assert_eq!(*walk.board(), Board::goal(Shape::EIGHT));
+/// walk.follow(b"d");
+/// assert_eq!(walk.illegal(), Some(4));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walk {
+    start: Board,
+    board: Board,
+    moves: usize,
+    illegal: Option<usize>,
+}
+
+impl Walk {
+    /// No moves yet, from `start`.
+    pub fn new(start: Board) -> Walk {
+        Walk {
+            start,
+            board: start,
+            moves: 0,
+            illegal: None,
+        }
+    }
+
+    /// Follows more moves, written as blank letters. After the first move
+    /// that leaves the board or is no move letter, moves are only counted.
+    pub fn follow(&mut self, letters: &[u8]) {
+        if self.illegal.is_some() {
+            self.moves += letters.len();
+            return;
+        }
+        for (i, &letter) in letters.iter().enumerate() {
+            match Move::from_letter(char::from(letter)).and_then(|mv| self.board.moved(mv)) {
+                Some(next) => self.board = next,
+                None => {
+                    self.illegal = Some(self.moves + i + 1);
+                    break;
+                }
+            }
+        }
+        self.moves += letters.len();
+    }
+
+    /// The start board.
+    pub fn start(&self) -> &Board {
+        &self.start
+    }
+
+    /// The board the moves lead to, up to the first illegal one.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The moves followed, illegal ones included.
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
+    /// The number of the first illegal move, counted from 1, if any.
+    pub fn illegal(&self) -> Option<usize> {
+        self.illegal
+    }
+}
+
 /// Why a board could not be answered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -303,6 +380,18 @@ pub enum SolveError {
     /// [`crate::map`]).
     #[error("a data file was changed or cut short while it was read")]
     Changed,
+    /// Moves that reach the goal are fewer than the shortest answer the data
+    /// gives: the data is wrong.
+    #[error(
+        "moves reach the goal in {moves}, fewer than the {shortest} the data gives as \
+         shortest: the data is wrong"
+    )]
+    ShorterThanShortest {
+        /// The moves judged.
+        moves: usize,
+        /// The data's shortest answer.
+        shortest: usize,
+    },
 }
 
 impl SolveError {
@@ -311,7 +400,10 @@ impl SolveError {
     pub fn is_data_error(&self) -> bool {
         matches!(
             self,
-            SolveError::Table(_) | SolveError::TooDeep { .. } | SolveError::Changed
+            SolveError::Table(_)
+                | SolveError::TooDeep { .. }
+                | SolveError::Changed
+                | SolveError::ShorterThanShortest { .. }
         )
     }
 }
@@ -761,13 +853,28 @@ impl Solver {
     ///
     /// # Errors
     ///
-    /// As [`Solver::solve_each`].
+    /// As [`Solver::judge_walk`].
     pub fn judge(
         &self,
         start: &Board,
         goal: &Board,
         letters: &[u8],
     ) -> Result<Verdict, SolveError> {
+        let mut walk = Walk::new(*start);
+        walk.follow(letters);
+        self.judge_walk(&walk, goal)
+    }
+
+    /// Judges moves someone found, followed from their start board (see
+    /// [`Walk`]) toward `goal`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_each`], and [`SolveError::ShorterThanShortest`]
+    /// if the moves reach the goal in fewer moves than the data's shortest
+    /// answer.
+    pub fn judge_walk(&self, walk: &Walk, goal: &Board) -> Result<Verdict, SolveError> {
+        let start = &walk.start;
         if start.shape() != goal.shape() {
             return Err(SolveError::Shape {
                 expected: goal.shape(),
@@ -777,21 +884,21 @@ impl Solver {
         if !start.solvable_to(goal) {
             return Ok(Verdict::Unsolvable);
         }
-        let mut board = *start;
-        for (i, &letter) in letters.iter().enumerate() {
-            match Move::from_letter(char::from(letter)).and_then(|mv| board.moved(mv)) {
-                Some(next) => board = next,
-                None => return Ok(Verdict::IllegalMove(i + 1)),
-            }
+        if let Some(move_number) = walk.illegal {
+            return Ok(Verdict::IllegalMove(move_number));
         }
-        if board != *goal {
+        if walk.board != *goal {
             return Ok(Verdict::NotAtGoal);
         }
         let shortest = self.solve_each(start, goal, |_| {})?.unwrap_or(0);
-        Ok(match letters.len() - shortest {
-            0 => Verdict::Optimal,
-            k => Verdict::LongerBy(k),
-        })
+        match walk.moves.checked_sub(shortest) {
+            Some(0) => Ok(Verdict::Optimal),
+            Some(k) => Ok(Verdict::LongerBy(k)),
+            None => Err(SolveError::ShorterThanShortest {
+                moves: walk.moves,
+                shortest,
+            }),
+        }
     }
 
     /// Solves `start` toward `goal`, handing each move of the answer to

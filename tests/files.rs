@@ -518,3 +518,54 @@ fn each_kind_of_file_is_refused_by_the_reader_of_the_other() {
         PdbError::File(FileError::WrongKind { .. })
     ));
 }
+
+/// Moves that reach the goal in fewer moves than the data's "shortest"
+/// prove the data wrong: an error, never a verdict with a wrapped count.
+#[test]
+fn moves_shorter_than_the_shortest_are_an_error_about_the_data() {
+    let right = eight::Solver::builtin(Shape::EIGHT).unwrap();
+    let goal = Board::goal(Shape::EIGHT);
+    let length = |board: &Board| right.solve(board).unwrap().moves().unwrap().to_vec();
+    // A board whose code is turned one step away from the goal, onto a
+    // board whose own answer does not lead straight back.
+    let mut rng = common::Rng(9);
+    let (start, detour) = loop {
+        let Ok(start) = Board::from_cells(Shape::EIGHT, &rng.board(9)) else {
+            continue;
+        };
+        if !start.solvable_to(&goal) {
+            continue;
+        }
+        let d = length(&start).len();
+        let away = Move::ALL.into_iter().find(|&mv| {
+            start.moved(mv).is_some_and(|next| {
+                let answer = length(&next);
+                answer.len() == d + 1 && next.moved(answer[0]) != Some(start)
+            })
+        });
+        if let Some(mv) = away {
+            break (start, mv);
+        }
+    };
+    let mut codes = right_codes();
+    codes[8][(eight::rank::board_rank(&start) / 2) as usize] = detour.code();
+    let wrong = eight::Solver::from_table(
+        Table::new(eight::solver::Data::Owned(table_with(
+            |b| codes[b].clone(),
+            deepest,
+        )))
+        .unwrap(),
+        eight::solver::Origin::Builtin,
+    );
+    let moves = length(&start);
+    let letters: Vec<u8> = moves.iter().map(|mv| mv.letter() as u8).collect();
+    let err = wrong.judge(&start, &goal, &letters).unwrap_err();
+    assert_eq!(
+        err,
+        SolveError::ShorterThanShortest {
+            moves: moves.len(),
+            shortest: moves.len() + 2
+        }
+    );
+    assert!(err.is_data_error());
+}

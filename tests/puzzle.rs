@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{Oracle, run};
+use common::{Oracle, run, run_from_file};
 
 /// The tile notation of blank letters, written plainly.
 fn tiles(letters: &str) -> String {
@@ -334,4 +334,55 @@ fn the_judge_says_what_moves_are_worth() {
     }
     let (out, _, code) = run(&["--judge", "--shape", "2x4"], input);
     assert_eq!((out, code), (want, 0));
+}
+
+/// A move line is judged in full however long, the same from a pipe as
+/// from a file, and never runs into the next line; a line with something
+/// after its moves is invalid, alone.
+#[test]
+fn a_move_line_is_judged_in_full_however_long() {
+    let goal = "1 2 3 4 5 6 7 8 x";
+    let cases = [
+        (format!("{goal} l{}", "rl".repeat(40_000)), "not at goal"),
+        (
+            format!("{goal} {}uuu", "lr".repeat(40_000)),
+            "illegal move 80003",
+        ),
+        (
+            format!("{goal} {}", "lr".repeat(5_000_000)),
+            "longer by 10000000",
+        ),
+        (format!("{}{goal} -", " ".repeat(70_000)), "optimal"),
+        (
+            format!("1 2 3 4 5 6 7 x 8 {}r", "lr".repeat(500)),
+            "longer by 1000",
+        ),
+        (format!("{goal} {} r", "lr".repeat(500)), "invalid"),
+        (format!("{} r", "1 ".repeat(5_000)), "invalid"),
+        ("1 2 3 4 5 6 7 x 8 r".to_string(), "optimal"),
+    ];
+    let input: String = cases.iter().map(|(line, _)| line.clone() + "\n").collect();
+    let want: String = cases.iter().map(|(_, want)| format!("{want}\n")).collect();
+    for (out, err, code) in [
+        run(&["--judge"], input.clone()),
+        run_from_file(&["--judge"], &input),
+    ] {
+        assert_eq!(out, want);
+        assert!(
+            err.contains("<stdin>:6: expected the moves to end the line"),
+            "{err}"
+        );
+        assert!(
+            err.contains("<stdin>:7: expected a board and then its moves"),
+            "{err}"
+        );
+        assert_eq!(code, 1);
+    }
+    // The output that shows the moves keeps them whole.
+    let moves = "lr".repeat(50_000);
+    let (out, _, code) = run(&["--judge", "--json"], format!("{goal} {moves}"));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["moves"], moves.as_str());
+    assert_eq!(json["verdict"], "longer by 100000");
+    assert_eq!(code, 0);
 }

@@ -283,6 +283,24 @@ pub fn run(args: &[&str], input: impl Into<Vec<u8>>) -> (String, String, i32) {
     )
 }
 
+/// Runs `eight` with `args` on `input` read from a file, not a pipe:
+/// returns stdout, stderr and the code.
+pub fn run_from_file(args: &[&str], input: impl AsRef<[u8]>) -> (String, String, i32) {
+    let mut file = tempfile::tempfile().unwrap();
+    std::io::Write::write_all(&mut file, input.as_ref()).unwrap();
+    std::io::Seek::rewind(&mut file).unwrap();
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("eight"))
+        .args(args)
+        .stdin(file)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
 /// Builds small pattern databases (5-5-5 for 4x4, or `partition`) of
 /// `shape` toward the goal with the blank at `blank`, in `dir`.
 pub fn build_databases(dir: &Path, shape: &str, partition: &str, blank: usize) {

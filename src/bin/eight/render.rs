@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 use eight::shape::Notation;
-use eight::solver::Verdict;
+use eight::solver::{Verdict, Walk};
 use eight::table::{GROUP, Packed};
 use eight::{Board, Move, ParseError, Solver};
 use serde::Serialize;
@@ -79,8 +79,18 @@ pub struct Job {
     pub goal: Result<Board, Rejected>,
     /// The solver for the goal, among those shared with the workers.
     pub solver: usize,
-    /// With `--judge`: the moves to judge, as blank letters.
-    pub judge: Option<Box<[u8]>>,
+    /// With `--judge`, for a good start board: the moves to judge.
+    pub judge: Option<Box<Judged>>,
+}
+
+/// With `--judge`: moves someone found, followed from the start board.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The moves, followed.
+    pub walk: Walk,
+    /// Their letters, where the output shows them (`--show`, `--json`);
+    /// empty in the plain form, which needs only the walk.
+    pub letters: Box<[u8]>,
 }
 
 /// Reusable memory for answering jobs.
@@ -407,13 +417,13 @@ pub fn answer(
         }
     };
     let solver = &solvers[job.solver];
-    if let Some(moves) = &job.judge {
-        return match solver.judge(start, goal, moves) {
+    if let Some(judged) = &job.judge {
+        return match solver.judge_walk(&judged.walk, goal) {
             Ok(verdict) => {
                 let outcome = Outcome::Judged {
                     start,
                     goal,
-                    moves,
+                    moves: &judged.letters,
                     verdict,
                 };
                 write(style, job, outcome, out);

@@ -24,11 +24,12 @@ use std::thread;
 
 use anyhow::{Context, Result, anyhow};
 use eight::shape::Shape;
+use eight::solver::Walk;
 use eight::table::GROUP;
 use eight::{Board, Item, Layout, Parser, Solver, map};
 
 use crate::Solvers;
-use crate::render::{self, Job, Rejected, Scratch, Style};
+use crate::render::{self, Form, Job, Judged, Rejected, Scratch, Style};
 
 /// How much input is read, and output buffered, at a time: a chunk for a
 /// worker is one read. (128 KB against 64 KB: a tenth less time on 1,000,000
@@ -99,7 +100,8 @@ fn answer_all(session: &mut Session) -> Result<()> {
     let mut parser = Parser::new(session.config.layout);
     let mut input = Input::direct();
     if session.config.judge {
-        let mut lines = Lines::default();
+        let keep_letters = session.config.style.form != Form::Plain;
+        let mut lines = JudgeLines::new(session.config.layout, keep_letters);
         while let Some(block) = input.next(|| session.drain())? {
             lines.feed(&block, &mut |line, text| session.take_judged(line, text));
             session.check()?;
@@ -270,45 +272,165 @@ fn is_row(line: &[u8], layout: Layout) -> bool {
     }
 }
 
-/// Input cut into lines, for `--judge`: each line handed over whole, with
-/// its number. A line longer than [`MAX_LINE`] is handed over cut there.
-#[derive(Debug, Default)]
-struct Lines {
-    partial: Vec<u8>,
-    /// The line being read, from 1.
+/// `--judge` input, cut into lines as it comes. A line is kept while it is
+/// short, each run of spaces and tabs as one space. Once one of its tokens
+/// runs past [`BOARD_TOKEN`] bytes, longer than any board's, that token is
+/// the moves: the text before it is the board, and the moves are followed
+/// as they come. So a line of any length is judged in full, with memory for
+/// its board alone (and for its letters where the output shows them).
+struct JudgeLines {
+    layout: Layout,
+    /// Whether long moves keep their letters, for an output that shows them.
+    keep_letters: bool,
+    /// The lines ended so far.
     line: u64,
+    /// The line so far, or its board's text once its moves run long.
+    text: Vec<u8>,
+    /// The bytes of the token at the end of `text`.
+    token: usize,
+    /// The line ran past [`MAX_HEAD`] bytes before any long token: the rest
+    /// of it is skipped.
+    overflow: bool,
+    /// Long moves, followed as they come.
+    moves: Option<LongMoves>,
 }
 
-/// The longest line `--judge` reads whole.
-const MAX_LINE: usize = 1 << 16;
+/// A token longer than this is no board's: the moves.
+const BOARD_TOKEN: usize = 256;
 
-impl Lines {
-    fn feed(&mut self, mut bytes: &[u8], each: &mut impl FnMut(u64, &[u8])) {
-        while let Some(end) = memchr::memchr(b'\n', bytes) {
-            self.line += 1;
-            match self.partial.is_empty() {
-                true => each(self.line, &bytes[..end]),
-                false => {
-                    self.keep(&bytes[..end]);
-                    each(self.line, &self.partial);
-                    self.partial.clear();
+/// The most bytes of a `--judge` line kept before its moves.
+const MAX_HEAD: usize = 1 << 12;
+
+/// A `--judge` line, as [`JudgeLines`] hands it over.
+enum JudgeLine<'a> {
+    /// The whole line, each run of spaces and tabs as one space.
+    Text(&'a [u8]),
+    /// A line whose moves ran long: the board's text, and the moves.
+    Long { board: &'a [u8], moves: LongMoves },
+    /// A line of more than [`MAX_HEAD`] bytes before its moves.
+    TooLong,
+}
+
+/// Moves too long to keep, followed as they come.
+struct LongMoves {
+    /// The moves followed, if the text before them is a board.
+    walk: Option<Walk>,
+    /// Their letters, if kept.
+    letters: Vec<u8>,
+    /// The moves' token has ended.
+    ended: bool,
+    /// Something follows the moves on their line.
+    trailing: bool,
+}
+
+impl LongMoves {
+    fn take(&mut self, mut bytes: &[u8], keep_letters: bool) {
+        if !self.ended {
+            let end = bytes
+                .iter()
+                .position(u8::is_ascii_whitespace)
+                .unwrap_or(bytes.len());
+            if let Some(walk) = &mut self.walk {
+                walk.follow(&bytes[..end]);
+                if keep_letters {
+                    self.letters.extend_from_slice(&bytes[..end]);
                 }
             }
+            self.ended = end < bytes.len();
+            bytes = &bytes[end..];
+        }
+        self.trailing |= !bytes.iter().all(u8::is_ascii_whitespace);
+    }
+}
+
+impl JudgeLines {
+    fn new(layout: Layout, keep_letters: bool) -> JudgeLines {
+        JudgeLines {
+            layout,
+            keep_letters,
+            line: 0,
+            text: Vec::new(),
+            token: 0,
+            overflow: false,
+            moves: None,
+        }
+    }
+
+    fn feed(&mut self, mut bytes: &[u8], each: &mut impl FnMut(u64, JudgeLine<'_>)) {
+        loop {
+            let end = memchr::memchr(b'\n', bytes);
+            self.take(&bytes[..end.unwrap_or(bytes.len())]);
+            let Some(end) = end else {
+                return;
+            };
+            self.end_line(each);
             bytes = &bytes[end + 1..];
         }
-        self.keep(bytes);
     }
 
-    fn keep(&mut self, bytes: &[u8]) {
-        let room = MAX_LINE.saturating_sub(self.partial.len());
-        self.partial
-            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    /// Takes bytes of the line being read.
+    fn take(&mut self, bytes: &[u8]) {
+        if let Some(moves) = &mut self.moves {
+            moves.take(bytes, self.keep_letters);
+            return;
+        }
+        if self.overflow {
+            return;
+        }
+        for (i, &byte) in bytes.iter().enumerate() {
+            if byte == b' ' || byte == b'\t' {
+                if self.token > 0 {
+                    self.text.push(b' ');
+                    self.token = 0;
+                }
+                continue;
+            }
+            self.text.push(byte);
+            self.token += 1;
+            if self.token > BOARD_TOKEN {
+                let start = self.text.len() - self.token;
+                let head = self.text.split_off(start);
+                let board = self.text.trim_ascii_end();
+                let mut moves = LongMoves {
+                    walk: Board::parse_in(self.layout, board).ok().map(Walk::new),
+                    letters: Vec::new(),
+                    ended: false,
+                    trailing: false,
+                };
+                moves.take(&head, self.keep_letters);
+                moves.take(&bytes[i + 1..], self.keep_letters);
+                self.moves = Some(moves);
+                return;
+            }
+            if self.text.len() > MAX_HEAD {
+                self.overflow = true;
+                self.text.clear();
+                return;
+            }
+        }
     }
 
-    fn finish(&mut self, each: &mut impl FnMut(u64, &[u8])) {
-        if !self.partial.is_empty() {
-            each(self.line + 1, &self.partial);
-            self.partial.clear();
+    /// Hands over the line read, and starts the next.
+    fn end_line(&mut self, each: &mut impl FnMut(u64, JudgeLine<'_>)) {
+        self.line += 1;
+        let line = match self.moves.take() {
+            Some(moves) => JudgeLine::Long {
+                board: self.text.trim_ascii_end(),
+                moves,
+            },
+            None if self.overflow => JudgeLine::TooLong,
+            None => JudgeLine::Text(&self.text),
+        };
+        each(self.line, line);
+        self.text.clear();
+        self.token = 0;
+        self.overflow = false;
+    }
+
+    /// Hands over a last line with no line end, if any.
+    fn finish(&mut self, each: &mut impl FnMut(u64, JudgeLine<'_>)) {
+        if !self.text.is_empty() || self.moves.is_some() || self.overflow {
+            self.end_line(each);
         }
     }
 }
@@ -653,38 +775,78 @@ impl Session {
 
     /// Takes one line of `--judge` input: a board, then its moves (blank
     /// letters, `-` for none) as the last token.
-    fn take_judged(&mut self, line: u64, text: &[u8]) {
-        if self.fatal.is_some() || text.iter().all(u8::is_ascii_whitespace) {
+    fn take_judged(&mut self, line: u64, text: JudgeLine<'_>) {
+        if self.fatal.is_some() {
             return;
         }
-        let text = text.trim_ascii();
         let layout = self.config.layout;
-        let split = text
-            .iter()
-            .rposition(u8::is_ascii_whitespace)
-            .map(|at| (&text[..at], &text[at + 1..]));
-        let parsed = split.map(|(board, moves)| (Board::parse_in(layout, board), moves));
-        let rejected = |message: &str| Rejected::Other {
-            line,
-            message: message.into(),
+        let rejected = |message: &str| {
+            Err(Rejected::Other {
+                line,
+                message: message.into(),
+            })
         };
-        let (board, moves) = match parsed {
-            Some((Ok(board), moves)) => (Ok(board), moves),
-            // The whole line is a board: its moves were left out.
-            _ if Board::parse_in(layout, text).is_ok() => (
-                Err(rejected("expected the moves after the board (- for none)")),
-                &b""[..],
+        let parse_error = |error| {
+            Err(Rejected::Parse {
+                line,
+                error: Box::new(error),
+            })
+        };
+        let (board, judged) = match text {
+            JudgeLine::Text(text) if text.iter().all(u8::is_ascii_whitespace) => return,
+            JudgeLine::Text(text) => {
+                let text = text.trim_ascii();
+                let split = text
+                    .iter()
+                    .rposition(u8::is_ascii_whitespace)
+                    .map(|at| (&text[..at], &text[at + 1..]));
+                match split.map(|(board, moves)| (Board::parse_in(layout, board), moves)) {
+                    Some((Ok(board), moves)) => {
+                        let letters = match moves {
+                            b"-" => &b""[..],
+                            moves => moves,
+                        };
+                        let mut walk = Walk::new(board);
+                        walk.follow(letters);
+                        let letters = letters.into();
+                        (Ok(board), Some(Box::new(Judged { walk, letters })))
+                    }
+                    // The whole line is a board: its moves were left out.
+                    _ if Board::parse_in(layout, text).is_ok() => (
+                        rejected("expected the moves after the board (- for none)"),
+                        None,
+                    ),
+                    Some((Err(error), _)) => (parse_error(error), None),
+                    None => (
+                        rejected("expected a board and then its moves (- for none)"),
+                        None,
+                    ),
+                }
+            }
+            JudgeLine::Long { moves, .. } if moves.trailing => (
+                rejected("expected the moves to end the line, found more after them"),
+                None,
             ),
-            Some((Err(error), moves)) => (
-                Err(Rejected::Parse {
-                    line,
-                    error: Box::new(error),
-                }),
-                moves,
-            ),
-            None => (
-                Err(rejected("expected a board and then its moves (- for none)")),
-                &b""[..],
+            JudgeLine::Long { board, moves } => match moves.walk {
+                Some(walk) => {
+                    let letters = moves.letters.into();
+                    (Ok(*walk.start()), Some(Box::new(Judged { walk, letters })))
+                }
+                // The text before the moves is no board.
+                None => match Board::parse_in(layout, board) {
+                    Err(error) if !board.is_empty() => (parse_error(error), None),
+                    _ => (
+                        rejected("expected a board and then its moves (- for none)"),
+                        None,
+                    ),
+                },
+            },
+            JudgeLine::TooLong => (
+                rejected(&format!(
+                    "expected a board and then its moves, found over {MAX_HEAD} bytes of \
+                     short tokens"
+                )),
+                None,
             ),
         };
         if board.is_err() {
@@ -695,11 +857,7 @@ impl Session {
             (None, Ok(board)) => Ok(self.usual_goal(board)),
             (None, Err(_)) => Err(Rejected::Silent),
         };
-        let moves: Box<[u8]> = match moves {
-            b"-" => Box::new([]),
-            moves => moves.into(),
-        };
-        self.push_judged(line, None, board, goal, Some(moves));
+        self.push_judged(line, None, board, goal, judged);
     }
 
     /// Loads the solver for the goal of the first board of `bytes`, which
@@ -761,7 +919,7 @@ impl Session {
         case: Option<u64>,
         start: Result<Board, Rejected>,
         goal: Result<Board, Rejected>,
-        judge: Option<Box<[u8]>>,
+        judge: Option<Box<Judged>>,
     ) {
         let mut job = Job {
             line,
