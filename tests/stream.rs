@@ -238,25 +238,62 @@ fn no_invalid_without_a_message_and_exit_1() {
     assert_eq!(code, 1);
 }
 
-/// Finding 13: a closed stdout is an error, not a silent success.
+/// Runs a shell script; returns the exit code and stderr.
+fn shell(script: &str) -> (Option<i32>, String) {
+    let output = Command::new("sh").arg("-c").arg(script).output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), err)
+}
+
+/// Any stdout that cannot take the output is an error with a message, never
+/// a silent success; a stdout that works is never taken for one that does
+/// not.
 #[test]
-fn a_closed_stdout_is_an_error() {
-    let script = format!("echo '{G}' | '{}' >&-", cargo_bin("eight").display());
-    let output = Command::new("sh").arg("-c").arg(&script).output().unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("stdout"));
-    let script = format!(
-        "echo '{G}' | '{}' > /dev/null",
-        cargo_bin("eight").display()
-    );
-    assert!(
-        Command::new("sh")
-            .arg("-c")
-            .arg(&script)
-            .status()
-            .unwrap()
-            .success()
-    );
+fn an_unwritable_stdout_is_an_error_and_a_writable_one_is_not() {
+    let eight = cargo_bin("eight");
+    let eight = eight.display();
+    let gen_ = cargo_bin("eight-gen");
+    let gen_ = gen_.display();
+    let readable = tempfile::NamedTempFile::new().unwrap();
+    let readable = readable.path().display();
+    for (script, why) in [
+        (format!("echo '{G}' | '{eight}' >&-"), "it is closed"),
+        (
+            format!("echo '{G}' | '{eight}' 1<'{readable}'"),
+            "reading only",
+        ),
+        (
+            format!("echo '{G}' | '{eight}' --json 1<'{readable}'"),
+            "reading only",
+        ),
+        (
+            format!("'{eight}' --random 3 1<'{readable}'"),
+            "reading only",
+        ),
+        (format!("'{eight}' --where 1<'{readable}'"), "reading only"),
+        (format!("'{gen_}' --where 1<'{readable}'"), "reading only"),
+        (format!("echo '{G}' | '{eight}' > /dev/full"), "No space"),
+        (format!("'{eight}' --random 3 > /dev/full"), "No space"),
+        (format!("'{eight}' --help > /dev/full"), "No space"),
+        (format!("'{eight}' --version > /dev/full"), "No space"),
+        (format!("'{gen_}' --help > /dev/full"), "No space"),
+    ] {
+        let (code, err) = shell(&script);
+        assert_eq!(code, Some(2), "{script}: {err}");
+        assert!(
+            err.contains("cannot write stdout") && err.contains(why),
+            "{script}: {err}"
+        );
+    }
+    // `/dev/null` open for writing, or for reading and writing (what
+    // Python's subprocess.DEVNULL hands over), takes every answer.
+    for script in [
+        format!("echo '{G}' | '{eight}' > /dev/null"),
+        format!("echo '{G}' | '{eight}' 1<> /dev/null"),
+        format!("'{eight}' --help 1<> /dev/null"),
+    ] {
+        assert_eq!(shell(&script), (Some(0), String::new()), "{script}");
+    }
 }
 
 /// A closed stdin reads as no input, even with a table file opened before

@@ -1,6 +1,9 @@
 //! `eight-gen`: makes the tables and pattern databases `eight` answers
 //! from, or checks the committed ones.
 
+#[path = "eight/args.rs"]
+mod args;
+
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::os::fd::AsRawFd;
@@ -9,7 +12,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use clap::Parser as _;
 use eight::bfs::{self, GoalDone, Layer};
 use eight::data::DataDir;
 use eight::file::Codec;
@@ -60,21 +62,21 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    match run(&Args::parse()) {
+    let args = match args::parse::<Args>("eight-gen", std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(code) => return ExitCode::from(code),
+    };
+    if let Some(why) = args::unwritable_stdout() {
+        say(&format!("eight-gen: cannot write stdout: {why}"));
+        return ExitCode::from(args::FATAL);
+    }
+    match run(&args) {
         Ok(code) => code,
         Err(err) => {
             say(&format!("eight-gen: {err:#}"));
             ExitCode::from(2)
         }
     }
-}
-
-/// Writes a line on stderr; a stderr that cannot be written is no reason
-/// to stop.
-fn say(text: &str) {
-    let _ = io::stderr()
-        .lock()
-        .write_all(format!("{text}\n").as_bytes());
 }
 
 /// One file to make: what it holds, where it goes, and the command that
@@ -96,6 +98,8 @@ enum What {
         codec: Codec,
     },
 }
+
+use crate::args::say;
 
 fn run(args: &Args) -> Result<ExitCode> {
     if args.show_where {

@@ -12,15 +12,16 @@
 // reaches none of its code.
 #![cfg_attr(test, allow(dead_code))]
 
+mod args;
 mod random;
 mod render;
 mod start;
 mod stream;
 
 use std::io::{self, Write};
-use std::os::fd::{AsFd, AsRawFd};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir};
@@ -137,8 +138,11 @@ pub const INVALID: u8 = 1;
 
 /// Does what the arguments ask; returns the exit code.
 fn run(args: &Args) -> Result<u8> {
-    if stdout_was_closed() {
+    if start::STDOUT_CLOSED.load(Ordering::Relaxed) {
         bail!("cannot write stdout: it is closed");
+    }
+    if let Some(why) = args::unwritable_stdout() {
+        bail!("cannot write stdout: {why}");
     }
     let dir = match &args.data {
         Some(path) => Ok(DataDir::at(path)),
@@ -260,26 +264,6 @@ fn open_table(path: &std::path::Path) -> Result<Solver> {
             build: fix.to_string(),
         },
     ))
-}
-
-/// Whether the program was started with stdout closed. `start.rs` opens
-/// `/dev/null` for a closed standard descriptor, read and write, so answers
-/// would vanish without a word; a shell's `> /dev/null` opens it for
-/// writing only.
-fn stdout_was_closed() -> bool {
-    let fd = io::stdout().as_fd().as_raw_fd();
-    // SAFETY: fstat and fcntl only read the descriptor's state into memory
-    // owned here.
-    unsafe {
-        let mut stat: libc::stat = std::mem::zeroed();
-        if libc::fstat(fd, &mut stat) != 0 {
-            return true;
-        }
-        let null = (stat.st_mode & libc::S_IFMT) == libc::S_IFCHR
-            && libc::major(stat.st_rdev) == 1
-            && libc::minor(stat.st_rdev) == 3;
-        null && libc::fcntl(fd, libc::F_GETFL) & libc::O_ACCMODE == libc::O_RDWR
-    }
 }
 
 /// Refuses group sizes that cannot apply to the boards read.

@@ -3,15 +3,16 @@
 use std::ffi::{CStr, OsStr, OsString, c_char, c_int};
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::Parser as _;
-
+use crate::args::{self, FATAL};
 use crate::{ANSWERED, Args, run, stream};
-
-/// The exit code of a fatal error: bad arguments, data that cannot be used.
-const FATAL: u8 = 2;
 /// The exit code of a panic, as Rust's own start gives it.
 const PANIC: u8 = 101;
+
+/// Whether the program was started with stdout closed: [`start`] opened
+/// `/dev/null` in its place, where answers would vanish without a word.
+pub static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// The program's entry, called by the C runtime with the arguments.
 ///
@@ -50,6 +51,9 @@ unsafe fn start(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
             if closed && libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) != fd {
                 libc::abort();
             }
+            if closed && fd == 1 {
+                STDOUT_CLOSED.store(true, Ordering::Relaxed);
+            }
         }
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
@@ -63,7 +67,10 @@ unsafe fn start(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
 /// Runs the program on its arguments; returns the exit code, once stdout
 /// is flushed.
 fn eight(args: Vec<OsString>) -> u8 {
-    let args = Args::parse_from(args);
+    let args = match args::parse::<Args>("eight", args) {
+        Ok(args) => args,
+        Err(code) => return code,
+    };
     let code = match run(&args) {
         Ok(code) => code,
         Err(err) if stream::is_broken_pipe(&err) => ANSWERED,
