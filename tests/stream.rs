@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin;
-use common::run;
+use common::{run, run_from_file};
 
 const G: &str = "1 2 3 x 4 6 7 5 8";
 const F: &str = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15";
@@ -539,4 +539,79 @@ fn chunks_load_the_solvers_lines_would() {
             assert!(!out.is_empty());
         }
     }
+}
+
+/// A board whose data cannot be used ends the run with exit 2, after every
+/// answer to the boards before it, however the input is read and cut: as
+/// many lines as a run on those boards alone, and the same.
+#[test]
+fn every_answer_before_a_fatal_data_error_is_written() {
+    let bad = tempfile::tempdir().unwrap();
+    std::fs::write(bad.path().join("4x4-7-8-blank0.pdb"), b"not a database").unwrap();
+    let bad = bad.path().to_str().unwrap();
+    let mut rng = common::Rng(5);
+    let mut plain = String::new();
+    for _ in 0..200_000 {
+        plain += &common::text(&rng.board(9));
+        plain += "\n";
+    }
+    let mut pairs = String::from("2000\n");
+    for case in 0..1_999 {
+        for _ in 0..2 {
+            let cells = rng.board(9);
+            // Some boards as grids, so that chunks are presumed to start
+            // elsewhere than they do.
+            match case % 97 {
+                0 => cells
+                    .chunks(3)
+                    .for_each(|row| pairs += &(common::text(row) + "\n")),
+                _ => pairs += &(common::text(&cells) + "\n"),
+            }
+        }
+    }
+    let four = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15";
+    for (args, before, last) in [
+        (&[][..], plain, format!("{four}\n")),
+        (
+            &["--pairs"][..],
+            pairs,
+            format!("{four}\n{}\n", common::text(&common::canonical(16, 15))),
+        ),
+    ] {
+        let (want, _, code) = run(args, before.clone());
+        assert!(code <= 1);
+        let input = before + &last;
+        let args = [args, &["--data", bad]].concat();
+        for (out, err, code) in [run(&args, input.clone()), run_from_file(&args, &input)] {
+            assert_eq!(code, 2, "{args:?}: {err}");
+            assert!(err.contains("4x4-7-8-blank0.pdb"), "{err}");
+            assert_eq!(out.len(), want.len());
+            assert!(out == want);
+        }
+    }
+}
+
+/// Input with no board needs no data: a shape whose data is missing is
+/// said only at the first board that needs it.
+#[test]
+fn input_with_no_board_needs_no_data() {
+    let empty = tempfile::tempdir().unwrap();
+    let empty = empty.path().to_str().unwrap();
+    for input in ["", "\n\n  \n"] {
+        for args in [
+            &["--shape", "2x5"][..],
+            &["--shape", "3x4", "--json"],
+            &["--shape", "2x7", "--judge"],
+        ] {
+            let args = [args, &["--data", empty]].concat();
+            let (out, err, code) = run(&args, input);
+            assert_eq!((out.as_str(), err.as_str(), code), ("", "", 0), "{args:?}");
+        }
+    }
+    let (out, err, code) = run(
+        &["--shape", "2x5", "--data", empty],
+        "1 2 3 4 5 6 7 8 9 x\n",
+    );
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("eight-gen --shape 2x5"), "{err}");
 }

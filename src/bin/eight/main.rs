@@ -166,6 +166,7 @@ fn run(args: &Args) -> Result<u8> {
         verbose: args.verbose,
         table: args.table.clone(),
         list: Vec::new(),
+        failed: None,
     };
     let table_shape = match &args.table {
         None => None,
@@ -201,11 +202,12 @@ fn run(args: &Args) -> Result<u8> {
     if let Some(sizes) = &solvers.sizes {
         check_partition(sizes, shape)?;
     }
-    // Data for the goal known now is loaded now, so that what is missing is
-    // said before any input is read.
+    // Data for the goal known now is loaded now, before any input is read;
+    // what cannot be loaded is said at the first board that needs it, so
+    // that input with no board needs no data.
     if let Some(shape) = shape.filter(|_| args.random.is_none()) {
         let goal = goal.unwrap_or_else(|| Board::goal(shape));
-        solvers.find(&goal)?;
+        let _ = solvers.find(&goal);
     }
     if let Some(count) = args.random {
         let shape = shape.unwrap_or(Shape::EIGHT);
@@ -295,6 +297,9 @@ pub struct Solvers {
     /// The table named with --table, which alone answers.
     table: Option<PathBuf>,
     list: Vec<Arc<Solver>>,
+    /// A goal whose solver could not be loaded, and why: asked again, it
+    /// fails again without a second try.
+    failed: Option<(Board, String)>,
 }
 
 impl Solvers {
@@ -304,6 +309,17 @@ impl Solvers {
         if let Some(index) = self.list.iter().position(|s| s.serves(goal)) {
             return Ok(index);
         }
+        if let Some((failed, why)) = &self.failed
+            && failed == goal
+        {
+            bail!("{why}");
+        }
+        self.load(goal)
+            .inspect_err(|err| self.failed = Some((*goal, format!("{err:#}"))))
+    }
+
+    /// Loads the solver for `goal`; its index.
+    fn load(&mut self, goal: &Board) -> Result<usize> {
         if let Some(path) = &self.table {
             bail!(
                 "--table {}: it has no section for goals with the blank at cell {}",

@@ -1155,18 +1155,11 @@ fn answer_chunk(
         parser.finish(&mut |item| answers.take(item));
     }
     answers.flush_jobs();
-    let retry = answers.missing.map(|goal| (chunk, goal));
-    if retry.is_none() {
-        answers.flush_run();
-    }
+    answers.flush_run();
     answers.scratch.chunk_run = std::mem::take(&mut answers.run);
-    match retry {
-        Some(retry) => Done {
-            retry: Some(retry),
-            ..Done::default()
-        },
-        None => answers.done,
-    }
+    let mut done = answers.done;
+    done.retry = answers.missing.map(|goal| (chunk, goal));
+    done
 }
 
 /// The boards of a chunk, answered as they are parsed ([`answer_chunk`]).
@@ -1242,6 +1235,10 @@ impl ChunkAnswers<'_> {
             match solver_for(self.solvers, &mut self.last_goal, goal) {
                 Some(index) => solver = index,
                 None => {
+                    // The answers before it, for when the solver cannot be
+                    // loaded.
+                    self.flush_run();
+                    self.flush_jobs();
                     self.missing = Some(*goal);
                     return;
                 }
@@ -1404,10 +1401,9 @@ fn answer_pairs_chunk(
     }
     if let Some(goal) = answers.missing {
         chunk.pairs = Some(at);
-        return Done {
-            retry: Some((chunk, goal)),
-            ..Done::default()
-        };
+        let mut done = std::mem::take(&mut answers.done);
+        done.retry = Some((chunk, goal));
+        return done;
     }
     let mut done = answers.finish();
     done.pairs = Some(PairsRead {
@@ -1496,6 +1492,12 @@ impl PairsAnswers<'_> {
                 match solver_for(self.solvers, &mut self.last_goal, goal) {
                     Some(index) => solver = index,
                     None => {
+                        // The answers before it, for when the solver cannot
+                        // be loaded.
+                        let (solvers, style) = (self.solvers, self.style);
+                        answer_jobs(&mut self.jobs, solvers, style, self.scratch, &mut self.done);
+                        self.run
+                            .answer(solvers, style, self.scratch, &mut self.done);
                         self.missing = Some(*goal);
                         return;
                     }
@@ -1764,6 +1766,7 @@ fn answer_into(
     }
     // A data file changed under the answers: none of them can be trusted.
     if map::changed() {
+        done.out.clear();
         done.fatal = Some(anyhow!(
             "a data file was changed or cut short while being read; the answers from then on \
              were dropped: run again once it is complete"
@@ -2042,16 +2045,29 @@ impl Pipeline {
                 }
             };
             let chunk = match (done.retry.take(), done.pairs.take()) {
-                (Some((chunk, goal)), _) => {
-                    self.find(&goal)?;
-                    chunk
-                }
+                (Some((chunk, goal)), _) => match self.find(&goal) {
+                    Ok(_) => chunk,
+                    // Presumed to start elsewhere: again, from where it
+                    // does, to come back for the goal with the right cases.
+                    Err(_)
+                        if chunk
+                            .pairs
+                            .as_ref()
+                            .is_some_and(|at| !self.starts_right(at)) =>
+                    {
+                        self.truly_placed(chunk)
+                    }
+                    // The answers before the board that needs the solver
+                    // go out first.
+                    Err(err) => {
+                        done.fatal = Some(err);
+                        break done;
+                    }
+                },
                 (None, Some(read)) => {
                     let read_as = &read.at;
-                    let truly = &self.pairs_read;
-                    if read_as.boards == truly.boards
-                        && read_as.pending.is_some() == truly.pending.is_some()
-                    {
+                    if self.starts_right(read_as) {
+                        let truly = &self.pairs_read;
                         let boards = truly.boards + read.boards;
                         self.pairs_offset = boards as i64 - read_as.lines as i64;
                         self.pairs_read = PairsAt {
@@ -2062,13 +2078,10 @@ impl Pipeline {
                         break done;
                     }
                     // Presumed to start elsewhere: again, from where it does.
-                    Chunk {
-                        pairs: Some(PairsAt {
-                            lines: read_as.lines,
-                            ..self.pairs_read.clone()
-                        }),
+                    self.truly_placed(Chunk {
+                        pairs: Some(read.at),
                         ..read.chunk
-                    }
+                    })
                 }
                 (None, None) => break done,
             };
@@ -2082,23 +2095,44 @@ impl Pipeline {
         self.write(done)
     }
 
-    /// Writes a batch's answers and reports its messages.
+    /// Whether a chunk of `--pairs` input presumed to start `at` starts
+    /// there.
+    fn starts_right(&self, at: &PairsAt) -> bool {
+        let truly = &self.pairs_read;
+        at.boards == truly.boards && at.pending.is_some() == truly.pending.is_some()
+    }
+
+    /// A chunk of `--pairs` input, placed where it truly starts.
+    fn truly_placed(&self, chunk: Chunk) -> Chunk {
+        let lines = chunk.pairs.as_ref().map_or(0, |at| at.lines);
+        Chunk {
+            pairs: Some(PairsAt {
+                lines,
+                ..self.pairs_read.clone()
+            }),
+            ..chunk
+        }
+    }
+
+    /// Writes a batch's answers and reports its messages; then its failure,
+    /// if it met one after those answers.
     fn write(&mut self, done: Done) -> Result<()> {
         self.reporter.extend(&done.errors);
         self.invalid |= done.invalid;
-        if let Some(err) = done.fatal {
-            return Err(err);
-        }
         if done.out.len() < IO_BUFFER / 4 {
-            return self.out.write_all(&done.out).context("cannot write stdout");
+            self.out
+                .write_all(&done.out)
+                .context("cannot write stdout")?;
+        } else {
+            // Large answers go out as they are, not copied into the buffer
+            // first: a chunk's answers mostly fit it, so were copied.
+            self.out.flush().context("cannot write stdout")?;
+            self.out
+                .get_mut()
+                .write_all(&done.out)
+                .context("cannot write stdout")?;
         }
-        // Large answers go out as they are, not copied into the buffer
-        // first: a chunk's answers mostly fit it, so were copied.
-        self.out.flush().context("cannot write stdout")?;
-        self.out
-            .get_mut()
-            .write_all(&done.out)
-            .context("cannot write stdout")
+        done.fatal.map_or(Ok(()), Err)
     }
 
     /// Answers every job so far, writes the answers and flushes them.
