@@ -59,6 +59,7 @@ pub mod rank;
 pub mod shape;
 pub mod solver;
 pub mod table;
+pub mod trust;
 
 pub use crate::board::Board;
 pub use crate::data::DataDir;

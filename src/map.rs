@@ -6,23 +6,99 @@
 //! process with every answer not yet written. So every map made here is
 //! guarded: on Linux, a `SIGBUS` inside a guarded map is caught, the page is
 //! replaced by zeros so the reader can go on, and [`changed`] turns true.
-//! Whoever reads a map checks [`changed`] after the work that read it and
-//! drops that work's results: the run ends with a message, after the
-//! answers made before the change.
+//! A file rewritten in place keeps its length but not its [`Stamp`]: every
+//! mapped file's stamp is looked at again by [`changed`]. Whoever reads a
+//! map checks [`changed`] after the work that read it and drops that work's
+//! results: the run ends with a message, after the answers made before the
+//! change.
 
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::ops::Deref;
+use std::os::fd::{AsRawFd, FromRawFd, RawFd};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Whether a guarded map has been found changed underneath (see the
-/// [module](self) docs).
+/// Whether a mapped file has been found changed underneath: a guarded map
+/// cut short (see the [module](self) docs), or any file mapped here whose
+/// [`Stamp`] is no longer what it was when it was mapped (a file rewritten
+/// in place). Once true, it stays true.
 pub fn changed() -> bool {
-    CHANGED.load(Ordering::SeqCst)
+    if CHANGED.load(Ordering::SeqCst) {
+        return true;
+    }
+    let watched = WATCHED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let moved = watched.iter().any(|(_, file, stamp)| {
+        // SAFETY: the descriptor is open: a mapping leaves the list before
+        // its file is closed.
+        let file = std::mem::ManuallyDrop::new(unsafe { File::from_raw_fd(*file) });
+        Stamp::of(&file).map_or(true, |now| now != *stamp)
+    });
+    if moved {
+        CHANGED.store(true, Ordering::SeqCst);
+    }
+    moved
 }
 
 static CHANGED: AtomicBool = AtomicBool::new(false);
+
+/// The files of live mappings, by a number of their own, with their stamps
+/// when mapped.
+static WATCHED: Mutex<Vec<(u64, RawFd, Stamp)>> = Mutex::new(Vec::new());
+static NEXT_WATCH: AtomicU64 = AtomicU64::new(0);
+
+/// What changes whenever a file's bytes may have: its device and inode (a
+/// file put in its place), size, and modification and status-change times
+/// (a file rewritten in place; the status-change time cannot be set back by
+/// anyone but the kernel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stamp {
+    /// The device.
+    pub dev: u64,
+    /// The inode.
+    pub ino: u64,
+    /// The size in bytes.
+    pub size: u64,
+    /// The modification time, in nanoseconds since the epoch.
+    pub modified: i128,
+    /// The status-change time, in nanoseconds since the epoch.
+    pub changed: i128,
+}
+
+impl Stamp {
+    /// The stamp of an open file, as it is now.
+    ///
+    /// # Errors
+    ///
+    /// Fails if the file's metadata cannot be read.
+    pub fn of(file: &File) -> io::Result<Stamp> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = file.metadata()?;
+        let nanos =
+            |seconds: i64, nanos: i64| i128::from(seconds) * 1_000_000_000 + i128::from(nanos);
+        Ok(Stamp {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            modified: nanos(meta.mtime(), meta.mtime_nsec()),
+            changed: nanos(meta.ctime(), meta.ctime_nsec()),
+        })
+    }
+}
+
+/// `dev ino size modified changed`, in decimal.
+impl std::fmt::Display for Stamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {}",
+            self.dev, self.ino, self.size, self.modified, self.changed
+        )
+    }
+}
 
 /// Why a data file could not be opened or mapped.
 #[derive(Debug, thiserror::Error)]
@@ -95,6 +171,11 @@ pub struct Mapping {
     map: memmap2::Mmap,
     #[cfg(target_os = "linux")]
     slot: Option<usize>,
+    /// The file, kept open to be looked at again, and its stamp when mapped.
+    file: File,
+    stamp: Stamp,
+    /// Its number among the watched files.
+    watch: u64,
 }
 
 /// Maps all of `file` for reading.
@@ -110,16 +191,37 @@ pub struct Mapping {
 /// after [`changed`] turns true. `eight-gen` never changes a file in place:
 /// it writes a new one and renames it.
 pub unsafe fn map(file: &File) -> Result<Mapping, OpenError> {
+    let file = file.try_clone().map_err(OpenError::Io)?;
+    let stamp = Stamp::of(&file).map_err(OpenError::Io)?;
     // SAFETY: see this function's contract, which the caller accepts; the
     // guard below keeps a shortened file from killing the process.
-    let map = unsafe { memmap2::Mmap::map(file) }.map_err(OpenError::Io)?;
-    #[cfg(target_os = "linux")]
-    {
-        let slot = guard::watch(map.as_ptr() as usize, map.len());
-        Ok(Mapping { map, slot })
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(OpenError::Io)?;
+    let watch = NEXT_WATCH.fetch_add(1, Ordering::Relaxed);
+    WATCHED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .push((watch, file.as_raw_fd(), stamp));
+    Ok(Mapping {
+        #[cfg(target_os = "linux")]
+        slot: guard::watch(map.as_ptr() as usize, map.len()),
+        map,
+        file,
+        stamp,
+        watch,
+    })
+}
+
+impl Mapping {
+    /// The file's stamp when it was mapped: the bytes seen through the map
+    /// are those it stamps as long as [`Mapping::unchanged`] holds.
+    pub fn stamp(&self) -> Stamp {
+        self.stamp
     }
-    #[cfg(not(target_os = "linux"))]
-    Ok(Mapping { map })
+
+    /// Whether the file's stamp is still what it was when it was mapped.
+    pub fn unchanged(&self) -> bool {
+        Stamp::of(&self.file).is_ok_and(|now| now == self.stamp)
+    }
 }
 
 impl Deref for Mapping {
@@ -142,6 +244,10 @@ impl Drop for Mapping {
         if let Some(slot) = self.slot {
             guard::unwatch(slot);
         }
+        WATCHED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .retain(|(watch, _, _)| *watch != self.watch);
     }
 }
 

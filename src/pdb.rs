@@ -540,6 +540,21 @@ pub enum PdbError {
         /// The entry.
         got: u8,
     },
+    /// An entry other than the one the group's search gives.
+    #[error(
+        "the databases are wrong: group {group} holds {got} for its tiles on {cells:?}, whose \
+         fewest moves are {expected}"
+    )]
+    NotAsSearched {
+        /// The group.
+        group: usize,
+        /// Where its tiles stand.
+        cells: Vec<u8>,
+        /// The entry.
+        got: u32,
+        /// The entry the search gives.
+        expected: u8,
+    },
 }
 
 /// A group's entries as a search reads them.
@@ -720,6 +735,64 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
     /// Fails with the first damaged one.
     pub fn verify(&self) -> Result<(), PdbError> {
         Ok(self.file.verify()?)
+    }
+
+    /// Proves the databases right: every checksum, then every entry of
+    /// every group against the group's search made anew
+    /// ([`PatternDb::generate`]), so that the search over them never
+    /// overestimates and finds the shortest answers. Tells `progress` the
+    /// placements searched so far and in all, after each depth of each
+    /// group. It costs what making them costs: time, and the memory of
+    /// [`build_memory`] for the largest group.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the first damaged group or wrong entry.
+    pub fn prove(&self, mut progress: impl FnMut(u64, u64)) -> Result<(), PdbError> {
+        self.verify()?;
+        let n = self.goal.shape().cells();
+        let counts: Vec<u64> = (0..self.len())
+            .map(|group| placements(n, self.tiles(group).len()))
+            .collect();
+        let all: u64 = counts.iter().sum();
+        let mut before = 0;
+        for (group, &count) in counts.iter().enumerate() {
+            let tiles = self.tiles(group);
+            let made = PatternDb::generate(&self.goal, tiles, |step| {
+                progress(before + step.reached, all);
+            });
+            let wrong = match self.values(group) {
+                Values::Bytes(bytes) => bytes
+                    .iter()
+                    .zip(made.entries())
+                    .position(|(got, want)| got != want),
+                Values::Nibbles(_) => {
+                    let stored = &self.databases()[group];
+                    stored
+                        .entries()
+                        .iter()
+                        .zip(made.entries())
+                        .position(|(got, want)| got != want)
+                }
+            };
+            if let Some(rank) = wrong {
+                let mut cells = vec![0u8; tiles.len()];
+                unrank_placement(rank as u64, n, &mut cells);
+                let got = match self.values(group) {
+                    Values::Bytes(bytes) => u32::from(bytes[rank]),
+                    Values::Nibbles(_) => u32::from(self.databases()[group].entries()[rank]),
+                };
+                return Err(PdbError::NotAsSearched {
+                    group,
+                    cells,
+                    got,
+                    expected: made.entries()[rank],
+                });
+            }
+            before += count;
+            progress(before, all);
+        }
+        Ok(())
     }
 
     /// The goal the databases lead to.

@@ -15,10 +15,11 @@ use crate::board::Board;
 use crate::data::{self, DataDir, Source};
 use crate::file::FileError;
 use crate::ida::Searcher;
-use crate::map::{self, Mapping, OpenError};
+use crate::map::{self, Mapping, OpenError, Stamp};
 use crate::pdb::{PdbError, PdbTable};
 use crate::shape::{Move, Shape, Symmetry, moves_to_string};
 use crate::table::{Table, TableError};
+use crate::trust;
 
 /// The most cells of a shape whose tables are built into the program.
 pub const MAX_BUILTIN_CELLS: usize = 9;
@@ -187,6 +188,60 @@ fn map_data(
         problem,
         build: build.to_string(),
     })
+}
+
+/// Whether the data-folder data of `shape` is proven once and trusted
+/// after while unchanged, its proof recorded beside it (see
+/// [`crate::trust`]): tables of more than 10 cells and pattern databases.
+/// Tables of up to 10 cells are proven at each first use, in milliseconds.
+pub fn proof_recorded(shape: Shape) -> bool {
+    !is_builtin(shape) && (Method::of(shape) == Method::Search || shape.cells() > 10)
+}
+
+/// How far the proof of a data file has come (see [`crate::trust`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Proving<'a> {
+    /// The file.
+    pub path: &'a std::path::Path,
+    /// The work done, in units of the proof's own (placements searched,
+    /// for pattern databases).
+    pub done: u64,
+    /// The work in all, in the same units; `done == of` once proven.
+    pub of: u64,
+}
+
+/// Proves the data-folder file at `path`, mapped as `stamp` says, before
+/// its first answer, unless a proof of it as it is now is recorded (see
+/// [`crate::trust`]); then records the proof. `prove` reports its work
+/// done and in all.
+fn prove_once(
+    path: &std::path::Path,
+    stamp: Stamp,
+    progress: &mut dyn FnMut(&Proving<'_>),
+    prove: impl FnOnce(&mut dyn FnMut(u64, u64)) -> Result<(), Damage>,
+) -> Result<(), Damage> {
+    if trust::is_recorded(path, &stamp) {
+        return Ok(());
+    }
+    progress(&Proving {
+        path,
+        done: 0,
+        of: 1,
+    });
+    prove(&mut |done, of| progress(&Proving { path, done, of }))?;
+    // The proof is of the bytes it read only if the file stayed as it was.
+    let now = map::open(path).map_err(|_| Damage::Changed)?;
+    if Stamp::of(&now).ok() != Some(stamp) {
+        return Err(Damage::Changed);
+    }
+    // Unrecorded, the proof is made again next time: nothing worse.
+    let _ = trust::record(path, &stamp);
+    progress(&Proving {
+        path,
+        done: 1,
+        of: 1,
+    });
+    Ok(())
 }
 
 /// The command that makes the data of `shape` for goals with the blank at
@@ -494,6 +549,9 @@ pub enum Damage {
     /// Pattern databases'.
     #[error(transparent)]
     Pdb(#[from] PdbError),
+    /// The file changed while it was proven.
+    #[error("it changed while it was proven")]
+    Changed,
     /// A good file, but not the one its name says.
     #[error("it holds {got}, not {expected}")]
     Mismatch {
@@ -588,16 +646,37 @@ impl Solver {
         dir: &DataDir,
         sizes: Option<&[usize]>,
     ) -> Result<Solver, DataError> {
+        Solver::load_proving(shape, blank, dir, sizes, |_| {})
+    }
+
+    /// As [`Solver::load`], telling `progress` how far the proof of a file
+    /// has come when one is made (see [`crate::trust`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::load`].
+    pub fn load_proving(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+        mut progress: impl FnMut(&Proving<'_>),
+    ) -> Result<Solver, DataError> {
         match (is_builtin(shape), Method::of(shape)) {
             (true, _) => Solver::builtin(shape),
-            (false, Method::Table) => Solver::load_table(shape, blank, dir),
-            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes),
+            (false, Method::Table) => Solver::load_table(shape, blank, dir, &mut progress),
+            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes, &mut progress),
         }
     }
 
     /// The data folder's table of `shape` for goals with the blank at
     /// `blank`.
-    fn load_table(shape: Shape, blank: usize, dir: &DataDir) -> Result<Solver, DataError> {
+    fn load_table(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        progress: &mut dyn FnMut(&Proving<'_>),
+    ) -> Result<Solver, DataError> {
         let build = build_command(shape, blank, None, dir);
         let what = format!("the {shape} table for goals with the blank at cell {blank}");
         let path = dir.path().join(table_file(shape, Some(blank)));
@@ -606,6 +685,7 @@ impl Solver {
             _ => " (half a minute and a gigabyte of memory)",
         };
         let map = map_data(&path, &what, &build, cost)?;
+        let stamp = map.stamp();
         let damaged = |problem| DataError::Damaged {
             path: path.clone(),
             problem,
@@ -626,6 +706,12 @@ impl Solver {
                 ),
             }));
         }
+        if proof_recorded(shape) {
+            prove_once(&path, stamp, progress, |_| {
+                table.verify().map_err(Damage::Table)
+            })
+            .map_err(damaged)?;
+        }
         Ok(Solver::from_table(table, Origin::File { path, build }))
     }
 
@@ -638,6 +724,7 @@ impl Solver {
         blank: usize,
         dir: &DataDir,
         sizes: Option<&[usize]>,
+        progress: &mut dyn FnMut(&Proving<'_>),
     ) -> Result<Solver, DataError> {
         let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
         let default = default_partition(db_shape);
@@ -656,6 +743,7 @@ impl Solver {
             }
             map => map?,
         };
+        let stamp = map.stamp();
         let damaged = |problem| DataError::Damaged {
             path: path.clone(),
             problem,
@@ -675,6 +763,10 @@ impl Solver {
                 ),
             }));
         }
+        prove_once(&path, stamp, progress, |report| {
+            table.prove(report).map_err(Damage::Pdb)
+        })
+        .map_err(damaged)?;
         Ok(Solver::from_search(
             Searcher::new(table),
             Origin::File { path, build },
@@ -706,9 +798,16 @@ impl Solver {
     ///
     /// Fails with what is wrong, and the command that makes the data anew.
     pub fn verify(&self) -> Result<(), DataError> {
-        let damage = match &self.engine {
-            Engine::Table(table) => table.verify().map_err(Damage::Table),
-            Engine::Search(searcher) => searcher.table().verify().map_err(Damage::Pdb),
+        let damage = match (&self.engine, &self.origin) {
+            (Engine::Table(table), _) => table.verify().map_err(Damage::Table),
+            // The program's own databases are what `eight-gen --check`
+            // proved when it was built.
+            (Engine::Search(searcher), Origin::Builtin) => {
+                searcher.table().verify().map_err(Damage::Pdb)
+            }
+            (Engine::Search(searcher), Origin::File { .. }) => {
+                searcher.table().prove(|_, _| {}).map_err(Damage::Pdb)
+            }
         };
         damage.map_err(|problem| match &self.origin {
             Origin::Builtin => DataError::Builtin {

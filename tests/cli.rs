@@ -469,3 +469,95 @@ fn damaged_or_misnamed_databases_say_how_to_build_them_once() {
         "{err}"
     );
 }
+
+/// Runs `eight` on 4x4 boards with the 5-5-5 databases of `data`.
+fn fifteen_with(data: &std::path::Path, input: &str) -> (String, String, i32) {
+    run(
+        &["--data", data.to_str().unwrap(), "--partition", "5-5-5"],
+        input,
+    )
+}
+
+/// Pattern databases in the data folder answer only once proven: crafted
+/// ones are refused before any answer (exit 2), whether their checksums
+/// are stale or made right again; right ones copied in are proven at their
+/// first use and trusted after, while unchanged.
+#[test]
+fn data_folder_databases_are_proven_before_their_first_answer() {
+    use eight::PdbTable;
+    use eight::pdb::PatternDb;
+    let dir = tempfile::tempdir().unwrap();
+    common::build_databases(dir.path(), "4x4", "5-5-5", 15);
+    let path = dir.path().join("4x4-5-5-5-blank0.pdb");
+    let record = dir.path().join("4x4-5-5-5-blank0.pdb.proof");
+    assert!(
+        record.exists(),
+        "eight-gen records the proof of what it makes"
+    );
+    let mut rng = common::Rng(3);
+    let goal = common::canonical(16, 15);
+    let input: String = (0..6)
+        .map(|_| common::text(&rng.scramble(4, &goal, 40)) + "\n")
+        .collect();
+    let (want, err, code) = fifteen_with(dir.path(), &input);
+    assert_eq!((err.as_str(), code), ("", 0));
+    let right = std::fs::read(&path).unwrap();
+    // One group's nonzero entries raised by 8 in place: stale checksums.
+    let table = PdbTable::new(&right[..]).unwrap();
+    let section = table.file().section_bytes(1);
+    let at = section.as_ptr() as usize - right.as_ptr() as usize;
+    let mut stale = right.clone();
+    for byte in &mut stale[at..at + section.len()] {
+        if *byte > 0 {
+            *byte += 8;
+        }
+    }
+    // The same, and one entry changed, with every checksum made right.
+    let rewritten = |change: &dyn Fn(usize, usize, u8) -> u8| {
+        let goal = *table.goal();
+        let dbs: Vec<PatternDb> = table
+            .databases()
+            .iter()
+            .enumerate()
+            .map(|(group, db)| {
+                let entries = db.entries().iter().enumerate();
+                let entries = entries.map(|(i, &e)| change(group, i, e)).collect();
+                PatternDb::from_entries(&goal, db.tiles(), entries)
+            })
+            .collect();
+        let mut out = Vec::new();
+        eight::pdb::write(&goal, &dbs, eight::file::Codec::Raw8, &mut out).unwrap();
+        out
+    };
+    let inflated = rewritten(&|group, _, e| if group == 1 && e > 0 { e + 8 } else { e });
+    let one = rewritten(&|group, i, e| if group == 2 && i == 777 { e + 2 } else { e });
+    for (what, bytes) in [
+        ("stale", &stale),
+        ("inflated", &inflated),
+        ("one entry", &one),
+    ] {
+        // A tick of the file system's clock after the last write, so that
+        // the file's times change.
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        std::fs::write(&path, bytes).unwrap();
+        let (out, err, code) = fifteen_with(dir.path(), &input);
+        assert_eq!((out.as_str(), code), ("", 2), "{what}: {err}");
+        assert!(err.contains("4x4-5-5-5-blank0.pdb"), "{what}: {err}");
+        assert!(
+            err.contains("make it anew with `eight-gen --shape 4x4"),
+            "{what}: {err}"
+        );
+    }
+    // The right file copied back in: proven at its first use, recorded,
+    // then trusted.
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    std::fs::write(&path, &right).unwrap();
+    let before = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(
+        fifteen_with(dir.path(), &input),
+        (want.clone(), String::new(), 0)
+    );
+    let after = std::fs::read_to_string(&record).unwrap();
+    assert_ne!(before, after, "the new proof is recorded");
+    assert_eq!(fifteen_with(dir.path(), &input), (want, String::new(), 0));
+}

@@ -569,3 +569,66 @@ fn moves_shorter_than_the_shortest_are_an_error_about_the_data() {
     );
     assert!(err.is_data_error());
 }
+
+/// The proof of pattern databases passes right ones and refuses every
+/// wrong entry whose checksums were made right again: inflated, zeroed,
+/// or one entry changed by one either way.
+#[test]
+fn the_proof_of_databases_refuses_every_wrong_entry() {
+    let goal = Board::goal(Shape::EIGHT);
+    let file = databases(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
+    let mut seen = Vec::new();
+    PdbTable::new(&file[..])
+        .unwrap()
+        .prove(|done, of| seen.push((done, of)))
+        .unwrap();
+    assert_eq!(
+        seen.last(),
+        Some(&(2 * 3024, 2 * 3024)),
+        "progress ends at all placements"
+    );
+    let mut rng = common::Rng(11);
+    let entries = 3024;
+    type Change = Box<dyn Fn(usize, u8) -> u8>;
+    let changes: Vec<(&str, Change)> = vec![
+        ("inflated", Box::new(|_, e| if e > 0 { e + 8 } else { e })),
+        ("zeroed", Box::new(|_, _| 0)),
+        ("one up", {
+            let at = rng.below(entries);
+            Box::new(move |i, e| if i == at { e + 1 } else { e })
+        }),
+        ("one down", {
+            let at = rng.below(entries);
+            Box::new(move |i, e| {
+                if i == at && e > 0 {
+                    e - 1
+                } else if i == at {
+                    e + 2
+                } else {
+                    e
+                }
+            })
+        }),
+    ];
+    for (what, change) in changes {
+        let wrong = with_entries(&file, change);
+        // The checksums are right: only the proof catches it.
+        assert!(
+            eight::file::RawFile::new(&wrong[..])
+                .unwrap()
+                .verify()
+                .is_ok()
+        );
+        let err = match PdbTable::new(&wrong[..]) {
+            Ok(table) => table.prove(|_, _| {}).unwrap_err(),
+            Err(err) => err,
+        };
+        assert!(
+            matches!(
+                err,
+                PdbError::NotAsSearched { .. } | PdbError::Entry { .. } | PdbError::Home { .. }
+            ),
+            "{what}: {err}"
+        );
+    }
+}

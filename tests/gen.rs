@@ -205,7 +205,8 @@ fn a_two_by_five_table_made_on_request_answers_right() {
         .env("EIGHT_DATA", dir.path())
         .assert()
         .success();
-    // Another goal's blank needs another file, named in the message.
+    // Another goal's blank needs another file, named in the message at the
+    // first board that needs it.
     let (out, err, code) = run(
         &[
             "--shape",
@@ -215,7 +216,7 @@ fn a_two_by_five_table_made_on_request_answers_right() {
             "--goal",
             "x 1 2 3 4 5 6 7 8 9",
         ],
-        "",
+        "1 2 3 4 5 6 7 8 9 x\n",
     );
     assert_eq!((out.as_str(), code), ("", 2));
     assert!(

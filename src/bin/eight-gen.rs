@@ -15,6 +15,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use eight::bfs::{self, GoalDone, Layer};
 use eight::data::DataDir;
 use eight::file::Codec;
+use eight::map;
 use eight::pdb::{self, PatternDb};
 use eight::solver::{self, Method};
 use eight::{Board, Shape, Table};
@@ -85,6 +86,19 @@ struct Target {
     what: What,
     path: PathBuf,
     command: String,
+    /// Data-folder data, proven before its first use, not committed.
+    data_folder: bool,
+}
+
+impl Target {
+    /// Whether `eight` trusts the file on a recorded proof.
+    fn proof_recorded(&self) -> bool {
+        let shape = match &self.what {
+            What::Table { shape, .. } => *shape,
+            What::Databases { goal, .. } => goal.shape(),
+        };
+        self.data_folder && solver::proof_recorded(shape)
+    }
 }
 
 /// What a file holds.
@@ -120,10 +134,13 @@ fn run(args: &Args) -> Result<ExitCode> {
         let started = Instant::now();
         let bytes = make(args, target)?;
         if args.check {
-            failed |= !check(&target.path, &bytes, &target.command, args.quiet);
+            failed |= !check(target, &bytes, args.quiet);
             continue;
         }
         publish(&target.path, &bytes)?;
+        if target.proof_recorded() {
+            record_proof(&target.path);
+        }
         if !args.quiet {
             say(&format!(
                 "wrote {} ({} bytes) in {:.1} s",
@@ -161,6 +178,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                 },
                 path: dir.join(solver::table_file(shape, None)),
                 command: command.clone(),
+                data_folder: false,
             });
         // Compact 4x4 databases for the goals of each symmetry class.
         let databases = [0, 1, 5].into_iter().map(|blank| Target {
@@ -171,6 +189,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             },
             path: dir.join(solver::builtin_pdb_file(Shape::FIFTEEN, blank)),
             command: command.clone(),
+            data_folder: false,
         });
         return Ok(tables.chain(databases).collect());
     };
@@ -206,6 +225,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             what: What::Table { shape, blanks },
             path: dir.join(solver::table_file(shape, None)),
             command: format!("cargo run --release --bin eight-gen -- --shape {shape}{flag}"),
+            data_folder: false,
         }]);
     }
     if method == Method::Table {
@@ -218,6 +238,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                 },
                 path: dir.join(solver::table_file(shape, Some(blank))),
                 command: format!("eight-gen --shape {shape} --blank {blank}{flag}"),
+                data_folder: true,
             })
             .collect());
     }
@@ -250,6 +271,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                 },
                 path: dir.join(solver::pdb_file(db_shape, &sizes, rep)),
                 command: format!("eight-gen --shape {db_shape} --blank {rep}{partition}{flag}"),
+                data_folder: true,
             })
         })
         .collect()
@@ -374,7 +396,12 @@ fn make_databases(args: &Args, goal: &Board, groups: &[Vec<u8>], codec: Codec) -
 
 /// Compares a fresh generation with the file at `path` (and proves a fresh
 /// table right); on a difference, says which command makes it anew.
-fn check(path: &Path, fresh: &[u8], command: &str, quiet: bool) -> bool {
+fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
+    let (path, command) = (target.path.as_path(), target.command.as_str());
+    let commit = match target.data_folder {
+        true => "",
+        false => " and commit the result",
+    };
     if let Ok(table) = Table::new(fresh)
         && let Err(err) = table.verify()
     {
@@ -392,7 +419,7 @@ fn check(path: &Path, fresh: &[u8], command: &str, quiet: bool) -> bool {
         Ok(on_disk) if on_disk != fresh => {
             say(&format!(
                 "eight-gen: {} differs from a fresh generation ({} bytes on disk, {} made); \
-                 run `{command}` and commit the result",
+                 run `{command}`{commit}",
                 path.display(),
                 on_disk.len(),
                 fresh.len(),
@@ -400,6 +427,10 @@ fn check(path: &Path, fresh: &[u8], command: &str, quiet: bool) -> bool {
             false
         }
         Ok(_) => {
+            // Equal to a fresh generation: proven.
+            if target.proof_recorded() {
+                record_proof(path);
+            }
             if !quiet {
                 say(&format!(
                     "{} is up to date ({} bytes)",
@@ -417,6 +448,24 @@ fn check(path: &Path, fresh: &[u8], command: &str, quiet: bool) -> bool {
 /// to this run) and renamed over `path`. A reader sees the old file or the
 /// new one, never half of one; two runs at once never share a file; and a
 /// run that fails or is killed while writing leaves nothing behind.
+/// Records that the data-folder file at `path` is proven (it was just
+/// made, or found equal to what is made), so that `eight` trusts it at once
+/// while it stays unchanged. A record that cannot be written only means
+/// `eight` proves the file at its first use.
+fn record_proof(path: &Path) {
+    let stamp = map::open(path)
+        .map_err(|err| err.to_string())
+        .and_then(|file| map::Stamp::of(&file).map_err(|err| err.to_string()));
+    let recorded =
+        stamp.and_then(|stamp| eight::trust::record(path, &stamp).map_err(|err| err.to_string()));
+    if let Err(err) = recorded {
+        say(&format!(
+            "eight-gen: cannot record the proof of {} ({err}): eight proves it at its first use",
+            path.display()
+        ));
+    }
+}
+
 fn publish(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,

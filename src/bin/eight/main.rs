@@ -18,15 +18,16 @@ mod render;
 mod start;
 mod stream;
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir};
 use eight::shape::Notation;
-use eight::solver::{self, Data, Method, Origin};
+use eight::solver::{self, Data, Method, Origin, Proving};
 use eight::{Board, Layout, Shape, Solver, Table, map, pdb};
 
 use crate::render::{Form, Style};
@@ -328,7 +329,13 @@ impl Solvers {
             );
         }
         let dir = self.dir.as_ref().map_err(Clone::clone)?;
-        let solver = Solver::load(goal.shape(), goal.blank(), dir, self.sizes.as_deref())?;
+        let solver = Solver::load_proving(
+            goal.shape(),
+            goal.blank(),
+            dir,
+            self.sizes.as_deref(),
+            proof_progress(),
+        )?;
         if self.verify {
             solver.verify()?;
         }
@@ -351,6 +358,38 @@ impl Solvers {
     /// The solvers, for the workers.
     pub fn list(&self) -> &[Arc<Solver>] {
         &self.list
+    }
+}
+
+/// What to tell of a data file's proof on its first use: on a terminal, a
+/// line on stderr kept up to date; elsewhere nothing.
+fn proof_progress() -> impl FnMut(&Proving<'_>) {
+    let terminal = io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut shown = None;
+    move |proving: &Proving<'_>| {
+        if !terminal {
+            return;
+        }
+        let percent = proving.done * 100 / proving.of.max(1);
+        if shown == Some(percent) {
+            return;
+        }
+        shown = Some(percent);
+        let end = match proving.done == proving.of && proving.done > 0 {
+            true => format!(
+                "proven in {:.0} s, recorded for later runs\n",
+                started.elapsed().as_secs_f64()
+            ),
+            false => format!("{percent}%"),
+        };
+        let _ = io::stderr().lock().write_all(
+            format!(
+                "\reight: proving {} before its first use: {end}",
+                proving.path.display()
+            )
+            .as_bytes(),
+        );
     }
 }
 

@@ -1764,14 +1764,6 @@ fn answer_into(
         }
         rest = &rest[1..];
     }
-    // A data file changed under the answers: none of them can be trusted.
-    if map::changed() {
-        done.out.clear();
-        done.fatal = Some(anyhow!(
-            "a data file was changed or cut short while being read; the answers from then on \
-             were dropped: run again once it is complete"
-        ));
-    }
 }
 
 /// A numbered batch of work, and the solvers it may name.
@@ -2117,6 +2109,14 @@ impl Pipeline {
     /// Writes a batch's answers and reports its messages; then its failure,
     /// if it met one after those answers.
     fn write(&mut self, done: Done) -> Result<()> {
+        // A data file changed while the answers were made (or before): none
+        // of them can be trusted.
+        if map::changed() {
+            return Err(anyhow!(
+                "a data file was changed or cut short while being read; the answers from then \
+                 on were dropped: run again once it is complete"
+            ));
+        }
         self.reporter.extend(&done.errors);
         self.invalid |= done.invalid;
         if done.out.len() < IO_BUFFER / 4 {
