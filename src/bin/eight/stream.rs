@@ -15,7 +15,7 @@
 //! then dropped and the answers still written. A data error or a data file
 //! changed underneath ends the run after the answers made before it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Display;
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
@@ -1054,9 +1054,37 @@ struct Done {
     /// For a chunk of `--pairs` input: what it read, to check where it was
     /// presumed to start.
     pairs: Option<PairsRead>,
+    /// Where answers go ahead of the rest of the batch, if they may.
+    ahead: Option<Ahead>,
+    /// Answers sent ahead: more of the batch follows.
+    part: bool,
+}
+
+/// Where a worker sends a chunk's answers ahead of the rest: each search's
+/// answer as soon as it and those before it are made, so that slow answers
+/// stream, from a file as from a pipe.
+struct Ahead {
+    number: u64,
+    answers: mpsc::Sender<(u64, Done)>,
 }
 
 impl Done {
+    /// Sends the answers so far ahead of the rest of the batch, if they
+    /// may go ahead.
+    fn send_ahead(&mut self) {
+        let Some(ahead) = &self.ahead else {
+            return;
+        };
+        let part = Done {
+            out: std::mem::take(&mut self.out),
+            errors: std::mem::take(&mut self.errors),
+            invalid: self.invalid,
+            part: true,
+            ..Done::default()
+        };
+        let _ = ahead.answers.send((ahead.number, part));
+    }
+
     /// Nothing yet, for the answers of `chunk`: room for twice its bytes,
     /// as answers run longer than boards (a 3x3 line of 18 bytes has an
     /// answer of 23 on average and 32 at most).
@@ -1115,6 +1143,22 @@ struct Chunk {
     pairs: Option<PairsAt>,
 }
 
+impl Chunk {
+    /// The chunk from line `line` on, one of its lines.
+    fn rest_from(mut self, line: u64) -> Chunk {
+        let skip = (line - self.line) as usize;
+        let start = match skip {
+            0 => 0,
+            _ => memchr::memchr_iter(b'\n', &self.bytes)
+                .nth(skip - 1)
+                .map_or(self.bytes.len(), |at| at + 1),
+        };
+        self.bytes.drain(..start);
+        self.line = line;
+        self
+    }
+}
+
 /// How a worker reads chunks: the boards' layout and the goal, if fixed.
 #[derive(Clone, Copy)]
 struct Reading {
@@ -1133,6 +1177,7 @@ fn answer_chunk(
     solvers: &[Arc<Solver>],
     style: Style,
     scratch: &mut Scratch,
+    ahead: Option<Ahead>,
 ) -> Done {
     let mut run = std::mem::take(&mut scratch.chunk_run);
     run.clear();
@@ -1141,7 +1186,10 @@ fn answer_chunk(
         style,
         reading,
         scratch,
-        done: Done::for_chunk(&chunk),
+        done: Done {
+            ahead,
+            ..Done::for_chunk(&chunk)
+        },
         run,
         run_goal: None,
         last_goal: None,
@@ -1158,7 +1206,10 @@ fn answer_chunk(
     answers.flush_run();
     answers.scratch.chunk_run = std::mem::take(&mut answers.run);
     let mut done = answers.done;
-    done.retry = answers.missing.map(|goal| (chunk, goal));
+    done.ahead = None;
+    done.retry = answers
+        .missing
+        .map(|(goal, line)| (chunk.rest_from(line), goal));
     done
 }
 
@@ -1174,8 +1225,9 @@ struct ChunkAnswers<'a> {
     run: Vec<Board>,
     run_goal: Option<(Board, usize)>,
     last_goal: Option<(Board, usize)>,
-    /// A goal with no solver loaded: the chunk goes back.
-    missing: Option<Board>,
+    /// A goal with no solver loaded, and the line of its board: the chunk
+    /// from there goes back.
+    missing: Option<(Board, u64)>,
     /// Boards that do not go in runs, answered in order as jobs.
     jobs: Vec<Job>,
     /// The shape whose boards join the run as they come, once one has: a
@@ -1239,7 +1291,7 @@ impl ChunkAnswers<'_> {
                     // loaded.
                     self.flush_run();
                     self.flush_jobs();
-                    self.missing = Some(*goal);
+                    self.missing = Some((*goal, line));
                     return;
                 }
             }
@@ -1756,6 +1808,10 @@ fn answer_into(
             &mut done.out,
             &mut done.errors,
         ) {
+            Ok(invalid) if rest[0].start.is_ok() && solvers[rest[0].solver].searches() => {
+                done.invalid |= invalid;
+                done.send_ahead();
+            }
             Ok(invalid) => done.invalid |= invalid,
             Err(err) => {
                 done.fatal = Some(err);
@@ -1792,8 +1848,9 @@ struct Pipeline {
     /// Batches sent to the workers, and written.
     sent: u64,
     written: u64,
-    /// Answers that came back before those of earlier batches.
-    waiting: BTreeMap<u64, Done>,
+    /// Answers that came back before those of earlier batches, in the order
+    /// they came.
+    waiting: BTreeMap<u64, VecDeque<Done>>,
     scratch: Scratch,
     out: io::BufWriter<io::StdoutLock<'static>>,
     reporter: Reporter,
@@ -1999,7 +2056,11 @@ impl Pipeline {
                             answer_pairs_chunk(chunk, reading, &solvers, style, &mut scratch)
                         }
                         Work::Chunk(chunk) => {
-                            answer_chunk(chunk, reading, &solvers, style, &mut scratch)
+                            let ahead = Ahead {
+                                number,
+                                answers: done.clone(),
+                            };
+                            answer_chunk(chunk, reading, &solvers, style, &mut scratch, Some(ahead))
                         }
                     };
                     if done.send((number, answered)).is_err() {
@@ -2021,23 +2082,19 @@ impl Pipeline {
     /// to start elsewhere than it does ([`PairsAt`]).
     fn write_next(&mut self) -> Result<()> {
         let done = loop {
-            let mut done = match self.waiting.remove(&self.written) {
-                Some(done) => done,
-                None => {
-                    let workers = self.workers.as_ref().expect("batches were sent");
-                    let (number, done) = workers
-                        .answers
-                        .recv()
-                        .map_err(|_| anyhow!("a worker thread stopped"))?;
-                    if number != self.written {
-                        self.waiting.insert(number, done);
-                        continue;
-                    }
-                    done
-                }
-            };
+            let mut done = self.next_answers()?;
+            if done.part {
+                self.write(done)?;
+                continue;
+            }
             let chunk = match (done.retry.take(), done.pairs.take()) {
                 (Some((chunk, goal)), _) => match self.find(&goal) {
+                    // The answers before the board of that goal go out, and
+                    // the chunk from that board on goes back.
+                    Ok(_) if chunk.pairs.is_none() => {
+                        self.write(done)?;
+                        chunk
+                    }
                     Ok(_) => chunk,
                     // Presumed to start elsewhere: again, from where it
                     // does, to come back for the goal with the right cases.
@@ -2085,6 +2142,41 @@ impl Pipeline {
         };
         self.written += 1;
         self.write(done)
+    }
+
+    /// The next answers of the oldest batch not yet written: kept from
+    /// before, or the next to come. Whatever is written so far is flushed
+    /// before waiting, so that slow answers are seen as they come.
+    fn next_answers(&mut self) -> Result<Done> {
+        if let Some(queue) = self.waiting.get_mut(&self.written)
+            && let Some(done) = queue.pop_front()
+        {
+            if queue.is_empty() {
+                self.waiting.remove(&self.written);
+            }
+            return Ok(done);
+        }
+        let workers = self.workers.as_ref().expect("batches were sent");
+        let mut flushed = false;
+        loop {
+            let (number, done) = match workers.answers.try_recv() {
+                Ok(answers) => answers,
+                Err(TryRecvError::Empty) if !flushed => {
+                    self.reporter.flush();
+                    self.out.flush().context("cannot write stdout")?;
+                    flushed = true;
+                    continue;
+                }
+                Err(_) => workers
+                    .answers
+                    .recv()
+                    .map_err(|_| anyhow!("a worker thread stopped"))?,
+            };
+            if number == self.written {
+                return Ok(done);
+            }
+            self.waiting.entry(number).or_default().push_back(done);
+        }
     }
 
     /// Whether a chunk of `--pairs` input presumed to start `at` starts
@@ -2138,8 +2230,9 @@ impl Pipeline {
     /// Answers every job so far, writes the answers and flushes them.
     fn drain(&mut self) -> Result<()> {
         self.check()?;
-        if self.sent == self.written {
-            // Little input: answer it here rather than wake the workers.
+        if self.sent == self.written && self.batch_size > 1 {
+            // Little input: answer it here rather than wake the workers
+            // (searches go to the workers, so that their answers stream).
             let done = answer_batch(&self.batch, &self.shared, self.style, &mut self.scratch);
             self.batch.clear();
             self.write(done)?;
