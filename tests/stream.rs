@@ -623,3 +623,82 @@ fn input_with_no_board_needs_no_data() {
     assert_eq!((out.as_str(), code), ("", 2));
     assert!(err.contains("eight-gen --shape 2x5"), "{err}");
 }
+
+/// Starts `eight` on slow boards (random 4x4 ones) read from a file, with
+/// stdout piped; returns it, the boards and a reader of its answers.
+fn slow_boards_from_a_file() -> (
+    std::process::Child,
+    Vec<String>,
+    BufReader<std::process::ChildStdout>,
+) {
+    let (boards, _, _) = run(&["--random", "600", "--shape", "4x4", "--seed", "8"], "");
+    let mut file = tempfile::tempfile().unwrap();
+    file.write_all(boards.as_bytes()).unwrap();
+    std::io::Seek::rewind(&mut file).unwrap();
+    let mut child = Command::new(cargo_bin("eight"))
+        .stdin(file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    (child, boards.lines().map(String::from).collect(), stdout)
+}
+
+/// Slow answers stream from a file as from a pipe: the first is written
+/// long before the last board is answered.
+#[test]
+fn slow_answers_from_a_file_are_written_as_they_come() {
+    let (mut child, _, mut stdout) = slow_boards_from_a_file();
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.ends_with('\n'));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "written before the run ended"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// SIGINT and SIGTERM stop the run with every finished answer written,
+/// whole and in order, and exit 128 + the signal; waiting for input, too.
+#[test]
+fn a_signal_stops_the_run_after_every_finished_answer() {
+    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let (mut child, boards, mut stdout) = slow_boards_from_a_file();
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: kill sends a signal to the child, nothing else.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(code));
+        let answers = first + &rest;
+        let count = answers.lines().count();
+        assert!(answers.ends_with('\n') && count < boards.len(), "{count}");
+        let alone: String = boards[..count].iter().map(|b| b.clone() + "\n").collect();
+        assert_eq!(
+            answers,
+            run(&[], alone).0,
+            "the answers of the first {count} boards"
+        );
+    }
+    // Waiting for input.
+    let mut child = Command::new(cargo_bin("eight"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{G}\n").as_bytes()).unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "rdr\n");
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    drop(stdin);
+}

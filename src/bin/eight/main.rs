@@ -15,6 +15,7 @@
 mod args;
 mod random;
 mod render;
+mod signals;
 mod start;
 mod stream;
 
@@ -304,10 +305,15 @@ pub struct Solvers {
 }
 
 impl Solvers {
+    /// The index of the solver that answers toward `goal`, if it is loaded.
+    pub fn loaded(&self, goal: &Board) -> Option<usize> {
+        self.list.iter().position(|s| s.serves(goal))
+    }
+
     /// The index of the solver that answers toward `goal`, loading it if
     /// need be.
     pub fn find(&mut self, goal: &Board) -> Result<usize> {
-        if let Some(index) = self.list.iter().position(|s| s.serves(goal)) {
+        if let Some(index) = self.loaded(goal) {
             return Ok(index);
         }
         if let Some((failed, why)) = &self.failed

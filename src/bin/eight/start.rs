@@ -6,7 +6,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::args::{self, FATAL};
-use crate::{ANSWERED, Args, run, stream};
+use crate::{ANSWERED, Args, run, signals, stream};
 /// The exit code of a panic, as Rust's own start gives it.
 const PANIC: u8 = 101;
 
@@ -71,10 +71,12 @@ fn eight(args: Vec<OsString>) -> u8 {
         Ok(args) => args,
         Err(code) => return code,
     };
-    let code = match run(&args) {
-        Ok(code) => code,
-        Err(err) if stream::is_broken_pipe(&err) => ANSWERED,
-        Err(err) => {
+    let code = match (run(&args), signals::stopped_code()) {
+        // Stopped by a signal, after every finished answer.
+        (Err(_), Some(code)) => code,
+        (Ok(code), _) => code,
+        (Err(err), None) if stream::is_broken_pipe(&err) => ANSWERED,
+        (Err(err), None) => {
             stream::report_fatal(&err);
             FATAL
         }

@@ -17,19 +17,20 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Display;
-use std::io::{self, Read, Write};
-use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
+use std::io::{self, IsTerminal, Read, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use eight::shape::Shape;
 use eight::solver::Walk;
 use eight::table::GROUP;
 use eight::{Board, Item, Layout, Parser, Solver, map};
 
-use crate::Solvers;
 use crate::render::{self, Form, Job, Judged, Rejected, Scratch, Style};
+use crate::{Solvers, signals};
 
 /// How much input is read, and output buffered, at a time: a chunk for a
 /// worker is one read. (128 KB against 64 KB: a tenth less time on 1,000,000
@@ -71,6 +72,7 @@ pub struct Config {
 
 /// Answers everything on stdin; returns the exit code.
 pub fn run(config: Config, solvers: Solvers) -> Result<u8> {
+    signals::catch();
     let mut session = Session {
         pipeline: Pipeline::new(&config, solvers),
         pairs: config.pairs.then(Pairs::default),
@@ -542,6 +544,7 @@ impl Input {
                 if buffer.is_empty() {
                     *buffer = vec![0; IO_BUFFER];
                 }
+                wait_for_input()?;
                 let read = read_into(stdin, buffer).context("cannot read stdin")?;
                 if read < FULL_READ {
                     return Ok((read > 0).then(|| buffer[..read].to_vec()));
@@ -557,9 +560,9 @@ impl Input {
                     Ok(block) => block,
                     Err(TryRecvError::Empty) => {
                         before_wait()?;
-                        match blocks.recv() {
-                            Ok(block) => block,
-                            Err(_) => return Ok(None),
+                        match receive(blocks)? {
+                            Some(block) => block,
+                            None => return Ok(None),
                         }
                     }
                     Err(TryRecvError::Disconnected) => return Ok(None),
@@ -570,13 +573,57 @@ impl Input {
     }
 }
 
-/// One read into `buffer`, tried again if a signal interrupts it; the bytes
-/// read, 0 at end of input.
+/// One read into `buffer`, tried again if a signal interrupts it, unless
+/// it asks the run to stop; the bytes read, 0 at end of input.
 fn read_into(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
     loop {
         match input.read(buffer) {
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err)
+                if err.kind() == io::ErrorKind::Interrupted && signals::stopped().is_none() =>
+            {
+                continue;
+            }
             result => return result,
+        }
+    }
+}
+
+/// Waits until stdin can be read (or is at its end), looking whether a
+/// signal asked the run to stop every [`LOOK_EVERY`]: a signal that comes
+/// just before a read would not end it.
+fn wait_for_input() -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let mut poll = libc::pollfd {
+        fd: io::stdin().as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    loop {
+        signals::check()?;
+        // SAFETY: poll reads and writes the one pollfd owned here.
+        let ready = unsafe { libc::poll(&mut poll, 1, LOOK_EVERY.as_millis() as libc::c_int) };
+        // Ready, at its end, or not to be polled: the read tells.
+        if ready > 0
+            || (ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted)
+        {
+            return Ok(());
+        }
+    }
+}
+
+/// How long a wait goes before it looks whether a signal asked the run to
+/// stop.
+const LOOK_EVERY: Duration = Duration::from_millis(50);
+
+/// The next message of `from`, `None` once it has no sender; fails with
+/// [`signals::Stopped`] if a signal asks the run to stop meanwhile.
+fn receive<T>(from: &Receiver<T>) -> Result<Option<T>> {
+    loop {
+        signals::check()?;
+        match from.recv_timeout(LOOK_EVERY) {
+            Ok(message) => return Ok(Some(message)),
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return Ok(None),
         }
     }
 }
@@ -594,7 +641,7 @@ fn read_block(input: &mut impl Read, size: usize) -> io::Result<Vec<u8>> {
 /// error. The thread is not joined: at exit it may still wait for input.
 fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
     let (send, receive) = mpsc::sync_channel(READ_AHEAD);
-    thread::spawn(move || {
+    signals::spawn(move || {
         let mut stdin = io::stdin().lock();
         loop {
             match read_block(&mut stdin, IO_BUFFER) {
@@ -624,6 +671,8 @@ struct Reporter {
     piece: usize,
     /// Writing stderr failed: messages are dropped from then on.
     dead: bool,
+    /// Stderr is a terminal: long waits are shown.
+    terminal: bool,
 }
 
 impl Default for Reporter {
@@ -635,6 +684,7 @@ impl Default for Reporter {
                 false => IO_BUFFER,
             },
             dead: false,
+            terminal: io::stderr().is_terminal(),
         }
     }
 }
@@ -685,6 +735,17 @@ impl Reporter {
                 }
             }
             lines = &lines[end..];
+        }
+    }
+
+    /// Shows `status` on the terminal's last line in place of what was
+    /// there; an empty one clears it.
+    fn show(&mut self, status: &str) {
+        self.flush();
+        if !self.dead {
+            let end = if status.is_empty() { "" } else { " " };
+            let text = format!("\r{status}{end}\x1b[K");
+            self.dead = io::stderr().lock().write_all(text.as_bytes()).is_err();
         }
     }
 
@@ -938,7 +999,7 @@ impl Session {
                 match self.last_goal {
                     // Most inputs have one goal: its solver is known.
                     Some((last, index)) if last == goal => job.solver = index,
-                    _ => match self.pipeline.find(&goal) {
+                    _ => match self.load(&goal) {
                         Ok(index) => {
                             job.solver = index;
                             self.last_goal = Some((goal, index));
@@ -952,6 +1013,16 @@ impl Session {
             }
         }
         self.pipeline.push(job);
+    }
+
+    /// The index of the solver for `goal`. Before one is loaded, every
+    /// answer so far is written: loading may take long (a proof), and a
+    /// signal meanwhile ends the program at once.
+    fn load(&mut self, goal: &Board) -> Result<usize> {
+        if self.pipeline.solvers.loaded(goal).is_none() {
+            self.pipeline.drain()?;
+        }
+        self.pipeline.find(goal)
     }
 
     /// Once the chunks of `--pairs` input are sent: writes their answers,
@@ -1851,6 +1922,8 @@ struct Pipeline {
     /// Answers that came back before those of earlier batches, in the order
     /// they came.
     waiting: BTreeMap<u64, VecDeque<Done>>,
+    /// The first input line of each batch sent and not yet written.
+    lines: BTreeMap<u64, u64>,
     scratch: Scratch,
     out: io::BufWriter<io::StdoutLock<'static>>,
     reporter: Reporter,
@@ -1887,6 +1960,7 @@ impl Pipeline {
             sent: 0,
             written: 0,
             waiting: BTreeMap::new(),
+            lines: BTreeMap::new(),
             scratch: Scratch::default(),
             out: io::BufWriter::with_capacity(IO_BUFFER, io::stdout().lock()),
             reporter: Reporter::default(),
@@ -1901,7 +1975,16 @@ impl Pipeline {
     /// The index of the solver for `goal`, loading it (and sharing it with
     /// the workers) if need be.
     fn find(&mut self, goal: &Board) -> Result<usize> {
-        let index = self.solvers.find(goal)?;
+        let index = match self.solvers.loaded(goal) {
+            Some(index) => index,
+            // Loading may take long (a proof): the answers so far are
+            // flushed, and a signal meanwhile ends the program at once.
+            None => {
+                self.reporter.flush();
+                self.out.flush().context("cannot write stdout")?;
+                signals::at_once(|| self.solvers.find(goal))?
+            }
+        };
         if self.shared.len() != self.solvers.list().len() {
             self.shared = Arc::new(self.solvers.list().to_vec());
         }
@@ -1921,9 +2004,11 @@ impl Pipeline {
         }
     }
 
-    /// Returns the first failure met while taking items.
+    /// Returns the first failure met while taking items, or the signal
+    /// that asks the run to stop.
     fn check(&mut self) -> Result<()> {
-        self.failure.take().map_or(Ok(()), Err)
+        self.failure.take().map_or(Ok(()), Err)?;
+        signals::check()
     }
 
     /// Queues the batch of jobs for the workers.
@@ -2024,6 +2109,11 @@ impl Pipeline {
         while self.sent - self.written >= (in_flight * count) as u64 {
             self.write_next()?;
         }
+        let line = match &work {
+            Work::Jobs(jobs) => jobs.first().map_or(0, |job| job.line),
+            Work::Chunk(chunk) => chunk.line,
+        };
+        self.lines.insert(self.sent, line);
         let workers = self.workers.as_ref().expect("the workers are started");
         workers
             .batches
@@ -2043,7 +2133,7 @@ impl Pipeline {
         for _ in 0..count {
             let (queue, done) = (Arc::clone(&queue), done.clone());
             let (style, reading) = (self.style, self.reading);
-            thread::spawn(move || {
+            signals::spawn(move || {
                 let mut scratch = Scratch::default();
                 loop {
                     let next = queue.lock().map(|queue| queue.recv());
@@ -2140,6 +2230,7 @@ impl Pipeline {
                 .send((self.written, Work::Chunk(chunk), Arc::clone(&self.shared)))
                 .map_err(|_| anyhow!("a worker thread stopped"))?;
         };
+        self.lines.remove(&self.written);
         self.written += 1;
         self.write(done)
     }
@@ -2156,9 +2247,9 @@ impl Pipeline {
             }
             return Ok(done);
         }
-        let workers = self.workers.as_ref().expect("batches were sent");
         let mut flushed = false;
         loop {
+            let workers = self.workers.as_ref().expect("batches were sent");
             let (number, done) = match workers.answers.try_recv() {
                 Ok(answers) => answers,
                 Err(TryRecvError::Empty) if !flushed => {
@@ -2167,16 +2258,45 @@ impl Pipeline {
                     flushed = true;
                     continue;
                 }
-                Err(_) => workers
-                    .answers
-                    .recv()
-                    .map_err(|_| anyhow!("a worker thread stopped"))?,
+                Err(_) => self.await_answers()?,
             };
             if number == self.written {
                 return Ok(done);
             }
             self.waiting.entry(number).or_default().push_back(done);
         }
+    }
+
+    /// Waits for the next answers to come, the wait shown on stderr once it
+    /// is long, if stderr is a terminal.
+    fn await_answers(&mut self) -> Result<(u64, Done)> {
+        let workers = self.workers.as_ref().expect("batches were sent");
+        let started = Instant::now();
+        let mut shown = 0;
+        let answers = loop {
+            if let Err(stopped) = signals::check() {
+                if shown > 0 {
+                    self.reporter.show("");
+                }
+                return Err(stopped);
+            }
+            match workers.answers.recv_timeout(LOOK_EVERY) {
+                Ok(answers) => break answers,
+                Err(RecvTimeoutError::Disconnected) => bail!("a worker thread stopped"),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let seconds = started.elapsed().as_secs();
+            if self.reporter.terminal && seconds > shown {
+                shown = seconds;
+                let line = self.lines.get(&self.written).copied().unwrap_or(0);
+                self.reporter
+                    .show(&format!("eight: answering from line {line}: {seconds} s"));
+            }
+        };
+        if shown > 0 {
+            self.reporter.show("");
+        }
+        Ok(answers)
     }
 
     /// Whether a chunk of `--pairs` input presumed to start `at` starts
@@ -2224,7 +2344,8 @@ impl Pipeline {
                 .write_all(&done.out)
                 .context("cannot write stdout")?;
         }
-        done.fatal.map_or(Ok(()), Err)
+        done.fatal.map_or(Ok(()), Err)?;
+        signals::check()
     }
 
     /// Answers every job so far, writes the answers and flushes them.
