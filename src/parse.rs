@@ -406,6 +406,15 @@ fn classify(tokens: &Tokens, layout: Layout) -> Line {
                 Line::Row(Shape::EIGHT)
             } else if count == 4 {
                 Line::Row(Shape::FIFTEEN)
+            } else if count == 9
+                && let Some(index) = (0..tokens.kept.len()).find(|&i| tokens.kept[i].2 > 1)
+            {
+                // Nine tiles written apart make a 3x3 board: a token of more
+                // characters is no tile of it (`01`, `10`).
+                Line::Bad(ParseError::UnknownTile {
+                    token: tokens.text(index),
+                    shape: Some(Shape::EIGHT),
+                })
             } else if first_unknown(tokens, Some(Shape::FIFTEEN)).is_none() {
                 Line::Bad(ParseError::LineLength { layout, got: count })
             } else if first_unknown(tokens, Some(Shape::EIGHT)).is_none() {

@@ -65,6 +65,29 @@ pub fn pdb_file(shape: Shape, sizes: &[usize], blank: usize) -> String {
     format!("{shape}-{}-blank{blank}.pdb", join_sizes(sizes))
 }
 
+/// The group sizes of the pattern databases of `shape` toward the goal
+/// with the blank at `blank` that `dir` holds, the largest groups first.
+fn partitions_made(dir: &DataDir, shape: Shape, blank: usize) -> Vec<Vec<usize>> {
+    let (head, tail) = (format!("{shape}-"), format!("-blank{blank}.pdb"));
+    let Ok(entries) = std::fs::read_dir(dir.path()) else {
+        return Vec::new();
+    };
+    let mut made: Vec<Vec<usize>> = entries
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            let sizes = name.strip_prefix(&head)?.strip_suffix(&tail)?;
+            crate::pdb::parse_sizes(sizes)
+                .ok()
+                .filter(|sizes| sizes.iter().sum::<usize>() == shape.cells() - 1)
+        })
+        .collect();
+    made.sort_by(|a, b| {
+        let largest = |sizes: &Vec<usize>| sizes.iter().copied().max().unwrap_or(0);
+        largest(b).cmp(&largest(a)).then(a.cmp(b))
+    });
+    made
+}
+
 /// Group sizes written as `7-8`.
 pub fn join_sizes(sizes: &[usize]) -> String {
     sizes
@@ -506,7 +529,7 @@ pub enum DataError {
     #[error(transparent)]
     NoDataDir(#[from] data::NoDataDir),
     /// The file is not there.
-    #[error("{what} is missing ({path} does not exist); make it with `{build}`{cost}")]
+    #[error("{what}: {path} does not exist; make it with `{build}`{cost}")]
     Missing {
         /// What the file holds.
         what: String,
@@ -728,14 +751,34 @@ impl Solver {
     ) -> Result<Solver, DataError> {
         let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
         let default = default_partition(db_shape);
-        let wanted = sizes.unwrap_or(&default);
+        // Without sizes asked for: the default's, else the largest groups
+        // made for this class, else those built into the program.
+        let made = match sizes {
+            Some(_) => Vec::new(),
+            None => partitions_made(dir, db_shape, rep),
+        };
+        let wanted = match sizes {
+            Some(sizes) => sizes,
+            None if made.contains(&default) => &default,
+            None => made.first().unwrap_or(&default),
+        };
         let build = build_command(shape, blank, Some(wanted), dir);
         let what = format!(
             "the {db_shape} pattern databases ({}) for goals with the blank at cell {rep}",
             join_sizes(wanted)
         );
+        let needed = format!(
+            "the {shape} pattern databases ({}) for goals with the blank at cell {blank}",
+            join_sizes(wanted)
+        );
+        let cost = match wanted.iter().max() {
+            Some(&largest) if largest >= 7 && db_shape.cells() == 16 => {
+                " (minutes, and about 1.6 GB of memory)"
+            }
+            _ => " (seconds)",
+        };
         let path = dir.path().join(pdb_file(db_shape, wanted, rep));
-        let map = match map_data(&path, &what, &build, " (minutes)") {
+        let map = match map_data(&path, &needed, &build, cost) {
             Err(DataError::Missing { .. })
                 if sizes.is_none() && builtin_pdb(db_shape, rep).is_some() =>
             {

@@ -271,7 +271,7 @@ fn missing_data_names_the_command_that_makes_it() {
         let (out, err, code) = run(&["--shape", shape, "--data", data], format!("{board}\n"));
         assert_eq!((out.as_str(), code), ("", 2), "{shape}");
         assert!(
-            err.contains(command) && err.contains("missing"),
+            err.contains(command) && err.contains("does not exist"),
             "{shape}: {err}"
         );
     }
@@ -309,9 +309,7 @@ fn where_tells_the_data_folder_and_what_answers_each_shape() {
         "{out}"
     );
     assert!(
-        out.contains(
-            "7x2: the 2x7 pattern databases (6-7) for goals with the blank at cell 0 is missing"
-        ),
+        out.contains("7x2: the 7x2 pattern databases (6-7) for goals with the blank at cell 13: "),
         "{out}"
     );
     common::eight_gen()
@@ -560,4 +558,76 @@ fn data_folder_databases_are_proven_before_their_first_answer() {
     let after = std::fs::read_to_string(&record).unwrap();
     assert_ne!(before, after, "the new proof is recorded");
     assert_eq!(fifteen_with(dir.path(), &input), (want, String::new(), 0));
+}
+
+/// Each message names the real cause and the one command that fixes it.
+#[test]
+fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
+    let empty = tempfile::tempdir().unwrap();
+    let empty = empty.path().to_str().unwrap();
+    for (shape, last, cost) in [
+        ("2x7", 13, "(seconds)"),
+        ("7x2", 13, "(seconds)"),
+        ("3x5", 14, "(seconds)"),
+        ("2x8", 15, "(minutes"),
+    ] {
+        let board: Vec<String> = (1..=last)
+            .map(|t| t.to_string())
+            .chain(["x".into()])
+            .collect();
+        let (_, err, code) = run(&["--shape", shape, "--data", empty], board.join(" ") + "\n");
+        assert_eq!(code, 2);
+        assert!(
+            err.contains(&format!("the {shape} pattern databases"))
+                && err.contains(&format!("for goals with the blank at cell {last}: "))
+                && err.contains(&format!(
+                    "make it with `eight-gen --shape {shape} --blank {last} "
+                ))
+                && err.contains(cost)
+                && !err.contains("is missing"),
+            "{err}"
+        );
+    }
+    let (_, err, _) = run(&[], "01 2 3 x 4 6 7 5 8\n");
+    assert!(err.contains("unknown tile \"01\" (a 3x3 board"), "{err}");
+    // Databases made for a class with other groups serve it without
+    // --partition; the advice names the class's own command.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x\n";
+    let goal = "1 x 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let (_, err, _) = run(&["--verbose", "--goal", goal, "--data", data], board);
+    assert!(
+        err.contains("(`eight-gen --shape 4x4 --blank 1 --out "),
+        "{err}"
+    );
+    common::build_databases(dir.path(), "4x4", "5-5-5", 1);
+    let (_, err, _) = run(&["--verbose", "--goal", goal, "--data", data], board);
+    assert!(
+        err.contains("(5-5-5) in ") && err.contains("4x4-5-5-5-blank1.pdb"),
+        "{err}"
+    );
+    // eight-gen --check on a data-folder file: the command as asked, and
+    // nothing to commit.
+    std::fs::write(dir.path().join("4x4-5-5-5-blank1.pdb"), b"not these").unwrap();
+    let output = common::eight_gen()
+        .args([
+            "--check",
+            "--shape",
+            "4x4",
+            "--blank",
+            "1",
+            "--partition",
+            "5-5-5",
+        ])
+        .args(["--out", data])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("run `eight-gen --shape 4x4 --blank 1 --partition 5-5-5 --out ")
+            && !err.contains("commit"),
+        "{err}"
+    );
 }

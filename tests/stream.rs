@@ -232,8 +232,9 @@ fn no_invalid_without_a_message_and_exit_1() {
         "the answers before the missing data"
     );
     assert!(
-        err.contains("blank at cell 1 is missing")
-            && err.contains("eight-gen --shape 4x4 --blank 1"),
+        err.contains("blank at cell 1: ")
+            && err.contains("does not exist; make it with `eight-gen --shape 4x4 --blank 1 ")
+            && err.contains("(seconds)"),
         "{err}"
     );
     assert_eq!(code, 2);

@@ -251,16 +251,20 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     };
     pdb::partition(&Board::goal(db_shape), &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
     check_memory(db_shape, &sizes)?;
-    let mut reps: Vec<usize> = blanks
+    // Each class's databases once, named in the command by the first blank
+    // asked for of that class, as the user wrote the shape.
+    let mut reps: Vec<(usize, usize)> = blanks
         .iter()
-        .map(|&blank| solver::database_blank(shape, blank))
+        .map(|&blank| (solver::database_blank(shape, blank), blank))
         .collect();
-    reps.dedup();
     reps.sort_unstable();
-    reps.dedup();
-    let partition = format!(" --partition {}", solver::join_sizes(&sizes));
+    reps.dedup_by_key(|(rep, _)| *rep);
+    let partition = match sizes == solver::default_partition(db_shape) {
+        true => String::new(),
+        false => format!(" --partition {}", solver::join_sizes(&sizes)),
+    };
     reps.into_iter()
-        .map(|rep| {
+        .map(|(rep, blank)| {
             let goal = Board::canonical(db_shape, rep);
             Ok(Target {
                 what: What::Databases {
@@ -270,7 +274,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                     codec: Codec::Raw8,
                 },
                 path: dir.join(solver::pdb_file(db_shape, &sizes, rep)),
-                command: format!("eight-gen --shape {db_shape} --blank {rep}{partition}{flag}"),
+                command: format!("eight-gen --shape {shape} --blank {blank}{partition}{flag}"),
                 data_folder: true,
             })
         })

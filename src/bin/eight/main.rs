@@ -348,10 +348,8 @@ impl Solvers {
         if self.verbose {
             let mut line = format!("eight: {} boards: {}", solver.shape(), solver.describe());
             if solver.searches() && *solver.origin() == Origin::Builtin {
-                line += &format!(
-                    " (`eight-gen --shape {}` makes larger, faster ones)",
-                    solver.shape()
-                );
+                let build = solver::build_command(goal.shape(), goal.blank(), None, dir);
+                line += &format!(" (`{build}` makes larger, faster ones)");
             }
             let _ = io::stderr()
                 .lock()
