@@ -189,6 +189,11 @@ fn answer_chunked(
     let layout = session.config.layout;
     let pairs = session.config.pairs;
     session.load_first_solver(&first, line);
+    // Boards that are searched go one to a worker, from the main thread:
+    // a chunk of them would keep one core alone.
+    if !pairs && session.pipeline.batch_size == 1 {
+        return Ok(Some((first, line)));
+    }
     let mut carry = first;
     loop {
         session
