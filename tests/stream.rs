@@ -703,3 +703,25 @@ fn a_signal_stops_the_run_after_every_finished_answer() {
     assert_eq!(child.wait().unwrap().code(), Some(130));
     drop(stdin);
 }
+
+/// Cases whose start is good and target bad, with no good case to load a
+/// solver for, are each invalid, in every output form; never a crash.
+#[test]
+fn cases_with_only_bad_targets_are_invalid_without_a_solver() {
+    let input = format!("2\n{G}\n1 2 3 x 4 6 7 5 r\n{F}\n1 2\n");
+    for args in [
+        &["--pairs"][..],
+        &["--pairs", "--json"],
+        &["--pairs", "--show"],
+        &["--pairs", "--length"],
+    ] {
+        let (out, err, code) = run(args, input.clone());
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(
+            out.matches("invalid").count() + out.matches("\"error\"").count(),
+            2,
+            "{args:?}: {out}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

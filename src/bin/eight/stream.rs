@@ -1884,7 +1884,11 @@ fn answer_into(
             &mut done.out,
             &mut done.errors,
         ) {
-            Ok(invalid) if rest[0].start.is_ok() && solvers[rest[0].solver].searches() => {
+            Ok(invalid)
+                if rest[0].start.is_ok()
+                    && rest[0].goal.is_ok()
+                    && solvers.get(rest[0].solver).is_some_and(|s| s.searches()) =>
+            {
                 done.invalid |= invalid;
                 done.send_ahead();
             }
