@@ -725,3 +725,63 @@ fn cases_with_only_bad_targets_are_invalid_without_a_solver() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// Lines of every kind, good and bad, in any order, in every mode and
+/// output form, read from a file or a pipe: never a crash, exit 0 or 1, and
+/// the same output both ways.
+#[test]
+fn any_mix_of_lines_in_any_mode_never_crashes() {
+    let mut rng = common::Rng(21);
+    let goal16 = common::canonical(16, 15);
+    let mut input = String::from("300\n");
+    for _ in 0..4_000 {
+        let line = match rng.below(12) {
+            0..=4 => common::text(&rng.board(9)),
+            5 => common::text(&rng.scramble(4, &goal16, 8)),
+            6 => format!(
+                "{} {}",
+                common::text(&rng.board(9)),
+                ["rdr", "-", "lq", "uu"][rng.below(4)]
+            ),
+            7 => [
+                "",
+                "  ",
+                "x",
+                "1 2 3",
+                "4 5 6",
+                "7 8 x",
+                "01 2 3 x 4 6 7 5 8",
+            ][rng.below(7)]
+            .to_string(),
+            8 => "1 2 3/4 5 6/7 8 x".to_string(),
+            9 => rng.below(1000).to_string(),
+            10 => "\u{ff18} 1 2 3 4 5 6 7 8".to_string(),
+            _ => common::text(&rng.scramble(4, &goal16, 30)),
+        };
+        input += &line;
+        input.push('\n');
+    }
+    for args in [
+        &[][..],
+        &["--json"],
+        &["--show"],
+        &["--length"],
+        &["--pairs"],
+        &["--pairs", "--json"],
+        &["--judge"],
+        &["--judge", "--json"],
+        &["--notation", "tile-runs"],
+    ] {
+        let [from_file, from_pipe] = both_ways(args, input.as_bytes());
+        for (out, err, code) in [&from_file, &from_pipe] {
+            let err = String::from_utf8_lossy(err);
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+            assert!(matches!(code, Some(0 | 1)), "{args:?}: {code:?} {err}");
+            assert!(!out.is_empty(), "{args:?}");
+        }
+        assert!(
+            from_file == from_pipe,
+            "{args:?}: the same output both ways"
+        );
+    }
+}
