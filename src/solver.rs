@@ -213,12 +213,11 @@ fn map_data(
     })
 }
 
-/// Whether the data-folder data of `shape` is proven once and trusted
-/// after while unchanged, its proof recorded beside it (see
-/// [`crate::trust`]): tables of more than 10 cells and pattern databases.
-/// Tables of up to 10 cells are proven at each first use, in milliseconds.
+/// Whether the data of `shape` comes from the data folder, where it is
+/// proven once and trusted after while unchanged, its proof recorded beside
+/// it (see [`crate::trust`]); built-in data is proven when it is made.
 pub fn proof_recorded(shape: Shape) -> bool {
-    !is_builtin(shape) && (Method::of(shape) == Method::Search || shape.cells() > 10)
+    !is_builtin(shape)
 }
 
 /// How far the proof of a data file has come (see [`crate::trust`]).
@@ -651,10 +650,10 @@ impl Solver {
     /// The solver for `shape` toward goals with the blank at `blank`: the
     /// built-in table, or the data folder's table or databases (with groups
     /// of `sizes`, or the shape's [default](default_partition)), memory-mapped
-    /// and checked cheaply (see [`Table::new`] and [`PdbTable::new`]). Tables
-    /// of up to ten cells are also [proven](crate::table::prove) right the
-    /// first time they are used, in milliseconds; larger tables, whose proof
-    /// takes as long as making them, only by [`Solver::verify`].
+    /// and checked cheaply (see [`Table::new`] and [`PdbTable::new`]), then
+    /// proven before their first answer unless a proof of the file as it is
+    /// now is recorded (see [`crate::trust`]): a 2x5 table in milliseconds,
+    /// a 12-cell table in about 25 s, the 4x4 7-8 databases in minutes.
     ///
     /// The data is read from a map of the file: see [`map::map`] for what
     /// that means if the file changes while it is in use, and check
@@ -714,10 +713,7 @@ impl Solver {
             problem,
             build: build.clone(),
         };
-        let mut table = Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
-        if shape.cells() <= 10 {
-            table = table.proving();
-        }
+        let table = Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
         if table.shape() != shape || !table.blanks().any(|b| b == blank) {
             let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
             return Err(damaged(Damage::Mismatch {
@@ -729,7 +725,7 @@ impl Solver {
                 ),
             }));
         }
-        if proof_recorded(shape) {
+        {
             prove_once(&path, stamp, progress, |_| {
                 table.verify().map_err(Damage::Table)
             })

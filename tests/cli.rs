@@ -631,3 +631,55 @@ fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
         "{err}"
     );
 }
+
+/// Tables of the data folder whose checksums are right but whose codes are
+/// wrong (every code `d`) are refused before any answer, 10-cell and 12-cell
+/// alike, with the command that makes them anew.
+#[test]
+fn wrong_tables_of_ten_and_twelve_cells_are_refused_before_any_answer() {
+    use eight::file::{self, Codec, NewSection, RankScheme};
+    use eight::{Board, Shape};
+    for (shape, name) in [("2x5", "2x5-blank9.table"), ("3x4", "3x4-blank11.table")] {
+        let shape: Shape = shape.parse().unwrap();
+        let entries = eight::bfs::entries(shape);
+        let codes = file::compress(&vec![0; entries.div_ceil(4) as usize], 3);
+        let section = NewSection {
+            goal: Board::goal(shape),
+            tiles: Vec::new(),
+            entries,
+            max_depth: shape.diameter_bound() - 2,
+            raw_len: entries.div_ceil(4),
+            bytes: &codes,
+        };
+        let mut bytes = Vec::new();
+        file::write(
+            &mut bytes,
+            shape,
+            RankScheme::LehmerHalf,
+            Codec::Zstd2Bit,
+            &[section],
+        )
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), &bytes).unwrap();
+        let data = dir.path().to_str().unwrap();
+        let cells = shape.cells();
+        let board: Vec<String> = (1..cells - 1)
+            .map(|t| t.to_string())
+            .chain(["x".into(), (cells - 1).to_string()])
+            .collect();
+        let (out, err, code) = run(
+            &["--shape", &shape.to_string(), "--data", data],
+            board.join(" ") + "\n",
+        );
+        assert_eq!((out.as_str(), code), ("", 2), "{shape}: {err}");
+        assert!(
+            err.contains("the table is wrong")
+                && err.contains(&format!(
+                    "make it anew with `eight-gen --shape {shape} --blank {}",
+                    cells - 1
+                )),
+            "{shape}: {err}"
+        );
+    }
+}

@@ -175,7 +175,11 @@ fn a_two_by_five_table_made_on_request_answers_right() {
         .env("EIGHT_DATA", dir.path())
         .assert()
         .success();
-    assert_eq!(names(dir.path()), ["2x5-blank9.table"]);
+    assert_eq!(
+        names(dir.path()),
+        ["2x5-blank9.table", "2x5-blank9.table.proof"],
+        "the table, and the record of its proof"
+    );
     let goal = common::canonical(10, 9);
     let oracle = common::Oracle::new(5, &goal);
     let mut rng = common::Rng(25);
