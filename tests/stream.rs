@@ -322,15 +322,26 @@ fn closed_standard_descriptors_are_null() {
     assert_eq!(String::from_utf8_lossy(&output.stdout), "invalid\nrdr\n");
 }
 
-#[test]
-fn an_answer_comes_while_the_input_is_still_open() {
+/// `eight` with stdin and stdout piped: the child, its stdin, and a reader
+/// of its stdout.
+fn piped() -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    BufReader<std::process::ChildStdout>,
+) {
     let mut child = Command::new(cargo_bin("eight"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    (child, stdin, stdout)
+}
+
+#[test]
+fn an_answer_comes_while_the_input_is_still_open() {
+    let (mut child, mut stdin, mut stdout) = piped();
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
         let mut line = String::new();
@@ -687,14 +698,8 @@ fn a_signal_stops_the_run_after_every_finished_answer() {
         );
     }
     // Waiting for input.
-    let mut child = Command::new(cargo_bin("eight"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let (mut child, mut stdin, mut stdout) = piped();
     stdin.write_all(format!("{G}\n").as_bytes()).unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     stdout.read_line(&mut line).unwrap();
     assert_eq!(line, "rdr\n");
