@@ -3,9 +3,11 @@
 //! A memory map reads a file in place, so a large database costs only the
 //! pages a query touches. Its danger is the file changing underneath: a
 //! page past a new, shorter end raises `SIGBUS`, which would kill the
-//! process with every answer not yet written. So every map made here is
-//! guarded: on Linux, a `SIGBUS` inside a guarded map is caught, the page is
-//! replaced by zeros so the reader can go on, and [`changed`] turns true.
+//! process with every answer not yet written. A program that calls
+//! [`guard_truncation`] (the `eight` binary does; the library never installs
+//! a signal handler of itself) has its maps guarded: on Linux, a `SIGBUS`
+//! inside a guarded map is caught, the page is replaced by zeros so the
+//! reader can go on, and [`changed`] turns true.
 //! A file rewritten in place keeps its length but not its [`Stamp`]: every
 //! mapped file's stamp is looked at again by [`changed`]. Whoever reads a
 //! map checks [`changed`] after the work that read it and drops that work's
@@ -44,6 +46,20 @@ pub fn changed() -> bool {
 }
 
 static CHANGED: AtomicBool = AtomicBool::new(false);
+
+/// Whether maps are guarded against their files being cut short.
+static GUARDED: AtomicBool = AtomicBool::new(false);
+
+/// Guards every map made from now on against its file being cut short (see
+/// the [module](self) docs): on Linux, installs a process-wide `SIGBUS`
+/// handler that reads a page past the file's new end as zeros and sets
+/// [`changed`], where the signal would otherwise end the process. A program
+/// opts into it; elsewhere than Linux it does nothing.
+pub fn guard_truncation() {
+    #[cfg(target_os = "linux")]
+    guard::install();
+    GUARDED.store(true, Ordering::SeqCst);
+}
 
 /// The files of live mappings, by a number of their own, with their stamps
 /// when mapped.
@@ -165,8 +181,8 @@ fn describe(kind: std::fs::FileType) -> &'static str {
     }
 }
 
-/// A read-only memory map of a whole file, guarded against the file
-/// changing underneath (see the [module](self) docs).
+/// A read-only memory map of a whole file, watched for its file changing
+/// underneath (see the [module](self) docs).
 pub struct Mapping {
     map: memmap2::Mmap,
     #[cfg(target_os = "linux")]
@@ -185,8 +201,8 @@ pub struct Mapping {
 /// The map shows the file's bytes as they are on disk at each read. The
 /// caller must not rely on them staying as they were checked: a file
 /// rewritten in place shows new bytes, and one made shorter shows zeros past
-/// its new end, with [`changed`] set (on Linux; elsewhere it ends the process
-/// with `SIGBUS`). Readers in this crate check every value they follow
+/// its new end, with [`changed`] set, once [`guard_truncation`] was called
+/// (on Linux; else the read ends the process with `SIGBUS`). Readers in this crate check every value they follow
 /// against bounds before use, and the `eight` binary drops answers computed
 /// after [`changed`] turns true. `eight-gen` never changes a file in place:
 /// it writes a new one and renames it.
@@ -203,7 +219,10 @@ pub unsafe fn map(file: &File) -> Result<Mapping, OpenError> {
         .push((watch, file.as_raw_fd(), stamp));
     Ok(Mapping {
         #[cfg(target_os = "linux")]
-        slot: guard::watch(map.as_ptr() as usize, map.len()),
+        slot: match GUARDED.load(Ordering::SeqCst) {
+            true => guard::watch(map.as_ptr() as usize, map.len()),
+            false => None,
+        },
         map,
         file,
         stamp,
@@ -278,7 +297,6 @@ mod guard {
         if len == 0 {
             return None;
         }
-        INSTALL.call_once(install);
         for (slot, slot_len) in LENS.iter().enumerate() {
             // Claim the slot with a length that no range has, then fill it.
             if slot_len
@@ -297,7 +315,12 @@ mod guard {
         LENS[slot].store(0, Ordering::SeqCst);
     }
 
-    fn install() {
+    /// Installs the handler, once.
+    pub(super) fn install() {
+        INSTALL.call_once(install_handler);
+    }
+
+    fn install_handler() {
         // SAFETY: `handle` has the signature SA_SIGINFO asks for and only
         // makes async-signal-safe calls (atomics, mmap, sigaction).
         unsafe {

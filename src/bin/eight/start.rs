@@ -71,6 +71,9 @@ fn eight(args: Vec<OsString>) -> u8 {
         Ok(args) => args,
         Err(code) => return code,
     };
+    // A data file cut short while mapped ends the run with a message, after
+    // the answers made before, not with SIGBUS.
+    eight::map::guard_truncation();
     let code = match (run(&args), signals::stopped_code()) {
         // Stopped by a signal, after every finished answer.
         (Err(_), Some(code)) => code,
