@@ -68,7 +68,7 @@ fn the_generator_writes_and_checks_the_built_in_tables() {
         );
 }
 
-/// Finding 8: runs into one folder at once never collide, and a reader
+/// Runs into one folder at once never collide, and a reader
 /// never sees a partial file.
 #[test]
 fn runs_at_once_into_one_folder_never_collide() {
@@ -98,7 +98,7 @@ fn runs_at_once_into_one_folder_never_collide() {
     }
 }
 
-/// Finding 10: a run that fails or is killed leaves nothing behind.
+/// A run that fails or is killed leaves nothing behind.
 #[test]
 fn failed_or_killed_runs_leave_no_partial_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -128,7 +128,7 @@ fn failed_or_killed_runs_leave_no_partial_file() {
     }
 }
 
-/// Finding 9: sizes that cannot fit are refused at once, with the memory
+/// Sizes that cannot fit are refused at once, with the memory
 /// they would need.
 #[test]
 fn impossible_sizes_are_refused_at_once() {

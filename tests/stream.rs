@@ -15,7 +15,7 @@ use common::{run, run_from_file};
 const G: &str = "1 2 3 x 4 6 7 5 8";
 const F: &str = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15";
 
-/// Finding 1: a short or bad line is one invalid board and never swallows
+/// A short or bad line is one invalid board and never swallows
 /// the next good one.
 #[test]
 fn a_bad_line_never_swallows_the_next_board() {
@@ -40,7 +40,7 @@ fn a_bad_line_never_swallows_the_next_board() {
     }
 }
 
-/// Finding 1, `--pairs`: a bad board spoils its own case only; the cases
+/// With `--pairs`, a bad board spoils its own case only; the cases
 /// after it are paired as written.
 #[test]
 fn a_bad_board_never_re_pairs_the_cases() {
@@ -54,7 +54,7 @@ fn a_bad_board_never_re_pairs_the_cases() {
     assert_eq!(code, 1);
 }
 
-/// Finding 2: the shape is told per board, never by the first line alone.
+/// The shape is told per board, never by the first line alone.
 #[test]
 fn the_shape_is_told_by_each_board() {
     let (out, err, code) = run(&[], format!("1 2 3 4\n{G}\n"));
@@ -77,7 +77,7 @@ fn the_shape_is_told_by_each_board() {
     assert_eq!((out.as_str(), err.as_str(), code), ("rr\n", "", 0));
 }
 
-/// Finding 3: stderr that cannot be written loses no answer.
+/// Stderr that cannot be written loses no answer.
 #[test]
 fn an_unwritable_stderr_loses_no_answer() {
     let dir = tempfile::tempdir().unwrap();
@@ -111,7 +111,7 @@ fn an_unwritable_stderr_loses_no_answer() {
     assert_eq!(status.code(), Some(2));
 }
 
-/// Finding 7: each message is one whole line, and messages come in writes
+/// Each message is one whole line, and messages come in writes
 /// of whole lines.
 #[test]
 fn a_million_bad_boards_get_a_message_each() {
@@ -217,7 +217,7 @@ fn a_table_cut_short_mid_run_ends_it_after_the_answers_before() {
     assert_eq!(child.wait().unwrap().code(), Some(2));
 }
 
-/// Finding 6: a target whose goal has no data is never a silent `invalid`.
+/// A target whose goal has no data is never a silent `invalid`.
 #[test]
 fn no_invalid_without_a_message_and_exit_1() {
     let dir = tempfile::tempdir().unwrap();
