@@ -335,14 +335,20 @@ impl Solvers {
             );
         }
         let dir = self.dir.as_ref().map_err(Clone::clone)?;
+        let mut show = proof_progress();
+        let mut proven = false;
         let solver = Solver::load_proving(
             goal.shape(),
             goal.blank(),
             dir,
             self.sizes.as_deref(),
-            proof_progress(),
+            |proving: &Proving<'_>| {
+                proven = true;
+                show(proving);
+            },
         )?;
-        if self.verify {
+        // Data proven as it loaded is not proven twice.
+        if self.verify && !proven {
             solver.verify()?;
         }
         if self.verbose {
