@@ -13,7 +13,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::shape::Shape;
+use crate::board::Board;
+use crate::shape::{Shape, Symmetry};
 
 /// The environment variable that names the data folder.
 pub const ENV: &str = "EIGHT_DATA";
@@ -52,7 +53,7 @@ pub fn builtin_names() -> impl Iterator<Item = &'static str> {
 /// The built-in table of next moves of `shape`, for shapes of up to 9
 /// cells.
 pub fn builtin(shape: Shape) -> Option<&'static [u8]> {
-    builtin_file(&crate::solver::table_file(shape, None))
+    builtin_file(&table_file(shape, None))
 }
 
 /// A data folder and how it was found.
@@ -129,4 +130,178 @@ impl fmt::Display for DataDir {
         };
         write!(f, "{} ({how})", self.path.display())
     }
+}
+
+/// The most cells of a shape whose tables are built into the program.
+pub const MAX_BUILTIN_CELLS: usize = 9;
+
+/// How a shape's boards are answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Walking a table of next moves: every shape of up to 12 cells.
+    Table,
+    /// IDA* over pattern databases: larger shapes.
+    Search,
+}
+
+impl Method {
+    /// How boards of `shape` are answered.
+    pub fn of(shape: Shape) -> Method {
+        match shape.cells() <= crate::bfs::MAX_TABLE_CELLS {
+            true => Method::Table,
+            false => Method::Search,
+        }
+    }
+}
+
+/// Whether the data of `shape` is built into the program.
+pub fn is_builtin(shape: Shape) -> bool {
+    shape.cells() <= MAX_BUILTIN_CELLS
+}
+
+/// The name of a table file of `shape`: with every goal (`3x3.table`, the
+/// built-in ones), or with the goal whose blank is at `blank`
+/// (`3x4-blank11.table`).
+pub fn table_file(shape: Shape, blank: Option<usize>) -> String {
+    match blank {
+        None => format!("{shape}.table"),
+        Some(blank) => format!("{shape}-blank{blank}.table"),
+    }
+}
+
+/// The name of a file of pattern databases of `shape` with groups of
+/// `sizes` toward the goal with the blank at `blank`:
+/// `4x4-7-8-blank15.pdb`.
+pub fn pdb_file(shape: Shape, sizes: &[usize], blank: usize) -> String {
+    format!("{shape}-{}-blank{blank}.pdb", join_sizes(sizes))
+}
+
+/// The group sizes of the pattern databases of `shape` toward the goal
+/// with the blank at `blank` that `dir` holds, the largest groups first.
+pub(crate) fn partitions_made(dir: &DataDir, shape: Shape, blank: usize) -> Vec<Vec<usize>> {
+    let (head, tail) = (format!("{shape}-"), format!("-blank{blank}.pdb"));
+    let Ok(entries) = std::fs::read_dir(dir.path()) else {
+        return Vec::new();
+    };
+    let mut made: Vec<Vec<usize>> = entries
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            let sizes = name.strip_prefix(&head)?.strip_suffix(&tail)?;
+            crate::pdb::parse_sizes(sizes)
+                .ok()
+                .filter(|sizes| sizes.iter().sum::<usize>() == shape.cells() - 1)
+        })
+        .collect();
+    made.sort_by(|a, b| {
+        let largest = |sizes: &Vec<usize>| sizes.iter().copied().max().unwrap_or(0);
+        largest(b).cmp(&largest(a)).then(a.cmp(b))
+    });
+    made
+}
+
+/// Group sizes written as `7-8`.
+pub fn join_sizes(sizes: &[usize]) -> String {
+    sizes
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The group sizes of the pattern databases searched by default: two groups
+/// as even as can be, the smaller first (7-8 for the 4x4 board).
+pub fn default_partition(shape: Shape) -> Vec<usize> {
+    let tiles = shape.cells() - 1;
+    vec![tiles / 2, tiles - tiles / 2]
+}
+
+/// The shape whose pattern databases serve `shape`: itself, or its
+/// transpose, whichever has no more rows than columns (7x2 boards are
+/// searched with the databases of 2x7).
+pub fn database_shape(shape: Shape) -> Shape {
+    match shape.rows() <= shape.cols() {
+        true => shape,
+        false => shape.transposed(),
+    }
+}
+
+/// The blank cell of the databases' goal that serves `shape`'s goals with
+/// the blank at `blank`: the first cell a symmetry maps it onto, on the
+/// [databases' shape](database_shape). The 4x4 board has three: 0 (corner),
+/// 1 (edge) and 5 (middle).
+pub fn database_blank(shape: Shape, blank: usize) -> usize {
+    let db_shape = database_shape(shape);
+    Symmetry::all()
+        .filter(|s| s.shape(shape) == db_shape)
+        .map(|s| s.cell(shape, blank))
+        .min()
+        .unwrap_or(blank)
+}
+
+/// The name of the compact pattern databases of `shape` toward the goal
+/// with the blank at `blank` built into the program (from `generated/`).
+pub fn builtin_pdb_file(shape: Shape, blank: usize) -> String {
+    format!("{shape}-blank{blank}.pdbz")
+}
+
+/// The compact pattern databases built into the program for `shape`'s goal
+/// with the blank at `blank`, if any (4x4 goals with the blank at 0, 1 and
+/// 5, which serve every 4x4 goal).
+pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
+    builtin_file(&builtin_pdb_file(shape, blank)).filter(|bytes| !bytes.is_empty())
+}
+
+/// The groups of tiles of the compact 4x4 databases built into the program,
+/// toward the goal with the blank at `blank` (0, 1 or 5): 6-6-3, chosen by
+/// measurement. Where one group walls the blank's cell in, its entries count
+/// the moves that let the blank back ([`crate::pdb`]).
+///
+/// - The corner: the two left columns but for the corner and the bottom
+///   cell, the two right columns but for the bottom row, and the rest of
+///   the bottom row. Korf's 100: 177,637 nodes an instance, against 496,305
+///   for the blocks below, which leave the corner open.
+/// - The edge and the middle: two 2x3 blocks on the right and the left
+///   column, the blank's cell swapped for the corner. 100 random boards
+///   toward each: 378,066 and 103,866 nodes, against 452,476 to 1,180,696
+///   for eight others on the edge and 149,463 to 415,912 for four others in
+///   the middle.
+pub fn builtin_groups(blank: usize) -> Vec<Vec<u8>> {
+    let goal = Board::canonical(Shape::FIFTEEN, blank);
+    let groups: [&[u8]; 3] = match blank {
+        0 => [&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
+        _ => [&[1, 2, 3, 5, 6, 7], &[9, 10, 11, 13, 14, 15], &[4, 8, 12]],
+    };
+    groups
+        .iter()
+        .map(|cells| {
+            cells
+                .iter()
+                .map(|&cell| match usize::from(cell) == blank {
+                    true => goal.cells()[0],
+                    false => goal.cells()[usize::from(cell)],
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The command that makes the data of `shape` for goals with the blank at
+/// `blank` (databases of `sizes` for search shapes) into `dir`.
+pub fn build_command(shape: Shape, blank: usize, sizes: Option<&[usize]>, dir: &DataDir) -> String {
+    let mut command = format!("eight-gen --shape {shape} --blank {blank}");
+    if let (Method::Search, Some(sizes)) = (Method::of(shape), sizes)
+        && sizes != default_partition(shape)
+    {
+        command += &format!(" --partition {}", join_sizes(sizes));
+    }
+    if dir.source() == Source::Given {
+        command += &format!(" --out {}", dir.path().display());
+    }
+    command
+}
+/// Whether the data of `shape` comes from the data folder, where it is
+/// proven once and trusted after while unchanged, its proof recorded beside
+/// it (see [`crate::trust`]); built-in data is proven when it is made.
+pub fn proof_recorded(shape: Shape) -> bool {
+    !is_builtin(shape)
 }

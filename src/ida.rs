@@ -42,12 +42,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+use crate::answer::{Solution, SolveError};
 use crate::board::Board;
 use crate::pdb::{PdbTable, Values};
 use crate::prune::{self, Pruner};
 use crate::rank::placements;
 use crate::shape::{MAX_CELLS, Move, Symmetry};
-use crate::solver::{Solution, SolveError};
 
 /// The most views of one board: the symmetries that keep a cell in place
 /// (all eight keep the middle cell of 3x3, four the middle of 3x5).

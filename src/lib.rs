@@ -46,6 +46,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod bfs;
 pub mod board;
 pub mod data;

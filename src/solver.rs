@@ -8,171 +8,24 @@
 //! | 10, 12 | 2x5, 5x2, 2x6, 3x4, 4x3, 6x2 | a table of next moves | one file per goal's blank cell in the data folder, made by `eight-gen --shape` |
 //! | 14 to 16 | 2x7, 7x2, 3x5, 5x3, 2x8, 4x4, 8x2 | [IDA*](crate::ida) over [pattern databases](crate::pdb) | in the data folder, made by `eight-gen --shape` |
 
-use std::fmt;
 use std::path::PathBuf;
 
 use crate::board::Board;
-use crate::data::{self, DataDir, Source};
+use crate::data::{self, DataDir};
 use crate::file::FileError;
 use crate::ida::Searcher;
 use crate::map::{self, Mapping, OpenError, Stamp};
 use crate::pdb::{PdbError, PdbTable};
-use crate::shape::{Move, Shape, Symmetry, moves_to_string};
+use crate::shape::{Move, Shape};
 use crate::table::{Table, TableError};
 use crate::trust;
 
-/// The most cells of a shape whose tables are built into the program.
-pub const MAX_BUILTIN_CELLS: usize = 9;
-
-/// How a shape's boards are answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    /// Walking a table of next moves: every shape of up to 12 cells.
-    Table,
-    /// IDA* over pattern databases: larger shapes.
-    Search,
-}
-
-impl Method {
-    /// How boards of `shape` are answered.
-    pub fn of(shape: Shape) -> Method {
-        match shape.cells() <= crate::bfs::MAX_TABLE_CELLS {
-            true => Method::Table,
-            false => Method::Search,
-        }
-    }
-}
-
-/// Whether the data of `shape` is built into the program.
-pub fn is_builtin(shape: Shape) -> bool {
-    shape.cells() <= MAX_BUILTIN_CELLS
-}
-
-/// The name of a table file of `shape`: with every goal (`3x3.table`, the
-/// built-in ones), or with the goal whose blank is at `blank`
-/// (`3x4-blank11.table`).
-pub fn table_file(shape: Shape, blank: Option<usize>) -> String {
-    match blank {
-        None => format!("{shape}.table"),
-        Some(blank) => format!("{shape}-blank{blank}.table"),
-    }
-}
-
-/// The name of a file of pattern databases of `shape` with groups of
-/// `sizes` toward the goal with the blank at `blank`:
-/// `4x4-7-8-blank15.pdb`.
-pub fn pdb_file(shape: Shape, sizes: &[usize], blank: usize) -> String {
-    format!("{shape}-{}-blank{blank}.pdb", join_sizes(sizes))
-}
-
-/// The group sizes of the pattern databases of `shape` toward the goal
-/// with the blank at `blank` that `dir` holds, the largest groups first.
-fn partitions_made(dir: &DataDir, shape: Shape, blank: usize) -> Vec<Vec<usize>> {
-    let (head, tail) = (format!("{shape}-"), format!("-blank{blank}.pdb"));
-    let Ok(entries) = std::fs::read_dir(dir.path()) else {
-        return Vec::new();
-    };
-    let mut made: Vec<Vec<usize>> = entries
-        .filter_map(|entry| {
-            let name = entry.ok()?.file_name().into_string().ok()?;
-            let sizes = name.strip_prefix(&head)?.strip_suffix(&tail)?;
-            crate::pdb::parse_sizes(sizes)
-                .ok()
-                .filter(|sizes| sizes.iter().sum::<usize>() == shape.cells() - 1)
-        })
-        .collect();
-    made.sort_by(|a, b| {
-        let largest = |sizes: &Vec<usize>| sizes.iter().copied().max().unwrap_or(0);
-        largest(b).cmp(&largest(a)).then(a.cmp(b))
-    });
-    made
-}
-
-/// Group sizes written as `7-8`.
-pub fn join_sizes(sizes: &[usize]) -> String {
-    sizes
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// The group sizes of the pattern databases searched by default: two groups
-/// as even as can be, the smaller first (7-8 for the 4x4 board).
-pub fn default_partition(shape: Shape) -> Vec<usize> {
-    let tiles = shape.cells() - 1;
-    vec![tiles / 2, tiles - tiles / 2]
-}
-
-/// The shape whose pattern databases serve `shape`: itself, or its
-/// transpose, whichever has no more rows than columns (7x2 boards are
-/// searched with the databases of 2x7).
-pub fn database_shape(shape: Shape) -> Shape {
-    match shape.rows() <= shape.cols() {
-        true => shape,
-        false => shape.transposed(),
-    }
-}
-
-/// The blank cell of the databases' goal that serves `shape`'s goals with
-/// the blank at `blank`: the first cell a symmetry maps it onto, on the
-/// [databases' shape](database_shape). The 4x4 board has three: 0 (corner),
-/// 1 (edge) and 5 (middle).
-pub fn database_blank(shape: Shape, blank: usize) -> usize {
-    let db_shape = database_shape(shape);
-    Symmetry::all()
-        .filter(|s| s.shape(shape) == db_shape)
-        .map(|s| s.cell(shape, blank))
-        .min()
-        .unwrap_or(blank)
-}
-
-/// The name of the compact pattern databases of `shape` toward the goal
-/// with the blank at `blank` built into the program (from `generated/`).
-pub fn builtin_pdb_file(shape: Shape, blank: usize) -> String {
-    format!("{shape}-blank{blank}.pdbz")
-}
-
-/// The compact pattern databases built into the program for `shape`'s goal
-/// with the blank at `blank`, if any (4x4 goals with the blank at 0, 1 and
-/// 5, which serve every 4x4 goal).
-pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
-    data::builtin_file(&builtin_pdb_file(shape, blank)).filter(|bytes| !bytes.is_empty())
-}
-
-/// The groups of tiles of the compact 4x4 databases built into the program,
-/// toward the goal with the blank at `blank` (0, 1 or 5): 6-6-3, chosen by
-/// measurement. Where one group walls the blank's cell in, its entries count
-/// the moves that let the blank back ([`crate::pdb`]).
-///
-/// - The corner: the two left columns but for the corner and the bottom
-///   cell, the two right columns but for the bottom row, and the rest of
-///   the bottom row. Korf's 100: 177,637 nodes an instance, against 496,305
-///   for the blocks below, which leave the corner open.
-/// - The edge and the middle: two 2x3 blocks on the right and the left
-///   column, the blank's cell swapped for the corner. 100 random boards
-///   toward each: 378,066 and 103,866 nodes, against 452,476 to 1,180,696
-///   for eight others on the edge and 149,463 to 415,912 for four others in
-///   the middle.
-pub fn builtin_groups(blank: usize) -> Vec<Vec<u8>> {
-    let goal = Board::canonical(Shape::FIFTEEN, blank);
-    let groups: [&[u8]; 3] = match blank {
-        0 => [&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
-        _ => [&[1, 2, 3, 5, 6, 7], &[9, 10, 11, 13, 14, 15], &[4, 8, 12]],
-    };
-    groups
-        .iter()
-        .map(|cells| {
-            cells
-                .iter()
-                .map(|&cell| match usize::from(cell) == blank {
-                    true => goal.cells()[0],
-                    false => goal.cells()[usize::from(cell)],
-                })
-                .collect()
-        })
-        .collect()
-}
+pub use crate::answer::{Solution, SolveError, Verdict, Walk};
+pub use crate::data::{
+    MAX_BUILTIN_CELLS, Method, build_command, builtin_groups, builtin_pdb, builtin_pdb_file,
+    database_blank, database_shape, default_partition, is_builtin, join_sizes, pdb_file,
+    proof_recorded, table_file,
+};
 
 /// The sizes of a set of databases' groups.
 fn group_sizes<D: AsRef<[u8]>>(table: &PdbTable<D>) -> Vec<usize> {
@@ -211,13 +64,6 @@ fn map_data(
         problem,
         build: build.to_string(),
     })
-}
-
-/// Whether the data of `shape` comes from the data folder, where it is
-/// proven once and trusted after while unchanged, its proof recorded beside
-/// it (see [`crate::trust`]); built-in data is proven when it is made.
-pub fn proof_recorded(shape: Shape) -> bool {
-    !is_builtin(shape)
 }
 
 /// How far the proof of a data file has come (see [`crate::trust`]).
@@ -264,225 +110,6 @@ fn prove_once(
         of: 1,
     });
     Ok(())
-}
-
-/// The command that makes the data of `shape` for goals with the blank at
-/// `blank` (databases of `sizes` for search shapes) into `dir`.
-pub fn build_command(shape: Shape, blank: usize, sizes: Option<&[usize]>, dir: &DataDir) -> String {
-    let mut command = format!("eight-gen --shape {shape} --blank {blank}");
-    if let (Method::Search, Some(sizes)) = (Method::of(shape), sizes)
-        && sizes != default_partition(shape)
-    {
-        command += &format!(" --partition {}", join_sizes(sizes));
-    }
-    if dir.source() == Source::Given {
-        command += &format!(" --out {}", dir.path().display());
-    }
-    command
-}
-
-/// The answer for a board: the moves of the blank, or that there are none.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Solution {
-    /// The shortest moves to the goal, lexicographically smallest of those;
-    /// empty for a board already at the goal.
-    Moves(Vec<Move>),
-    /// No sequence of moves leads to the goal.
-    Unsolvable,
-}
-
-impl Solution {
-    /// The moves, or `None` if unsolvable.
-    pub fn moves(&self) -> Option<&[Move]> {
-        match self {
-            Solution::Moves(moves) => Some(moves),
-            Solution::Unsolvable => None,
-        }
-    }
-}
-
-/// Shows the move letters, or `unsolvable`.
-impl fmt::Display for Solution {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Solution::Moves(moves) => f.write_str(&moves_to_string(moves)),
-            Solution::Unsolvable => f.write_str("unsolvable"),
-        }
-    }
-}
-
-/// What [`Solver::judge`] says of moves someone found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Legal, reaching the goal, as short as the shortest answer (whichever
-    /// shortest one it is).
-    Optimal,
-    /// Legal, reaching the goal, this many moves longer than the shortest.
-    LongerBy(usize),
-    /// Legal, ending elsewhere.
-    NotAtGoal,
-    /// Move `i`, counted from 1, leaves the board or is no move letter.
-    IllegalMove(usize),
-    /// The board cannot reach the goal.
-    Unsolvable,
-}
-
-/// `optimal`, `longer by K`, `not at goal`, `illegal move I` or
-/// `unsolvable`.
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::Optimal => f.write_str("optimal"),
-            Verdict::LongerBy(k) => write!(f, "longer by {k}"),
-            Verdict::NotAtGoal => f.write_str("not at goal"),
-            Verdict::IllegalMove(i) => write!(f, "illegal move {i}"),
-            Verdict::Unsolvable => f.write_str("unsolvable"),
-        }
-    }
-}
-
-/// Moves someone found, followed from their start board as their letters
-/// come, for [`Solver::judge_walk`]. However many the moves, a walk holds
-/// two boards and two counts: a line of ten million moves is judged in the
-/// memory of one.
-///
-/// ```
-/// use eight::{Board, Shape};
-/// use eight::solver::Walk;
-///
-/// let start = Board::parse(Shape::EIGHT, b"1 2 3 4 5 6 7 x 8").unwrap();
-/// let mut walk = Walk::new(start);
-/// walk.follow(b"rl");
-/// walk.follow(b"r");
-/// assert_eq!(walk.moves(), 3);
-/// assert_eq!(*walk.board(), Board::goal(Shape::EIGHT));
-/// walk.follow(b"d");
-/// assert_eq!(walk.illegal(), Some(4));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Walk {
-    start: Board,
-    board: Board,
-    moves: usize,
-    illegal: Option<usize>,
-}
-
-impl Walk {
-    /// No moves yet, from `start`.
-    pub fn new(start: Board) -> Walk {
-        Walk {
-            start,
-            board: start,
-            moves: 0,
-            illegal: None,
-        }
-    }
-
-    /// Follows more moves, written as blank letters. After the first move
-    /// that leaves the board or is no move letter, moves are only counted.
-    pub fn follow(&mut self, letters: &[u8]) {
-        if self.illegal.is_some() {
-            self.moves += letters.len();
-            return;
-        }
-        for (i, &letter) in letters.iter().enumerate() {
-            match Move::from_letter(char::from(letter)).and_then(|mv| self.board.moved(mv)) {
-                Some(next) => self.board = next,
-                None => {
-                    self.illegal = Some(self.moves + i + 1);
-                    break;
-                }
-            }
-        }
-        self.moves += letters.len();
-    }
-
-    /// The start board.
-    pub fn start(&self) -> &Board {
-        &self.start
-    }
-
-    /// The board the moves lead to, up to the first illegal one.
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// The moves followed, illegal ones included.
-    pub fn moves(&self) -> usize {
-        self.moves
-    }
-
-    /// The number of the first illegal move, counted from 1, if any.
-    pub fn illegal(&self) -> Option<usize> {
-        self.illegal
-    }
-}
-
-/// Why a board could not be answered.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SolveError {
-    /// A board is not of the solver's shape.
-    #[error("a {got} board, but this solver answers {expected} boards")]
-    Shape {
-        /// The solver's shape.
-        expected: Shape,
-        /// The board's shape.
-        got: Shape,
-    },
-    /// The solver has no data for goals with the blank in this cell.
-    #[error("no data for {shape} goals with the blank at cell {blank}")]
-    NoData {
-        /// The shape.
-        shape: Shape,
-        /// The goal's blank cell.
-        blank: usize,
-    },
-    /// The table is damaged or wrong.
-    #[error(transparent)]
-    Table(#[from] TableError),
-    /// The search passed the longest answer any board of the shape has: the
-    /// databases are wrong.
-    #[error(
-        "the search passed {bound} moves, more than any {shape} board needs: the pattern \
-         databases are wrong"
-    )]
-    TooDeep {
-        /// The shape.
-        shape: Shape,
-        /// The longest answer of the shape.
-        bound: u32,
-    },
-    /// A data file was changed or cut short while it was read (see
-    /// [`crate::map`]).
-    #[error("a data file was changed or cut short while it was read")]
-    Changed,
-    /// Moves that reach the goal are fewer than the shortest answer the data
-    /// gives: the data is wrong.
-    #[error(
-        "moves reach the goal in {moves}, fewer than the {shortest} the data gives as \
-         shortest: the data is wrong"
-    )]
-    ShorterThanShortest {
-        /// The moves judged.
-        moves: usize,
-        /// The data's shortest answer.
-        shortest: usize,
-    },
-}
-
-impl SolveError {
-    /// Whether the error is the data's, not the board's: the data cannot be
-    /// trusted for any board.
-    pub fn is_data_error(&self) -> bool {
-        matches!(
-            self,
-            SolveError::Table(_)
-                | SolveError::TooDeep { .. }
-                | SolveError::Changed
-                | SolveError::ShorterThanShortest { .. }
-        )
-    }
 }
 
 /// Bytes a solver reads: built into the program, mapped from a file, or in
@@ -751,7 +378,7 @@ impl Solver {
         // made for this class, else those built into the program.
         let made = match sizes {
             Some(_) => Vec::new(),
-            None => partitions_made(dir, db_shape, rep),
+            None => data::partitions_made(dir, db_shape, rep),
         };
         let wanted = match sizes {
             Some(sizes) => sizes,
@@ -1012,7 +639,7 @@ impl Solver {
     /// if the moves reach the goal in fewer moves than the data's shortest
     /// answer.
     pub fn judge_walk(&self, walk: &Walk, goal: &Board) -> Result<Verdict, SolveError> {
-        let start = &walk.start;
+        let start = walk.start();
         if start.shape() != goal.shape() {
             return Err(SolveError::Shape {
                 expected: goal.shape(),
@@ -1022,18 +649,18 @@ impl Solver {
         if !start.solvable_to(goal) {
             return Ok(Verdict::Unsolvable);
         }
-        if let Some(move_number) = walk.illegal {
+        if let Some(move_number) = walk.illegal() {
             return Ok(Verdict::IllegalMove(move_number));
         }
-        if walk.board != *goal {
+        if walk.board() != goal {
             return Ok(Verdict::NotAtGoal);
         }
         let shortest = self.solve_each(start, goal, |_| {})?.unwrap_or(0);
-        match walk.moves.checked_sub(shortest) {
+        match walk.moves().checked_sub(shortest) {
             Some(0) => Ok(Verdict::Optimal),
             Some(k) => Ok(Verdict::LongerBy(k)),
             None => Err(SolveError::ShorterThanShortest {
-                moves: walk.moves,
+                moves: walk.moves(),
                 shortest,
             }),
         }

@@ -26,6 +26,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
+pub use crate::answer::{Proof, TableError};
+use crate::answer::{Solution, SolveError};
 use crate::bfs::{
     self, AHEAD, Node, UNSEEN, code_at, code_or_zero, expand, neighbors, pack, prefetch, unpack,
 };
@@ -35,7 +37,6 @@ use crate::rank::{
     PackedMoves, board_rank_and_parity, board_rank_and_parity_of, cells_rank, rank_delta,
 };
 use crate::shape::{MAX_CELLS, Move, Shape};
-use crate::solver::{Solution, SolveError};
 
 /// Boards a section answers by walking before its answers are derived
 /// (see [`Table::write_answer`]): deriving costs about as much as walking
@@ -404,81 +405,6 @@ impl Lane<'_> {
         steps: 0,
         slot: usize::MAX,
     };
-}
-
-/// Why a table was refused or could not answer.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum TableError {
-    /// The file itself is damaged, truncated or of another kind.
-    #[error(transparent)]
-    File(#[from] FileError),
-    /// The file is intact but its moves are wrong.
-    #[error("the table is wrong: section {section} (the goal with the blank at {blank}): {proof}")]
-    Wrong {
-        /// The section.
-        section: usize,
-        /// Its goal's blank cell.
-        blank: usize,
-        /// What is wrong.
-        proof: Proof,
-    },
-}
-
-/// What [`prove`] found wrong with a table's moves.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Proof {
-    /// Some boards never reach the goal by their codes.
-    #[error(
-        "{boards} boards never reach the goal by their moves (the moves loop or leave the board)"
-    )]
-    Unreached {
-        /// How many.
-        boards: u64,
-    },
-    /// A board whose next move is not on a shortest path.
-    #[error(
-        "from {board} the moves take {depth}, but a neighbour is closer: they are not the shortest"
-    )]
-    NotShortest {
-        /// The board.
-        board: Board,
-        /// The moves its codes take.
-        depth: u32,
-    },
-    /// A board whose next move is not the smallest letter of the shortest.
-    #[error("from {board} the move {got} is taken where {smaller} is as short and smaller")]
-    NotSmallest {
-        /// The board.
-        board: Board,
-        /// The code's move.
-        got: Move,
-        /// The smaller move.
-        smaller: Move,
-    },
-    /// Answers longer than any on the shape.
-    #[error("the moves take more than {bound}, longer than any shortest answer on the board")]
-    TooLong {
-        /// The most moves a shortest answer on the shape takes.
-        bound: u32,
-    },
-    /// The header's longest answer is not the codes'.
-    #[error("the header says the longest answer is {header} moves, the moves make it {proven}")]
-    MaxDepth {
-        /// What the header says.
-        header: u32,
-        /// What the codes say.
-        proven: u32,
-    },
-    /// Following a board's moves went wrong while answering it.
-    #[error("the moves from {board} {problem}")]
-    Walk {
-        /// The board.
-        board: Board,
-        /// What happened.
-        problem: &'static str,
-    },
 }
 
 /// Follows the codes one layer further from `layer`, the boards at depth

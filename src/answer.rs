@@ -1,0 +1,290 @@
+//! What every way of answering returns: the answer ([`Solution`]), the
+//! verdict on moves someone found ([`Verdict`], after a [`Walk`]), and why a
+//! board could not be answered ([`SolveError`], with a table's
+//! [`TableError`] and the [`Proof`] that found it wrong). They lie below the
+//! tables and the search, which both return them.
+
+use std::fmt;
+
+use crate::board::Board;
+use crate::file::FileError;
+use crate::shape::{Move, Shape, moves_to_string};
+
+/// The answer for a board: the moves of the blank, or that there are none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// The shortest moves to the goal, lexicographically smallest of those;
+    /// empty for a board already at the goal.
+    Moves(Vec<Move>),
+    /// No sequence of moves leads to the goal.
+    Unsolvable,
+}
+
+impl Solution {
+    /// The moves, or `None` if unsolvable.
+    pub fn moves(&self) -> Option<&[Move]> {
+        match self {
+            Solution::Moves(moves) => Some(moves),
+            Solution::Unsolvable => None,
+        }
+    }
+}
+
+/// Shows the move letters, or `unsolvable`.
+impl fmt::Display for Solution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Solution::Moves(moves) => f.write_str(&moves_to_string(moves)),
+            Solution::Unsolvable => f.write_str("unsolvable"),
+        }
+    }
+}
+
+/// What [`Solver::judge`](crate::Solver::judge) says of moves someone found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Legal, reaching the goal, as short as the shortest answer (whichever
+    /// shortest one it is).
+    Optimal,
+    /// Legal, reaching the goal, this many moves longer than the shortest.
+    LongerBy(usize),
+    /// Legal, ending elsewhere.
+    NotAtGoal,
+    /// Move `i`, counted from 1, leaves the board or is no move letter.
+    IllegalMove(usize),
+    /// The board cannot reach the goal.
+    Unsolvable,
+}
+
+/// `optimal`, `longer by K`, `not at goal`, `illegal move I` or
+/// `unsolvable`.
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Optimal => f.write_str("optimal"),
+            Verdict::LongerBy(k) => write!(f, "longer by {k}"),
+            Verdict::NotAtGoal => f.write_str("not at goal"),
+            Verdict::IllegalMove(i) => write!(f, "illegal move {i}"),
+            Verdict::Unsolvable => f.write_str("unsolvable"),
+        }
+    }
+}
+
+/// Moves someone found, followed from their start board as their letters
+/// come, for [`Solver::judge_walk`](crate::Solver::judge_walk). However many the moves, a walk holds
+/// two boards and two counts: a line of ten million moves is judged in the
+/// memory of one.
+///
+/// ```
+/// use eight::{Board, Shape};
+/// use eight::solver::Walk;
+///
+/// let start = Board::parse(Shape::EIGHT, b"1 2 3 4 5 6 7 x 8").unwrap();
+/// let mut walk = Walk::new(start);
+/// walk.follow(b"rl");
+/// walk.follow(b"r");
+/// assert_eq!(walk.moves(), 3);
+/// assert_eq!(*walk.board(), Board::goal(Shape::EIGHT));
+/// walk.follow(b"d");
+/// assert_eq!(walk.illegal(), Some(4));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walk {
+    start: Board,
+    board: Board,
+    moves: usize,
+    illegal: Option<usize>,
+}
+
+impl Walk {
+    /// No moves yet, from `start`.
+    pub fn new(start: Board) -> Walk {
+        Walk {
+            start,
+            board: start,
+            moves: 0,
+            illegal: None,
+        }
+    }
+
+    /// Follows more moves, written as blank letters. After the first move
+    /// that leaves the board or is no move letter, moves are only counted.
+    pub fn follow(&mut self, letters: &[u8]) {
+        if self.illegal.is_some() {
+            self.moves += letters.len();
+            return;
+        }
+        for (i, &letter) in letters.iter().enumerate() {
+            match Move::from_letter(char::from(letter)).and_then(|mv| self.board.moved(mv)) {
+                Some(next) => self.board = next,
+                None => {
+                    self.illegal = Some(self.moves + i + 1);
+                    break;
+                }
+            }
+        }
+        self.moves += letters.len();
+    }
+
+    /// The start board.
+    pub fn start(&self) -> &Board {
+        &self.start
+    }
+
+    /// The board the moves lead to, up to the first illegal one.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The moves followed, illegal ones included.
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
+    /// The number of the first illegal move, counted from 1, if any.
+    pub fn illegal(&self) -> Option<usize> {
+        self.illegal
+    }
+}
+
+/// Why a board could not be answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// A board is not of the solver's shape.
+    #[error("a {got} board, but this solver answers {expected} boards")]
+    Shape {
+        /// The solver's shape.
+        expected: Shape,
+        /// The board's shape.
+        got: Shape,
+    },
+    /// The solver has no data for goals with the blank in this cell.
+    #[error("no data for {shape} goals with the blank at cell {blank}")]
+    NoData {
+        /// The shape.
+        shape: Shape,
+        /// The goal's blank cell.
+        blank: usize,
+    },
+    /// The table is damaged or wrong.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The search passed the longest answer any board of the shape has: the
+    /// databases are wrong.
+    #[error(
+        "the search passed {bound} moves, more than any {shape} board needs: the pattern \
+         databases are wrong"
+    )]
+    TooDeep {
+        /// The shape.
+        shape: Shape,
+        /// The longest answer of the shape.
+        bound: u32,
+    },
+    /// A data file was changed or cut short while it was read (see
+    /// [`crate::map`]).
+    #[error("a data file was changed or cut short while it was read")]
+    Changed,
+    /// Moves that reach the goal are fewer than the shortest answer the data
+    /// gives: the data is wrong.
+    #[error(
+        "moves reach the goal in {moves}, fewer than the {shortest} the data gives as \
+         shortest: the data is wrong"
+    )]
+    ShorterThanShortest {
+        /// The moves judged.
+        moves: usize,
+        /// The data's shortest answer.
+        shortest: usize,
+    },
+}
+
+impl SolveError {
+    /// Whether the error is the data's, not the board's: the data cannot be
+    /// trusted for any board.
+    pub fn is_data_error(&self) -> bool {
+        matches!(
+            self,
+            SolveError::Table(_)
+                | SolveError::TooDeep { .. }
+                | SolveError::Changed
+                | SolveError::ShorterThanShortest { .. }
+        )
+    }
+}
+
+/// Why a table was refused or could not answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableError {
+    /// The file itself is damaged, truncated or of another kind.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The file is intact but its moves are wrong.
+    #[error("the table is wrong: section {section} (the goal with the blank at {blank}): {proof}")]
+    Wrong {
+        /// The section.
+        section: usize,
+        /// Its goal's blank cell.
+        blank: usize,
+        /// What is wrong.
+        proof: Proof,
+    },
+}
+
+/// What [`prove`](crate::table::prove) found wrong with a table's moves.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Proof {
+    /// Some boards never reach the goal by their codes.
+    #[error(
+        "{boards} boards never reach the goal by their moves (the moves loop or leave the board)"
+    )]
+    Unreached {
+        /// How many.
+        boards: u64,
+    },
+    /// A board whose next move is not on a shortest path.
+    #[error(
+        "from {board} the moves take {depth}, but a neighbour is closer: they are not the shortest"
+    )]
+    NotShortest {
+        /// The board.
+        board: Board,
+        /// The moves its codes take.
+        depth: u32,
+    },
+    /// A board whose next move is not the smallest letter of the shortest.
+    #[error("from {board} the move {got} is taken where {smaller} is as short and smaller")]
+    NotSmallest {
+        /// The board.
+        board: Board,
+        /// The code's move.
+        got: Move,
+        /// The smaller move.
+        smaller: Move,
+    },
+    /// Answers longer than any on the shape.
+    #[error("the moves take more than {bound}, longer than any shortest answer on the board")]
+    TooLong {
+        /// The most moves a shortest answer on the shape takes.
+        bound: u32,
+    },
+    /// The header's longest answer is not the codes'.
+    #[error("the header says the longest answer is {header} moves, the moves make it {proven}")]
+    MaxDepth {
+        /// What the header says.
+        header: u32,
+        /// What the codes say.
+        proven: u32,
+    },
+    /// Following a board's moves went wrong while answering it.
+    #[error("the moves from {board} {problem}")]
+    Walk {
+        /// The board.
+        board: Board,
+        /// What happened.
+        problem: &'static str,
+    },
+}
