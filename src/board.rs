@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 use crate::parse::{self, Layout, ParseError};
 use crate::rank::board_rank_and_parity;
+#[cfg(target_arch = "x86_64")]
+use crate::rank::has_ssse3;
 use crate::shape::{MAX_CELLS, Move, Shape, Symmetry};
 
 /// A board: each tile `1..n` and the blank `0` in exactly one cell.
@@ -139,21 +141,23 @@ impl Board {
     }
 
     /// Every cell a board may have, those past this board's zero.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     #[inline]
     pub(crate) fn cell_array(&self) -> [u8; MAX_CELLS] {
         self.cells
     }
 
     /// The cells packed 4 bits each, the first lowest ([`crate::bfs::pack`]):
-    /// in a vector where the build has SSSE3, a multiply-add joining each
+    /// in a vector where the processor has SSSE3, a multiply-add joining each
     /// two cells into a byte.
     #[inline]
     pub(crate) fn packed(&self) -> u64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-        // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg says: on
-        // every processor it runs on.
-        return unsafe { pack_in_lanes(self.cells) };
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+        #[cfg(target_arch = "x86_64")]
+        if has_ssse3() {
+            // SAFETY: the processor has SSSE3 (and so SSE2), as `has_ssse3`
+            // says.
+            return unsafe { pack_in_lanes(self.cells) };
+        }
         crate::bfs::pack(self.cells())
     }
 
@@ -216,24 +220,24 @@ impl Board {
             "boards of one shape"
         );
         let n = self.shape.cells();
-        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-        let cells = {
+        #[cfg(target_arch = "x86_64")]
+        if has_ssse3() {
             let names = names(from.cells(), to.cells());
-            // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg
-            // says: on every processor it runs on.
-            unsafe { rename_in_lanes(self.cells, names, n) }
-        };
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
-        let cells = {
-            let mut name = [0u8; MAX_CELLS];
-            for (&old, &new) in from.cells().iter().zip(to.cells()) {
-                name[usize::from(old)] = new;
-            }
-            rename(self.cells, name, n)
-        };
+            // SAFETY: the processor has SSSE3 (and so SSE2), as `has_ssse3`
+            // says.
+            let cells = unsafe { rename_in_lanes(self.cells, names, n) };
+            return Board {
+                shape: self.shape,
+                cells,
+            };
+        }
+        let mut name = [0u8; MAX_CELLS];
+        for (&old, &new) in from.cells().iter().zip(to.cells()) {
+            name[usize::from(old)] = new;
+        }
         Board {
             shape: self.shape,
-            cells,
+            cells: rename(self.cells, name, n),
         }
     }
 
@@ -242,13 +246,13 @@ impl Board {
     /// is placed so, its shapes checked once for a run).
     #[inline(always)]
     pub(crate) fn relabelled_of<const NINE: bool>(&self, from: &Board, to: &Board) -> Board {
-        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-        if NINE {
+        #[cfg(target_arch = "x86_64")]
+        if NINE && has_ssse3() {
             debug_assert!(self.shape == from.shape && from.shape == to.shape);
             debug_assert_eq!(self.shape.cells(), 9);
             let names = names(&from.cells[..9], &to.cells[..9]);
-            // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg
-            // says: on every processor it runs on.
+            // SAFETY: the processor has SSSE3 (and so SSE2), as `has_ssse3`
+            // says.
             let cells = unsafe { rename_in_lanes(self.cells, names, 9) };
             return Board {
                 shape: self.shape,
@@ -342,10 +346,6 @@ impl fmt::Display for TileName {
 
 /// The first `n` of `cells` renamed by `name` (a cell holding `t` then
 /// holds `name[t]`), the rest left zero.
-#[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "ssse3"),
-    allow(dead_code)
-)]
 fn rename(mut cells: [u8; MAX_CELLS], name: [u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
     for cell in &mut cells[..n] {
         *cell = name[usize::from(*cell)];
@@ -356,7 +356,7 @@ fn rename(mut cells: [u8; MAX_CELLS], name: [u8; MAX_CELLS], n: usize) -> [u8; M
 /// The new name of each tile, 4 bits a tile, when `from` is renamed `to`:
 /// in a register, since bytes stored one by one and read back whole would
 /// wait for the stores.
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn names(from: &[u8], to: &[u8]) -> u64 {
     let mut names = 0;
@@ -370,7 +370,7 @@ fn names(from: &[u8], to: &[u8]) -> u64 {
 /// case is renamed toward its canonical goal, and the interleaved walks of
 /// 100,000 cases take 3-9% less time so (four alternating pairs of runs on
 /// one core, best of nine each: 131.7-135.2 ns a case against 138.7-144.6).
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2,ssse3")]
 #[inline]
 fn rename_in_lanes(cells: [u8; MAX_CELLS], names: u64, n: usize) -> [u8; MAX_CELLS] {
@@ -395,7 +395,7 @@ fn rename_in_lanes(cells: [u8; MAX_CELLS], names: u64, n: usize) -> [u8; MAX_CEL
 /// [`Board::packed`] in the lanes of a vector: cells `2k` and `2k + 1`
 /// (under 16 each) make byte `k`, the first in the low half. The cells past
 /// a board's are zero.
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2,ssse3")]
 #[inline]
 fn pack_in_lanes(cells: [u8; MAX_CELLS]) -> u64 {
@@ -450,9 +450,12 @@ mod tests {
 
     /// The shuffle renames as the loop does, on boards of every size,
     /// the lanes past the board left zero.
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn renaming_in_lanes_is_renaming_cell_by_cell() {
+        if !crate::rank::has_ssse3() {
+            return;
+        }
         let mut seed = 8u64;
         let mut next = |below: usize| {
             seed = seed
@@ -475,7 +478,7 @@ mod tests {
                 let names = (name.iter().enumerate()).fold(0, |names, (tile, &new)| {
                     names | u64::from(new) << (4 * tile)
                 });
-                // SAFETY: the build enables SSSE3, as the cfg says.
+                // SAFETY: the processor has SSSE3, as checked above.
                 let shuffled = unsafe { rename_in_lanes(cells, names, n) };
                 assert_eq!(
                     shuffled,

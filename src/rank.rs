@@ -134,24 +134,36 @@ pub(crate) fn cells_rank(cells: &[u8]) -> u64 {
 /// inversions, which a permutation and its inverse share. The one place
 /// inversions are counted.
 pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if board.shape().cells() == 9 {
-        // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg says: on
-        // every processor it runs on.
+    #[cfg(target_arch = "x86_64")]
+    if board.shape().cells() == 9 && has_ssse3() {
+        // SAFETY: the processor has SSSE3 (and so SSE2), as `has_ssse3`
+        // says.
         return unsafe { rank_and_parity_of_9(board.cell_array()) };
     }
     cells_rank_and_parity(board.cells())
+}
+
+/// Whether the processor has SSSE3, for the work on a board's cells in the
+/// lanes of a vector: known when the program is built for it (the
+/// repository builds for x86-64-v2, so the check folds away), else asked of
+/// the processor at the first call and remembered, so that every build, a
+/// crate depending on this one or `cargo install` included, takes the fast
+/// path where it can.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn has_ssse3() -> bool {
+    cfg!(target_feature = "ssse3") || std::arch::is_x86_feature_detected!("ssse3")
 }
 
 /// [`board_rank_and_parity`] of a board known to have 9 cells if `NINE`,
 /// with no look at its shape.
 #[inline(always)]
 pub(crate) fn board_rank_and_parity_of<const NINE: bool>(board: &Board) -> (u64, usize) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if NINE {
+    #[cfg(target_arch = "x86_64")]
+    if NINE && has_ssse3() {
         debug_assert_eq!(board.shape().cells(), 9);
-        // SAFETY: the build enables SSSE3 (and so SSE2), as the cfg says: on
-        // every processor it runs on.
+        // SAFETY: the processor has SSSE3 (and so SSE2), as `has_ssse3`
+        // says.
         return unsafe { rank_and_parity_of_9(board.cell_array()) };
     }
     board_rank_and_parity(board)
@@ -159,7 +171,7 @@ pub(crate) fn board_rank_and_parity_of<const NINE: bool>(board: &Board) -> (u64,
 
 /// The 16 bytes in the 16 lanes of a vector, the first lowest: for the work
 /// on a board's cells all at once, here and in [`Board::relabelled`].
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 #[inline]
 pub(crate) fn vector(bytes: [u8; 16]) -> std::arch::x86_64::__m128i {
@@ -176,7 +188,7 @@ pub(crate) fn vector(bytes: [u8; 16]) -> std::arch::x86_64::__m128i {
 /// compared with the cells shifted by 1 to 8 lanes. Each digit's weight is
 /// that of the tile on its cell, looked up by a shuffle in two bytes, each
 /// multiplied by the digits and summed in pairs, then across the lanes.
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2,ssse3")]
 #[inline]
 fn rank_and_parity_of_9(cells: [u8; 16]) -> (u64, usize) {
