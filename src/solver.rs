@@ -313,18 +313,52 @@ impl Solver {
     ) -> Result<Solver, DataError> {
         match (is_builtin(shape), Method::of(shape)) {
             (true, _) => Solver::builtin(shape),
-            (false, Method::Table) => Solver::load_table(shape, blank, dir, &mut progress),
-            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes, &mut progress),
+            (false, Method::Table) => Solver::load_table(shape, blank, dir, Some(&mut progress)),
+            (false, Method::Search) => {
+                Solver::load_search(shape, blank, dir, sizes, Some(&mut progress))
+            }
         }
     }
 
+    /// What would answer `shape`'s goals with the blank at `blank` from
+    /// `dir`, as [`Solver::describe`] says it, and whether a data-folder
+    /// file is not proven yet. The data is opened and checked cheaply but
+    /// not proven, so that telling costs no proof; no solver comes out of it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::load`], but for the proof.
+    pub fn describe_data(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+    ) -> Result<String, DataError> {
+        let solver = match (is_builtin(shape), Method::of(shape)) {
+            (true, _) => Solver::builtin(shape)?,
+            (false, Method::Table) => Solver::load_table(shape, blank, dir, None)?,
+            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes, None)?,
+        };
+        let mut text = solver.describe();
+        if let Origin::File { path, .. } = &solver.origin {
+            let recorded = map::open(path)
+                .ok()
+                .and_then(|file| Stamp::of(&file).ok())
+                .is_some_and(|stamp| trust::is_recorded(path, &stamp));
+            if !recorded {
+                text += " (not proven yet: it will be at its first use)";
+            }
+        }
+        Ok(text)
+    }
+
     /// The data folder's table of `shape` for goals with the blank at
-    /// `blank`.
+    /// `blank`, proven unless `progress` is `None`.
     fn load_table(
         shape: Shape,
         blank: usize,
         dir: &DataDir,
-        progress: &mut dyn FnMut(&Proving<'_>),
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
         let build = build_command(shape, blank, None, dir);
         let what = format!("the {shape} table for goals with the blank at cell {blank}");
@@ -352,7 +386,7 @@ impl Solver {
                 ),
             }));
         }
-        {
+        if let Some(progress) = progress {
             prove_once(&path, stamp, progress, |_| {
                 table.verify().map_err(Damage::Table)
             })
@@ -364,13 +398,13 @@ impl Solver {
     /// The pattern databases that serve `shape`'s goals with the blank at
     /// `blank`: the data folder's (with groups of `sizes`, or the shape's
     /// default), else, unless `sizes` were asked for, those built into the
-    /// program.
+    /// program; proven unless `progress` is `None`.
     fn load_search(
         shape: Shape,
         blank: usize,
         dir: &DataDir,
         sizes: Option<&[usize]>,
-        progress: &mut dyn FnMut(&Proving<'_>),
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
         let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
         let default = default_partition(db_shape);
@@ -429,10 +463,12 @@ impl Solver {
                 ),
             }));
         }
-        prove_once(&path, stamp, progress, |report| {
-            table.prove(report).map_err(Damage::Pdb)
-        })
-        .map_err(damaged)?;
+        if let Some(progress) = progress {
+            prove_once(&path, stamp, progress, |report| {
+                table.prove(report).map_err(Damage::Pdb)
+            })
+            .map_err(damaged)?;
+        }
         Ok(Solver::from_search(
             Searcher::new(table),
             Origin::File { path, build },

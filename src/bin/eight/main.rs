@@ -418,8 +418,8 @@ fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<u8> {
                 Err(err) => err.to_string(),
             },
             (false, Err(_)) => "no data folder".to_string(),
-            (false, Ok(dir)) => match Solver::load(shape, goal.blank(), dir, None) {
-                Ok(solver) => solver.describe(),
+            (false, Ok(dir)) => match Solver::describe_data(shape, goal.blank(), dir, None) {
+                Ok(described) => described,
                 Err(err) => err.to_string(),
             },
         };
