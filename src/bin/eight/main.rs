@@ -13,8 +13,11 @@
 #![cfg_attr(test, allow(dead_code))]
 
 mod args;
+mod input;
+mod judge;
 mod random;
 mod render;
+mod report;
 mod signals;
 mod start;
 mod stream;

@@ -6,7 +6,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::args::{self, FATAL};
-use crate::{ANSWERED, Args, run, signals, stream};
+use crate::{ANSWERED, Args, report, run, signals};
 /// The exit code of a panic, as Rust's own start gives it.
 const PANIC: u8 = 101;
 
@@ -78,9 +78,9 @@ fn eight(args: Vec<OsString>) -> u8 {
         // Stopped by a signal, after every finished answer.
         (Err(_), Some(code)) => code,
         (Ok(code), _) => code,
-        (Err(err), None) if stream::is_broken_pipe(&err) => ANSWERED,
+        (Err(err), None) if report::is_broken_pipe(&err) => ANSWERED,
         (Err(err), None) => {
-            stream::report_fatal(&err);
+            report::report_fatal(&err);
             FATAL
         }
     };

@@ -9,19 +9,17 @@
 //! every job so far is answered, written and flushed; a small input is
 //! answered on the main thread alone, so one board costs no thread start-up.
 //!
-//! Messages go to stderr in whole lines, batched into writes of at most
-//! [`PIPE_BUF`] bytes so that they never interleave with other writers'.
-//! Writing stderr may fail (full, closed, a broken pipe): the messages are
-//! then dropped and the answers still written. A data error or a data file
-//! changed underneath ends the run after the answers made before it.
+//! Messages go to stderr through the [`Reporter`]. A data error or a data
+//! file changed underneath ends the run after the answers made before it;
+//! so does SIGINT or SIGTERM ([`signals`]).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Display;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use eight::shape::Shape;
@@ -29,31 +27,17 @@ use eight::solver::Walk;
 use eight::table::GROUP;
 use eight::{Board, Item, Layout, Parser, Solver, map};
 
+use crate::input::{FULL_READ, IO_BUFFER, Input, LOOK_EVERY};
+use crate::judge::{JudgeLine, JudgeLines, MAX_HEAD};
 use crate::render::{self, Form, Job, Judged, Rejected, Scratch, Style};
+use crate::report::Reporter;
 use crate::{Solvers, signals};
-
-/// How much input is read, and output buffered, at a time: a chunk for a
-/// worker is one read. (128 KB against 64 KB: a tenth less time on 1,000,000
-/// boards read from a file, with fewer chunks to hand over.)
-const IO_BUFFER: usize = 128 * 1024;
-
-/// A read of this much tells input that comes faster than it is answered,
-/// to be read ahead and answered on every core: the most a pipe holds by
-/// default, so that piped input is told too.
-const FULL_READ: usize = 64 * 1024;
-
-/// Blocks of input read ahead of the parser.
-const READ_AHEAD: usize = 4;
 
 /// Jobs sent to a worker at once; a search takes long enough to go alone.
 const TABLE_BATCH: usize = 4096;
 
 /// Batches kept queued or in work per worker.
 const IN_FLIGHT: usize = 2;
-
-/// The most bytes one write to a pipe keeps together with no other writer's
-/// bytes in between (POSIX's minimum `PIPE_BUF`).
-const PIPE_BUF: usize = 512 * 8;
 
 /// How the boards are read and answered.
 #[derive(Clone, Debug)]
@@ -279,169 +263,6 @@ fn is_row(line: &[u8], layout: Layout) -> bool {
     }
 }
 
-/// `--judge` input, cut into lines as it comes. A line is kept while it is
-/// short, each run of spaces and tabs as one space. Once one of its tokens
-/// runs past [`BOARD_TOKEN`] bytes, longer than any board's, that token is
-/// the moves: the text before it is the board, and the moves are followed
-/// as they come. So a line of any length is judged in full, with memory for
-/// its board alone (and for its letters where the output shows them).
-struct JudgeLines {
-    layout: Layout,
-    /// Whether long moves keep their letters, for an output that shows them.
-    keep_letters: bool,
-    /// The lines ended so far.
-    line: u64,
-    /// The line so far, or its board's text once its moves run long.
-    text: Vec<u8>,
-    /// The bytes of the token at the end of `text`.
-    token: usize,
-    /// The line ran past [`MAX_HEAD`] bytes before any long token: the rest
-    /// of it is skipped.
-    overflow: bool,
-    /// Long moves, followed as they come.
-    moves: Option<LongMoves>,
-}
-
-/// A token longer than this is no board's: the moves.
-const BOARD_TOKEN: usize = 256;
-
-/// The most bytes of a `--judge` line kept before its moves.
-const MAX_HEAD: usize = 1 << 12;
-
-/// A `--judge` line, as [`JudgeLines`] hands it over.
-enum JudgeLine<'a> {
-    /// The whole line, each run of spaces and tabs as one space.
-    Text(&'a [u8]),
-    /// A line whose moves ran long: the board's text, and the moves.
-    Long { board: &'a [u8], moves: LongMoves },
-    /// A line of more than [`MAX_HEAD`] bytes before its moves.
-    TooLong,
-}
-
-/// Moves too long to keep, followed as they come.
-struct LongMoves {
-    /// The moves followed, if the text before them is a board.
-    walk: Option<Walk>,
-    /// Their letters, if kept.
-    letters: Vec<u8>,
-    /// The moves' token has ended.
-    ended: bool,
-    /// Something follows the moves on their line.
-    trailing: bool,
-}
-
-impl LongMoves {
-    fn take(&mut self, mut bytes: &[u8], keep_letters: bool) {
-        if !self.ended {
-            let end = bytes
-                .iter()
-                .position(u8::is_ascii_whitespace)
-                .unwrap_or(bytes.len());
-            if let Some(walk) = &mut self.walk {
-                walk.follow(&bytes[..end]);
-                if keep_letters {
-                    self.letters.extend_from_slice(&bytes[..end]);
-                }
-            }
-            self.ended = end < bytes.len();
-            bytes = &bytes[end..];
-        }
-        self.trailing |= !bytes.iter().all(u8::is_ascii_whitespace);
-    }
-}
-
-impl JudgeLines {
-    fn new(layout: Layout, keep_letters: bool) -> JudgeLines {
-        JudgeLines {
-            layout,
-            keep_letters,
-            line: 0,
-            text: Vec::new(),
-            token: 0,
-            overflow: false,
-            moves: None,
-        }
-    }
-
-    fn feed(&mut self, mut bytes: &[u8], each: &mut impl FnMut(u64, JudgeLine<'_>)) {
-        loop {
-            let end = memchr::memchr(b'\n', bytes);
-            self.take(&bytes[..end.unwrap_or(bytes.len())]);
-            let Some(end) = end else {
-                return;
-            };
-            self.end_line(each);
-            bytes = &bytes[end + 1..];
-        }
-    }
-
-    /// Takes bytes of the line being read.
-    fn take(&mut self, bytes: &[u8]) {
-        if let Some(moves) = &mut self.moves {
-            moves.take(bytes, self.keep_letters);
-            return;
-        }
-        if self.overflow {
-            return;
-        }
-        for (i, &byte) in bytes.iter().enumerate() {
-            if byte == b' ' || byte == b'\t' {
-                if self.token > 0 {
-                    self.text.push(b' ');
-                    self.token = 0;
-                }
-                continue;
-            }
-            self.text.push(byte);
-            self.token += 1;
-            if self.token > BOARD_TOKEN {
-                let start = self.text.len() - self.token;
-                let head = self.text.split_off(start);
-                let board = self.text.trim_ascii_end();
-                let mut moves = LongMoves {
-                    walk: Board::parse_in(self.layout, board).ok().map(Walk::new),
-                    letters: Vec::new(),
-                    ended: false,
-                    trailing: false,
-                };
-                moves.take(&head, self.keep_letters);
-                moves.take(&bytes[i + 1..], self.keep_letters);
-                self.moves = Some(moves);
-                return;
-            }
-            if self.text.len() > MAX_HEAD {
-                self.overflow = true;
-                self.text.clear();
-                return;
-            }
-        }
-    }
-
-    /// Hands over the line read, and starts the next.
-    fn end_line(&mut self, each: &mut impl FnMut(u64, JudgeLine<'_>)) {
-        self.line += 1;
-        let line = match self.moves.take() {
-            Some(moves) => JudgeLine::Long {
-                board: self.text.trim_ascii_end(),
-                moves,
-            },
-            None if self.overflow => JudgeLine::TooLong,
-            None => JudgeLine::Text(&self.text),
-        };
-        each(self.line, line);
-        self.text.clear();
-        self.token = 0;
-        self.overflow = false;
-    }
-
-    /// Hands over a last line with no line end, if any.
-    fn finish(&mut self, each: &mut impl FnMut(u64, JudgeLine<'_>)) {
-        if !self.text.is_empty() || self.moves.is_some() || self.overflow {
-            self.end_line(each);
-        }
-    }
-}
-
 /// The count line that opens `--pairs` input.
 enum CountLine {
     /// Not read yet: the input so far.
@@ -515,269 +336,6 @@ impl CountLine {
             }
         }
     }
-}
-
-/// Stdin, read in blocks: on this thread while it comes in small pieces
-/// (typed, or one board), then, from the first full block on, on a thread of
-/// its own so that reading overlaps solving and a wait can be seen coming.
-enum Input {
-    /// Read here, into one buffer kept for every read: a fresh zeroed block
-    /// a read would cost a memset and page faults each time (60 µs, for the
-    /// read that finds the end of one board's input).
-    Direct {
-        stdin: io::StdinLock<'static>,
-        buffer: Vec<u8>,
-    },
-    Background(Receiver<io::Result<Vec<u8>>>),
-}
-
-impl Input {
-    /// Stdin, read on this thread to begin with.
-    fn direct() -> Input {
-        Input::Direct {
-            stdin: io::stdin().lock(),
-            buffer: Vec::new(),
-        }
-    }
-
-    /// The next block of input, or `None` at its end. `before_wait` runs
-    /// first whenever the next block is not there yet.
-    fn next(&mut self, before_wait: impl FnOnce() -> Result<()>) -> Result<Option<Vec<u8>>> {
-        match self {
-            Input::Direct { stdin, buffer } => {
-                before_wait()?;
-                if buffer.is_empty() {
-                    *buffer = vec![0; IO_BUFFER];
-                }
-                wait_for_input()?;
-                let read = read_into(stdin, buffer).context("cannot read stdin")?;
-                if read < FULL_READ {
-                    return Ok((read > 0).then(|| buffer[..read].to_vec()));
-                }
-                // A full block: the buffer goes with it.
-                let mut block = std::mem::take(buffer);
-                block.truncate(read);
-                *self = Input::Background(read_in_background());
-                Ok(Some(block))
-            }
-            Input::Background(blocks) => {
-                let block = match blocks.try_recv() {
-                    Ok(block) => block,
-                    Err(TryRecvError::Empty) => {
-                        before_wait()?;
-                        match receive(blocks)? {
-                            Some(block) => block,
-                            None => return Ok(None),
-                        }
-                    }
-                    Err(TryRecvError::Disconnected) => return Ok(None),
-                };
-                block.map(Some).context("cannot read stdin")
-            }
-        }
-    }
-}
-
-/// One read into `buffer`, tried again if a signal interrupts it, unless
-/// it asks the run to stop; the bytes read, 0 at end of input.
-fn read_into(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
-    loop {
-        match input.read(buffer) {
-            Err(err)
-                if err.kind() == io::ErrorKind::Interrupted && signals::stopped().is_none() =>
-            {
-                continue;
-            }
-            result => return result,
-        }
-    }
-}
-
-/// Waits until stdin can be read (or is at its end), looking whether a
-/// signal asked the run to stop every [`LOOK_EVERY`]: a signal that comes
-/// just before a read would not end it.
-fn wait_for_input() -> Result<()> {
-    use std::os::fd::AsRawFd;
-    let mut poll = libc::pollfd {
-        fd: io::stdin().as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    loop {
-        signals::check()?;
-        // SAFETY: poll reads and writes the one pollfd owned here.
-        let ready = unsafe { libc::poll(&mut poll, 1, LOOK_EVERY.as_millis() as libc::c_int) };
-        // Ready, at its end, or not to be polled: the read tells.
-        if ready > 0
-            || (ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted)
-        {
-            return Ok(());
-        }
-    }
-}
-
-/// How long a wait goes before it looks whether a signal asked the run to
-/// stop.
-const LOOK_EVERY: Duration = Duration::from_millis(50);
-
-/// The next message of `from`, `None` once it has no sender; fails with
-/// [`signals::Stopped`] if a signal asks the run to stop meanwhile.
-fn receive<T>(from: &Receiver<T>) -> Result<Option<T>> {
-    loop {
-        signals::check()?;
-        match from.recv_timeout(LOOK_EVERY) {
-            Ok(message) => return Ok(Some(message)),
-            Err(RecvTimeoutError::Timeout) => continue,
-            Err(RecvTimeoutError::Disconnected) => return Ok(None),
-        }
-    }
-}
-
-/// One read of at most `size` bytes, tried again if a signal interrupts it;
-/// an empty block at end of input.
-fn read_block(input: &mut impl Read, size: usize) -> io::Result<Vec<u8>> {
-    let mut block = vec![0u8; size];
-    let read = read_into(input, &mut block)?;
-    block.truncate(read);
-    Ok(block)
-}
-
-/// Reads stdin on a thread of its own, in blocks, until end of input or an
-/// error. The thread is not joined: at exit it may still wait for input.
-fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
-    let (send, receive) = mpsc::sync_channel(READ_AHEAD);
-    signals::spawn(move || {
-        let mut stdin = io::stdin().lock();
-        loop {
-            match read_block(&mut stdin, IO_BUFFER) {
-                Ok(block) if block.is_empty() => return,
-                Ok(block) => {
-                    if send.send(Ok(block)).is_err() {
-                        return;
-                    }
-                }
-                Err(err) => {
-                    let _ = send.send(Err(err));
-                    return;
-                }
-            }
-        }
-    });
-    receive
-}
-
-/// Messages for stderr, written in whole lines, many to a write.
-#[derive(Debug)]
-struct Reporter {
-    buffer: Vec<u8>,
-    /// The most bytes a write takes: [`PIPE_BUF`] into a pipe, where only
-    /// writes that small keep clear of other writers' bytes; more into a
-    /// file or a terminal.
-    piece: usize,
-    /// Writing stderr failed: messages are dropped from then on.
-    dead: bool,
-    /// Stderr is a terminal: long waits are shown.
-    terminal: bool,
-}
-
-impl Default for Reporter {
-    fn default() -> Reporter {
-        Reporter {
-            buffer: Vec::new(),
-            piece: match stderr_is_pipe() {
-                true => PIPE_BUF,
-                false => IO_BUFFER,
-            },
-            dead: false,
-            terminal: io::stderr().is_terminal(),
-        }
-    }
-}
-
-/// Whether stderr is a pipe (or a socket), where writes interleave.
-fn stderr_is_pipe() -> bool {
-    use std::os::fd::AsRawFd;
-    // SAFETY: fstat only fills memory owned here.
-    unsafe {
-        let mut stat: libc::stat = std::mem::zeroed();
-        libc::fstat(io::stderr().as_raw_fd(), &mut stat) != 0
-            || matches!(stat.st_mode & libc::S_IFMT, libc::S_IFIFO | libc::S_IFSOCK)
-    }
-}
-
-impl Reporter {
-    /// Adds `eight: <stdin>:LINE: message`.
-    fn report(&mut self, line: u64, message: &dyn Display) {
-        let mut text = Vec::new();
-        let _ = writeln!(text, "eight: <stdin>:{line}: {message}");
-        self.extend(&text);
-    }
-
-    /// Adds whole message lines, writing them out in pieces of at most
-    /// `piece` bytes that end at the end of a line.
-    fn extend(&mut self, mut lines: &[u8]) {
-        while !lines.is_empty() && !self.dead {
-            let room = self.piece.saturating_sub(self.buffer.len());
-            if lines.len() <= room {
-                self.buffer.extend_from_slice(lines);
-                return;
-            }
-            // The most whole lines that fit; a line longer than a piece
-            // goes alone.
-            let end = match memchr::memrchr(b'\n', &lines[..room]) {
-                Some(at) => at + 1,
-                None if self.buffer.is_empty() => {
-                    memchr::memchr(b'\n', lines).map_or(lines.len(), |at| at + 1)
-                }
-                None => 0,
-            };
-            match self.buffer.is_empty() {
-                // Straight from the lines, without a copy.
-                true => self.dead = io::stderr().lock().write_all(&lines[..end]).is_err(),
-                false => {
-                    self.buffer.extend_from_slice(&lines[..end]);
-                    self.flush();
-                }
-            }
-            lines = &lines[end..];
-        }
-    }
-
-    /// Shows `status` on the terminal's last line in place of what was
-    /// there; an empty one clears it.
-    fn show(&mut self, status: &str) {
-        self.flush();
-        if !self.dead {
-            let end = if status.is_empty() { "" } else { " " };
-            let text = format!("\r{status}{end}\x1b[K");
-            self.dead = io::stderr().lock().write_all(text.as_bytes()).is_err();
-        }
-    }
-
-    /// Writes the messages so far.
-    fn flush(&mut self) {
-        if !self.buffer.is_empty() && !self.dead {
-            self.dead = io::stderr().lock().write_all(&self.buffer).is_err();
-        }
-        self.buffer.clear();
-    }
-}
-
-/// Writes a fatal error on stderr in one write; a failure to write it is
-/// ignored, since nothing else can be done.
-pub fn report_fatal(err: &anyhow::Error) {
-    let _ = io::stderr()
-        .lock()
-        .write_all(format!("eight: {err:#}\n").as_bytes());
-}
-
-/// Whether the error is a broken pipe: the reader of stdout went away.
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
 }
 
 /// The state of `--pairs` input.
