@@ -51,7 +51,8 @@ struct Args {
     /// The folder to write into (or check, with --check).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Make the data in memory and fail if the files differ.
+    /// Make the data in memory and fail if the files differ; a data-folder
+    /// file found equal has its proof recorded, as one just written does.
     #[arg(long)]
     check: bool,
     /// Print nothing but errors.

@@ -2,8 +2,9 @@
 //! moves, one line per board, in input order.
 //!
 //! Exit codes: 0 every board answered (`unsolvable` is an answer), 1 some
-//! board invalid, 2 fatal (bad arguments, data that cannot be used). A
-//! broken pipe ends quietly.
+//! board invalid, 2 fatal (bad arguments, data that cannot be used or
+//! changed during the run, a stdout that cannot be written), 128 + the
+//! signal for SIGINT and SIGTERM. A broken pipe ends quietly.
 //!
 //! The program starts at a C `main` of its own, not Rust's (see `start.rs`).
 
@@ -54,10 +55,15 @@ use crate::stream::Config;
 /// larger, faster ones of `eight-gen --shape 4x4`, when the data folder has
 /// them). Boards of 10 and 12 cells are answered from tables, other boards
 /// of 14 to 16 cells by IDA*, over data made once by `eight-gen --shape RxC`
-/// into the data folder. `eight --where` tells where it is and what answers
-/// each shape; `--verbose` says it as each is used.
+/// into the data folder, each proven before its first answer and trusted
+/// while unchanged (its proof recorded beside it). `eight --where` tells
+/// where it is and what answers each shape; `--verbose` says it as each is
+/// used.
 ///
-/// Exit codes: 0 every board answered, 1 some board invalid, 2 fatal error.
+/// Exit codes: 0 every board answered, 1 some board invalid, 2 fatal error
+/// (bad arguments, data missing, wrong or changed during the run, a stdout
+/// that cannot be written), 130 and 143 stopped by SIGINT or SIGTERM after
+/// every finished answer.
 #[derive(clap::Parser, Debug)]
 #[command(version)]
 struct Args {
@@ -95,7 +101,8 @@ struct Args {
     #[arg(long, value_name = "SIZES")]
     partition: Option<String>,
     /// Check all the data used in full before answering: every checksum,
-    /// and the proof that every move of a table is right.
+    /// and the proof of every data-folder file again, whatever proof is
+    /// recorded beside it.
     #[arg(long)]
     verify: bool,
     /// Print where the data folder is and which data answers each shape,
