@@ -8,7 +8,7 @@ use std::hint::black_box;
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use eight::rank::board_rank;
+use eight::board::board_rank;
 use eight::{Board, Layout, Parser, Shape, Solver};
 
 const BOARDS: usize = 10_000;

@@ -11,7 +11,7 @@
 //! given that letter.
 //!
 //! A board that reaches the goal is identified by its entry,
-//! [`board_rank`](crate::rank::board_rank)` / 2` (see [`crate::file`]). A
+//! [`board_rank`](crate::board::board_rank)` / 2` (see [`crate::file`]). A
 //! layer holds boards packed into a `u64`, four bits a cell; large layers
 //! are expanded on every core, with the per-entry state in atomics so that
 //! the result does not depend on how the work was split.
@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
 use crate::board::Board;
 use crate::file::{self, Codec, NewSection, RankScheme};
-use crate::rank::{PackedMoves, cells_rank, factorial};
+use crate::rank::{PackedMoves, cells_rank, factorial, pack};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
 /// The most cells a board may have for a table of every board: `n! / 2`
@@ -44,15 +44,6 @@ pub const SMALL_LEVEL: i32 = 19;
 
 /// The zstd level of larger sections.
 pub const LARGE_LEVEL: i32 = 9;
-
-/// Packs a board's cells four bits each, the first cell lowest.
-#[inline]
-pub(crate) fn pack(cells: &[u8]) -> u64 {
-    cells
-        .iter()
-        .enumerate()
-        .fold(0, |packed, (i, &cell)| packed | u64::from(cell) << (4 * i))
-}
 
 /// The cells of a packed board of `n` cells, and the blank's cell.
 #[inline]

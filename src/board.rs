@@ -8,7 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::parse::{self, Layout, ParseError};
-use crate::rank::board_rank_and_parity;
+use crate::rank;
 #[cfg(target_arch = "x86_64")]
 use crate::rank::has_ssse3;
 use crate::shape::{MAX_CELLS, Move, Shape, Symmetry};
@@ -140,14 +140,7 @@ impl Board {
         &self.cells[..self.shape.cells()]
     }
 
-    /// Every cell a board may have, those past this board's zero.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    #[inline]
-    pub(crate) fn cell_array(&self) -> [u8; MAX_CELLS] {
-        self.cells
-    }
-
-    /// The cells packed 4 bits each, the first lowest ([`crate::bfs::pack`]):
+    /// The cells packed 4 bits each, the first lowest ([`crate::rank::pack`]):
     /// in a vector where the processor has SSSE3, a multiply-add joining each
     /// two cells into a byte.
     #[inline]
@@ -158,7 +151,7 @@ impl Board {
             // says.
             return unsafe { pack_in_lanes(self.cells) };
         }
-        crate::bfs::pack(self.cells())
+        rank::pack(self.cells())
     }
 
     /// The cell that holds the blank.
@@ -344,6 +337,28 @@ impl fmt::Display for TileName {
     }
 }
 
+/// The rank of a board: the Lehmer rank of the cells where its tiles stand,
+/// listed by tile, blank first (see [`crate::rank`]).
+pub fn board_rank(board: &Board) -> u64 {
+    board_rank_and_parity(board).0
+}
+
+/// The rank of a board, as [`board_rank`], and the parity of its cells as a
+/// permutation (`0` even, `1` odd), in one count.
+pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
+    rank::rank_and_parity::<false>(board.cells, board.shape.cells())
+}
+
+/// [`board_rank_and_parity`] of a board known to have 9 cells if `NINE`,
+/// with no look at its shape.
+#[inline(always)]
+pub(crate) fn board_rank_and_parity_of<const NINE: bool>(board: &Board) -> (u64, usize) {
+    match NINE {
+        true => rank::rank_and_parity::<true>(board.cells, 9),
+        false => board_rank_and_parity(board),
+    }
+}
+
 /// The first `n` of `cells` renamed by `name` (a cell holding `t` then
 /// holds `name[t]`), the rest left zero.
 fn rename(mut cells: [u8; MAX_CELLS], name: [u8; MAX_CELLS], n: usize) -> [u8; MAX_CELLS] {
@@ -409,6 +424,100 @@ fn pack_in_lanes(cells: [u8; MAX_CELLS]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rank::{PackedMoves, cells_rank_and_parity, factorial, pack, rank_delta, unrank};
+
+    /// The 3x3 board whose positions (cell of each tile, blank first) have
+    /// rank `r`, built by unranking: independent of `board_rank`.
+    fn board_of_rank(r: u64) -> Board {
+        let mut positions = [0u8; 9];
+        unrank(r, &mut positions);
+        let mut cells = [0u8; 9];
+        for (tile, &pos) in positions.iter().enumerate() {
+            cells[usize::from(pos)] = tile as u8;
+        }
+        Board::from_cells(Shape::EIGHT, &cells).unwrap()
+    }
+
+    #[test]
+    fn board_rank_is_the_rank_of_the_positions_for_every_board() {
+        for r in 0..factorial(9) {
+            let board = board_of_rank(r);
+            assert_eq!(board_rank(&board), r);
+        }
+    }
+
+    #[test]
+    fn every_3x3_board_ranks_the_same_in_the_loop_and_in_lanes() {
+        for r in 0..factorial(9) {
+            let board = board_of_rank(r);
+            assert_eq!(
+                board_rank_and_parity(&board),
+                cells_rank_and_parity(board.cells()),
+                "{board:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn board_rank_pairs_hold_one_board_of_each_reachability() {
+        let goal = Board::goal(Shape::EIGHT);
+        for r in (0..factorial(9)).step_by(2) {
+            let (even, odd) = (board_of_rank(r), board_of_rank(r + 1));
+            assert_ne!(even.solvable_to(&goal), odd.solvable_to(&goal), "{even:?}");
+        }
+    }
+
+    #[test]
+    fn rank_delta_follows_every_move_of_every_board() {
+        use crate::shape::Move;
+        for r in 0..factorial(9) {
+            let board = board_of_rank(r);
+            for mv in Move::ALL {
+                let Some(next) = board.moved(mv) else {
+                    continue;
+                };
+                let target = next.blank();
+                let delta = rank_delta(board.cells(), board.blank(), target);
+                assert_eq!(r as i64 + delta, board_rank(&next) as i64, "{board:?} {mv}");
+            }
+        }
+    }
+
+    #[test]
+    fn packed_moves_follow_every_move_of_every_board() {
+        for shape in ["3x3", "2x4", "4x2", "3x4"] {
+            let shape: Shape = shape.parse().unwrap();
+            let moves = PackedMoves::new(shape);
+            let n = shape.cells();
+            let mut cells: Vec<u8> = (0..n as u8).collect();
+            // Every 3x3 board; a sample of the larger ones.
+            let step = match n {
+                9 => 1,
+                _ => 9973,
+            };
+            for r in (0..factorial(n)).step_by(step) {
+                unrank(r, &mut cells);
+                let board = Board::from_cells(shape, &cells).unwrap();
+                for mv in Move::ALL {
+                    let (mut packed, mut blank) = (pack(&cells), board.blank());
+                    let delta = match shape.cols() {
+                        2 => moves.apply::<1>(&mut packed, &mut blank, mv.code()),
+                        3 => moves.apply::<2>(&mut packed, &mut blank, mv.code()),
+                        _ => moves.apply::<3>(&mut packed, &mut blank, mv.code()),
+                    };
+                    match board.moved(mv) {
+                        None => assert_eq!((delta, blank), (None, board.blank())),
+                        Some(next) => {
+                            let expected = rank_delta(&cells, board.blank(), next.blank());
+                            assert_eq!(delta, Some(expected), "{board:?} {mv}");
+                            assert_eq!(packed, pack(next.cells()), "{board:?} {mv}");
+                            assert_eq!(blank, next.blank());
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn solvability_matches_inversion_parity_for_the_usual_goal() {
@@ -439,11 +548,7 @@ mod tests {
                     cells.swap(i, (seed >> 33) as usize % (i + 1));
                 }
                 let board = Board::from_cells(shape, &cells).unwrap();
-                assert_eq!(
-                    board.packed(),
-                    crate::bfs::pack(&cells),
-                    "{shape} {cells:?}"
-                );
+                assert_eq!(board.packed(), rank::pack(&cells), "{shape} {cells:?}");
             }
         }
     }

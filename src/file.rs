@@ -35,7 +35,7 @@
 //!   `entries = n! / 2`. The section is one zstd frame (with a content
 //!   checksum) of `raw_len = ceil(entries / 4)` bytes: 2-bit codes, four to a
 //!   byte, entry `i` in bits `2·(i % 4)` and up of byte `i / 4`. A board's
-//!   entry is [`board_rank`](crate::rank::board_rank)` / 2`. A code is a
+//!   entry is [`board_rank`](crate::board::board_rank)` / 2`. A code is a
 //!   [`Move`](crate::Move) ([`Move::from_code`](crate::Move::from_code):
 //!   `0 d`, `1 l`, `2 r`, `3 u`): the lexicographically smallest move that
 //!   brings the board one step closer to the goal. The goal's own entry is
@@ -97,7 +97,7 @@ pub struct Header {
 #[non_exhaustive]
 pub enum RankScheme {
     /// The Lehmer rank of the board's positions (the cell of the blank, then
-    /// of tile 1, 2, …), halved: [`crate::rank::board_rank`] `/ 2`.
+    /// of tile 1, 2, …), halved: [`crate::board::board_rank`] `/ 2`.
     LehmerHalf,
     /// The rank of the cells of the section's tiles, in the order of its
     /// tiles, among all placements of that many tiles:

@@ -29,13 +29,11 @@ use std::thread;
 pub use crate::answer::{Proof, TableError};
 use crate::answer::{Solution, SolveError};
 use crate::bfs::{
-    self, AHEAD, Node, UNSEEN, code_at, code_or_zero, expand, neighbors, pack, prefetch, unpack,
+    self, AHEAD, Node, UNSEEN, code_at, code_or_zero, expand, neighbors, prefetch, unpack,
 };
-use crate::board::{Board, connected};
+use crate::board::{Board, board_rank_and_parity, board_rank_and_parity_of, connected};
 use crate::file::{Decoded, FileError, HeaderError, Huge, Kind, RawFile};
-use crate::rank::{
-    PackedMoves, board_rank_and_parity, board_rank_and_parity_of, cells_rank, rank_delta,
-};
+use crate::rank::{PackedMoves, cells_rank, pack, rank_delta};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
 /// Boards a section answers by walking before its answers are derived

@@ -239,7 +239,7 @@ fn one_wrong_code_is_caught_by_the_proof() {
     for _ in 0..60 {
         let (blank, entry) = (rng.below(9), rng.below(right[0].len()));
         let goal_entry =
-            (eight::rank::board_rank(&Board::canonical(Shape::EIGHT, blank)) / 2) as usize;
+            (eight::board::board_rank(&Board::canonical(Shape::EIGHT, blank)) / 2) as usize;
         if entry == goal_entry {
             continue;
         }
@@ -367,7 +367,7 @@ fn the_proof_passes_every_right_table_and_says_what_is_wrong() {
     // From the goal's neighbour below-left... the board one move `u` away
     // says `l`: it leaves the tree, so boards go unreached.
     let near: Board = "1 2 3 4 5 x 7 8 6".parse().unwrap();
-    codes[(eight::rank::board_rank(&near) / 2) as usize] = 1;
+    codes[(eight::board::board_rank(&near) / 2) as usize] = 1;
     let err = eight::table::prove(&Board::goal(Shape::EIGHT), &pack_codes(&codes)).unwrap_err();
     assert!(
         matches!(err, Proof::Unreached { .. } | Proof::NotShortest { .. }),
@@ -548,7 +548,7 @@ fn moves_shorter_than_the_shortest_are_an_error_about_the_data() {
         }
     };
     let mut codes = right_codes();
-    codes[8][(eight::rank::board_rank(&start) / 2) as usize] = detour.code();
+    codes[8][(eight::board::board_rank(&start) / 2) as usize] = detour.code();
     let wrong = eight::Solver::from_table(
         Table::new(eight::solver::Data::Owned(table_with(
             |b| codes[b].clone(),
