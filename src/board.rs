@@ -5,9 +5,7 @@
 //! [input rule](crate::parse).
 
 use std::fmt;
-use std::str::FromStr;
 
-use crate::parse::{self, Layout, ParseError};
 use crate::rank;
 #[cfg(target_arch = "x86_64")]
 use crate::rank::has_ssse3;
@@ -106,28 +104,6 @@ impl Board {
         };
         board.cells[..cells.len()].copy_from_slice(cells);
         board
-    }
-
-    /// Parses exactly one board of `shape` in any layout of the
-    /// [input rule](crate::parse): its tiles in reading order, on one line or
-    /// over several.
-    ///
-    /// # Errors
-    ///
-    /// Fails with what is wrong: an unknown tile, too few or too many tiles,
-    /// a tile written twice.
-    pub fn parse(shape: Shape, text: &[u8]) -> Result<Board, ParseError> {
-        parse::one_board(Layout::Fixed(shape), text)
-    }
-
-    /// Parses exactly one board laid out as `layout` says (a fixed shape, or
-    /// told by its tiles), as [`Board::parse`] does.
-    ///
-    /// # Errors
-    ///
-    /// As [`Board::parse`].
-    pub fn parse_in(layout: Layout, text: &[u8]) -> Result<Board, ParseError> {
-        parse::one_board(layout, text)
     }
 
     /// The board's shape.
@@ -314,17 +290,6 @@ impl fmt::Debug for Board {
     }
 }
 
-/// Parses one board whose tile count tells its shape: 9 tiles make a 3x3
-/// board, 16 a 4x4 board (see [`crate::parse`]); other shapes are read
-/// with [`Board::parse`].
-impl FromStr for Board {
-    type Err = ParseError;
-
-    fn from_str(text: &str) -> Result<Board, ParseError> {
-        parse::one_board(Layout::Auto, text.as_bytes())
-    }
-}
-
 /// A tile as written: its number, or `x` for the blank.
 pub(crate) struct TileName(pub(crate) u8);
 
@@ -419,6 +384,159 @@ fn pack_in_lanes(cells: [u8; MAX_CELLS]) -> u64 {
     let weights = _mm_set1_epi16(16 << 8 | 1);
     let pairs = _mm_maddubs_epi16(crate::rank::vector(cells), weights);
     _mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)) as u64
+}
+
+/// Which board shapes a parser reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Each board's own line tells its shape: 3x3 or 4x4.
+    Auto,
+    /// Every board has this shape.
+    Fixed(Shape),
+}
+
+impl Layout {
+    /// The shape, if fixed.
+    pub fn shape(self) -> Option<Shape> {
+        match self {
+            Layout::Auto => None,
+            Layout::Fixed(shape) => Some(shape),
+        }
+    }
+}
+
+/// What is wrong with a board, or with the line that should hold it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// A token that names no tile.
+    #[error("unknown tile {token:?} ({})", TileRule(*shape))]
+    UnknownTile {
+        /// The token as read (cut short if it was very long).
+        token: String,
+        /// The board's shape, when the line tells it.
+        shape: Option<Shape>,
+    },
+    /// Some tile appears more than once (and so others are missing).
+    #[error("{}", describe_wrong_tiles(repeated, missing))]
+    WrongTiles {
+        /// The tiles written more than once (`0` is the blank).
+        repeated: Vec<u8>,
+        /// The tiles not written at all (`0` is the blank).
+        missing: Vec<u8>,
+    },
+    /// A board given alone has the wrong number of tiles.
+    #[error("{}: a {shape} board has {}", Tiles(*got), shape.cells())]
+    TileCount {
+        /// The board's shape.
+        shape: Shape,
+        /// The tiles there are.
+        got: usize,
+    },
+    /// A line that is neither a whole board nor one row of a grid.
+    #[error("{} on one line: {}", Tiles(*got), LineRule(*layout))]
+    LineLength {
+        /// The shapes being read.
+        layout: Layout,
+        /// The tiles on the line.
+        got: usize,
+    },
+    /// A line with rows separated by `/` that are not the rows of a board.
+    #[error("rows separated by '/' must be {}", SlashRule(*layout))]
+    Rows {
+        /// The shapes being read.
+        layout: Layout,
+    },
+    /// Rows of a grid not followed by the rest of the grid.
+    #[error(
+        "a {shape} grid cut short after {rows} of {} rows (a grid is {} consecutive lines of one row each)",
+        shape.rows(),
+        shape.rows()
+    )]
+    GridCutShort {
+        /// The board's shape.
+        shape: Shape,
+        /// The rows read.
+        rows: usize,
+    },
+}
+
+/// A number of tiles, for messages: `1 tile`, `8 tiles`.
+struct Tiles(usize);
+
+impl fmt::Display for Tiles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 tile"),
+            n => write!(f, "{n} tiles"),
+        }
+    }
+}
+
+/// The tiles of a shape, for messages.
+struct TileRule(Option<Shape>);
+
+impl fmt::Display for TileRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(shape) => write!(
+                f,
+                "a {shape} board has tiles 1-{} and a blank written x, X or 0",
+                shape.cells() - 1
+            ),
+            None => f.write_str("tiles are numbers from 1, the blank is x, X or 0"),
+        }
+    }
+}
+
+/// What a line must hold, for messages.
+struct LineRule(Layout);
+
+impl fmt::Display for LineRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Layout::Fixed(shape) => write!(
+                f,
+                "a {shape} board is {} tiles on one line, or {} lines of {}",
+                shape.cells(),
+                shape.rows(),
+                shape.cols()
+            ),
+            Layout::Auto => {
+                f.write_str("a board is 9 tiles (3x3) or 16 (4x4), or a row a line; else --shape")
+            }
+        }
+    }
+}
+
+/// What a line with `/` must hold, for messages.
+struct SlashRule(Layout);
+
+impl fmt::Display for SlashRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Layout::Fixed(shape) => write!(f, "{} rows of {} tiles", shape.rows(), shape.cols()),
+            Layout::Auto => f.write_str("3 rows of 3 tiles (3x3) or 4 rows of 4 (4x4)"),
+        }
+    }
+}
+
+fn describe_wrong_tiles(repeated: &[u8], missing: &[u8]) -> String {
+    let names = |tiles: &[u8]| {
+        tiles
+            .iter()
+            .map(|&t| match t {
+                0 => "the blank".to_string(),
+                t => format!("tile {t}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut text = format!("{} written more than once", names(repeated));
+    if !missing.is_empty() {
+        text += &format!("; {} missing", names(missing));
+    }
+    text
 }
 
 #[cfg(test)]
