@@ -311,12 +311,22 @@ impl Solver {
         sizes: Option<&[usize]>,
         mut progress: impl FnMut(&Proving<'_>),
     ) -> Result<Solver, DataError> {
+        Solver::open(shape, blank, dir, sizes, Some(&mut progress))
+    }
+
+    /// The solver of [`Solver::load`], its data-folder file proven unless
+    /// `progress` is `None`.
+    fn open(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
+    ) -> Result<Solver, DataError> {
         match (is_builtin(shape), Method::of(shape)) {
             (true, _) => Solver::builtin(shape),
-            (false, Method::Table) => Solver::load_table(shape, blank, dir, Some(&mut progress)),
-            (false, Method::Search) => {
-                Solver::load_search(shape, blank, dir, sizes, Some(&mut progress))
-            }
+            (false, Method::Table) => Solver::load_table(shape, blank, dir, progress),
+            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes, progress),
         }
     }
 
@@ -334,11 +344,7 @@ impl Solver {
         dir: &DataDir,
         sizes: Option<&[usize]>,
     ) -> Result<String, DataError> {
-        let solver = match (is_builtin(shape), Method::of(shape)) {
-            (true, _) => Solver::builtin(shape)?,
-            (false, Method::Table) => Solver::load_table(shape, blank, dir, None)?,
-            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes, None)?,
-        };
+        let solver = Solver::open(shape, blank, dir, sizes, None)?;
         let mut text = solver.describe();
         if let Origin::File { path, .. } = &solver.origin {
             let recorded = map::open(path)
