@@ -175,7 +175,7 @@ fn answer_chunked(
     session.load_first_solver(&first, line);
     // Boards that are searched go one to a worker, from the main thread:
     // a chunk of them would keep one core alone.
-    if !pairs && session.pipeline.batch_size == 1 {
+    if session.pipeline.batch_size == 1 {
         return Ok(Some((first, line)));
     }
     let mut carry = first;
