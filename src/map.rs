@@ -187,8 +187,10 @@ pub struct Mapping {
     map: memmap2::Mmap,
     #[cfg(target_os = "linux")]
     slot: Option<usize>,
-    /// The file, kept open to be looked at again, and its stamp when mapped.
-    file: File,
+    /// The file, held open so that its descriptor in the watched list stays
+    /// its own until the mapping leaves the list.
+    _file: File,
+    /// The file's stamp when mapped.
     stamp: Stamp,
     /// Its number among the watched files.
     watch: u64,
@@ -202,7 +204,8 @@ pub struct Mapping {
 /// caller must not rely on them staying as they were checked: a file
 /// rewritten in place shows new bytes, and one made shorter shows zeros past
 /// its new end, with [`changed`] set, once [`guard_truncation`] was called
-/// (on Linux; else the read ends the process with `SIGBUS`). Readers in this crate check every value they follow
+/// (on Linux; else the read ends the process with `SIGBUS`). Readers in this
+/// crate check every value they follow
 /// against bounds before use, and the `eight` binary drops answers computed
 /// after [`changed`] turns true. `eight-gen` never changes a file in place:
 /// it writes a new one and renames it.
@@ -224,7 +227,7 @@ pub unsafe fn map(file: &File) -> Result<Mapping, OpenError> {
             false => None,
         },
         map,
-        file,
+        _file: file,
         stamp,
         watch,
     })
@@ -232,14 +235,9 @@ pub unsafe fn map(file: &File) -> Result<Mapping, OpenError> {
 
 impl Mapping {
     /// The file's stamp when it was mapped: the bytes seen through the map
-    /// are those it stamps as long as [`Mapping::unchanged`] holds.
+    /// are those it stamps as long as [`changed`] is false.
     pub fn stamp(&self) -> Stamp {
         self.stamp
-    }
-
-    /// Whether the file's stamp is still what it was when it was mapped.
-    pub fn unchanged(&self) -> bool {
-        Stamp::of(&self.file).is_ok_and(|now| now == self.stamp)
     }
 }
 

@@ -1547,8 +1547,7 @@ impl Pipeline {
             // Loading may take long (a proof): the answers so far are
             // flushed, and a signal meanwhile ends the program at once.
             None => {
-                self.reporter.flush();
-                self.out.flush().context("cannot write stdout")?;
+                self.flush()?;
                 signals::at_once(|| self.solvers.find(goal))?
             }
         };
@@ -1820,8 +1819,7 @@ impl Pipeline {
             let (number, done) = match workers.answers.try_recv() {
                 Ok(answers) => answers,
                 Err(TryRecvError::Empty) if !flushed => {
-                    self.reporter.flush();
-                    self.out.flush().context("cannot write stdout")?;
+                    self.flush()?;
                     flushed = true;
                     continue;
                 }
@@ -1930,6 +1928,11 @@ impl Pipeline {
         while self.written < self.sent {
             self.write_next()?;
         }
+        self.flush()
+    }
+
+    /// Writes out the messages and answers written so far.
+    fn flush(&mut self) -> Result<()> {
         self.reporter.flush();
         self.out.flush().context("cannot write stdout")
     }
