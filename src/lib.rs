@@ -59,6 +59,7 @@ pub mod prune;
 pub mod rank;
 pub mod shape;
 pub mod solver;
+pub mod stream;
 pub mod table;
 pub mod trust;
 

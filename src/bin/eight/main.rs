@@ -14,29 +14,22 @@
 #![cfg_attr(test, allow(dead_code))]
 
 mod args;
-mod input;
-mod judge;
 mod random;
-mod render;
-mod report;
 mod signals;
 mod start;
-mod stream;
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir};
 use eight::shape::Notation;
-use eight::solver::{self, Data, Method, Origin, Proving};
+use eight::solver::{self, Data, Method, Origin};
+use eight::stream::{self, Config, Form, Io, Solvers, Style};
 use eight::{Board, Layout, Shape, Solver, Table, map, pdb};
 
-use crate::render::{Form, Style};
-use crate::stream::Config;
+use crate::signals::Cli;
 
 /// Answers sliding-puzzle boards read from stdin, one line per board: the
 /// shortest moves of the blank to the goal (u d l r = where the blank goes;
@@ -167,19 +160,12 @@ fn run(args: &Args) -> Result<u8> {
         true => Some(Shape::FIFTEEN),
         false => args.shape,
     };
-    let sizes = match &args.partition {
-        None => None,
-        Some(text) => Some(pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?),
-    };
-    let mut solvers = Solvers {
-        dir,
-        sizes,
-        verify: args.verify,
-        verbose: args.verbose,
-        table: args.table.clone(),
-        list: Vec::new(),
-        failed: None,
-    };
+    let host = Cli::new(args.verbose);
+    let mut solvers = Solvers::new(host).with_data(dir).verifying(args.verify);
+    if let Some(text) = &args.partition {
+        let sizes = pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?;
+        solvers = solvers.with_partition(sizes);
+    }
     let table_shape = match &args.table {
         None => None,
         Some(path) => {
@@ -192,7 +178,7 @@ fn run(args: &Args) -> Result<u8> {
                     shape.unwrap_or(table_shape)
                 );
             }
-            solvers.list.push(Arc::new(solver));
+            solvers = solvers.only(path.clone(), solver);
             Some(table_shape)
         }
     };
@@ -211,7 +197,7 @@ fn run(args: &Args) -> Result<u8> {
         }
     };
     let shape = shape.or(table_shape).or(goal.map(|g| g.shape()));
-    if let Some(sizes) = &solvers.sizes {
+    if let Some(sizes) = solvers.partition() {
         check_partition(sizes, shape)?;
     }
     // Data for the goal known now is loaded now, before any input is read;
@@ -219,7 +205,7 @@ fn run(args: &Args) -> Result<u8> {
     // that input with no board needs no data.
     if let Some(shape) = shape.filter(|_| args.random.is_none()) {
         let goal = goal.unwrap_or_else(|| Board::goal(shape));
-        let _ = solvers.find(&goal);
+        let _ = solvers.get(&goal);
     }
     if let Some(count) = args.random {
         let shape = shape.unwrap_or(Shape::EIGHT);
@@ -247,16 +233,19 @@ fn run(args: &Args) -> Result<u8> {
         length: args.length,
         notation: args.notation,
     };
-    stream::run(
-        Config {
-            layout,
-            goal,
-            pairs: args.pairs,
-            judge: args.judge,
-            style,
-        },
-        solvers,
-    )
+    host.catch();
+    let config = Config {
+        layout,
+        goal,
+        pairs: args.pairs,
+        judge: args.judge,
+        style,
+    };
+    let finish = stream::run(config, solvers, Io::standard(), host)?;
+    Ok(match finish.invalid {
+        true => INVALID,
+        false => ANSWERED,
+    })
 }
 
 /// Opens a table named on the command line: mapped, and checked in full
@@ -297,120 +286,6 @@ fn check_partition(sizes: &[usize], shape: Option<Shape>) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The solvers loaded so far, and how to load more.
-pub struct Solvers {
-    dir: Result<DataDir, data::NoDataDir>,
-    sizes: Option<Vec<usize>>,
-    verify: bool,
-    /// Say which data answers.
-    verbose: bool,
-    /// The table named with --table, which alone answers.
-    table: Option<PathBuf>,
-    list: Vec<Arc<Solver>>,
-    /// A goal whose solver could not be loaded, and why: asked again, it
-    /// fails again without a second try.
-    failed: Option<(Board, String)>,
-}
-
-impl Solvers {
-    /// The index of the solver that answers toward `goal`, if it is loaded.
-    pub fn loaded(&self, goal: &Board) -> Option<usize> {
-        self.list.iter().position(|s| s.serves(goal))
-    }
-
-    /// The index of the solver that answers toward `goal`, loading it if
-    /// need be.
-    pub fn find(&mut self, goal: &Board) -> Result<usize> {
-        if let Some(index) = self.loaded(goal) {
-            return Ok(index);
-        }
-        if let Some((failed, why)) = &self.failed
-            && failed == goal
-        {
-            bail!("{why}");
-        }
-        self.load(goal)
-            .inspect_err(|err| self.failed = Some((*goal, format!("{err:#}"))))
-    }
-
-    /// Loads the solver for `goal`; its index.
-    fn load(&mut self, goal: &Board) -> Result<usize> {
-        if let Some(path) = &self.table {
-            bail!(
-                "--table {}: it has no section for goals with the blank at cell {}",
-                path.display(),
-                goal.blank()
-            );
-        }
-        let dir = self.dir.as_ref().map_err(Clone::clone)?;
-        let mut show = proof_progress();
-        let mut proven = false;
-        let solver = Solver::load_proving(
-            goal.shape(),
-            goal.blank(),
-            dir,
-            self.sizes.as_deref(),
-            |proving: &Proving<'_>| {
-                proven = true;
-                show(proving);
-            },
-        )?;
-        // Data proven as it loaded is not proven twice.
-        if self.verify && !proven {
-            solver.verify()?;
-        }
-        if self.verbose {
-            let mut line = format!("eight: {} boards: {}", solver.shape(), solver.describe());
-            if solver.searches() && *solver.origin() == Origin::Builtin {
-                let build = solver::build_command(goal.shape(), goal.blank(), None, dir);
-                line += &format!(" (`{build}` makes larger, faster ones)");
-            }
-            let _ = io::stderr()
-                .lock()
-                .write_all(format!("{line}\n").as_bytes());
-        }
-        self.list.push(Arc::new(solver));
-        Ok(self.list.len() - 1)
-    }
-
-    /// The solvers, for the workers.
-    pub fn list(&self) -> &[Arc<Solver>] {
-        &self.list
-    }
-}
-
-/// What to tell of a data file's proof on its first use: on a terminal, a
-/// line on stderr kept up to date; elsewhere nothing.
-fn proof_progress() -> impl FnMut(&Proving<'_>) {
-    let terminal = io::stderr().is_terminal();
-    let started = Instant::now();
-    let mut shown = None;
-    move |proving: &Proving<'_>| {
-        if !terminal {
-            return;
-        }
-        let percent = proving.done * 100 / proving.of.max(1);
-        if shown == Some(percent) {
-            return;
-        }
-        shown = Some(percent);
-        let end = match proving.done == proving.of && proving.done > 0 {
-            true => format!(
-                "proven in {:.0} s, recorded for later runs\n",
-                started.elapsed().as_secs_f64()
-            ),
-            false => format!("{percent}%"),
-        };
-        let _ = io::stderr().lock().write_all(
-            format!(
-                "\reight: proving {} before its first use: {end}",
-                proving.path.display()
-            )
-            .as_bytes(),
-        );
-    }
 }
 
 /// Prints where the data folder is and what answers each shape.

@@ -5,11 +5,10 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::{Context, Result, anyhow, bail};
 use eight::Board;
+use eight::stream::Solvers;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-use crate::Solvers;
 
 /// Writes `count` boards, one a line, in the input format: drawn uniformly
 /// from all boards that can reach `goal`, or, with `depth`, from those whose
@@ -39,8 +38,7 @@ pub fn write(
             }
         }
         Some(depth) => {
-            let index = solvers.find(&goal)?;
-            let solver = &solvers.list()[index];
+            let solver = solvers.get(&goal)?;
             let table = solver.table().ok_or_else(|| {
                 anyhow!(
                     "--depth {depth}: {shape} boards are searched, not answered from a table of \

@@ -9,8 +9,15 @@
 //! that cannot look (loading data, which may take minutes to prove), with
 //! every answer so far written, the handler ends the program itself.
 
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::thread;
+use std::time::Instant;
+
+use eight::solver::Proving;
+use eight::stream::Host;
 
 /// The signal caught, or 0.
 static STOP: AtomicI32 = AtomicI32::new(0);
@@ -18,8 +25,86 @@ static STOP: AtomicI32 = AtomicI32::new(0);
 /// Set while nothing is left to write: the handler ends the program.
 static AT_ONCE: AtomicBool = AtomicBool::new(false);
 
+/// The program as the engine's host: stopped by SIGINT and SIGTERM, its
+/// threads blocking both, data proven shown on a terminal, and data loaded
+/// said with `--verbose`.
+pub struct Cli {
+    verbose: bool,
+    /// The file being proven, when its proof started, and the percentage
+    /// shown.
+    proving: Mutex<Option<(PathBuf, Instant, Option<u64>)>>,
+}
+
+impl Cli {
+    /// The host, for the whole run.
+    pub fn new(verbose: bool) -> &'static Cli {
+        Box::leak(Box::new(Cli {
+            verbose,
+            proving: Mutex::new(None),
+        }))
+    }
+
+    /// Catches SIGINT and SIGTERM from now on.
+    pub fn catch(&self) {
+        catch();
+    }
+}
+
+impl Host for Cli {
+    fn stopped(&self) -> Option<i32> {
+        stopped()
+    }
+
+    fn at_once(&self, work: &mut dyn FnMut()) {
+        at_once(work)
+    }
+
+    fn spawn(&self, work: Box<dyn FnOnce() + Send>) -> thread::JoinHandle<()> {
+        spawn(work)
+    }
+
+    /// On a terminal, a line on stderr kept up to date; elsewhere nothing.
+    fn proving(&self, proving: &Proving<'_>) {
+        if !io::stderr().is_terminal() {
+            return;
+        }
+        let mut state = self.proving.lock().unwrap_or_else(|e| e.into_inner());
+        if state.as_ref().is_none_or(|(path, ..)| path != proving.path) {
+            *state = Some((proving.path.to_path_buf(), Instant::now(), None));
+        }
+        let (_, started, shown) = state.as_mut().expect("set above");
+        let percent = proving.done * 100 / proving.of.max(1);
+        if *shown == Some(percent) {
+            return;
+        }
+        *shown = Some(percent);
+        let end = match proving.done == proving.of && proving.done > 0 {
+            true => format!(
+                "proven in {:.0} s, recorded for later runs\n",
+                started.elapsed().as_secs_f64()
+            ),
+            false => format!("{percent}%"),
+        };
+        let _ = io::stderr().lock().write_all(
+            format!(
+                "\reight: proving {} before its first use: {end}",
+                proving.path.display()
+            )
+            .as_bytes(),
+        );
+    }
+
+    fn loaded(&self, message: &str) {
+        if self.verbose {
+            let _ = io::stderr()
+                .lock()
+                .write_all(format!("eight: {message}\n").as_bytes());
+        }
+    }
+}
+
 /// Catches SIGINT and SIGTERM from now on.
-pub fn catch() {
+fn catch() {
     // SAFETY: `note` has the signature sa_handler asks for and makes only
     // async-signal-safe calls (atomics and _exit).
     unsafe {
@@ -47,7 +132,7 @@ fn exit_code(signal: libc::c_int) -> libc::c_int {
 }
 
 /// The signal that asks the run to stop, if one came.
-pub fn stopped() -> Option<i32> {
+fn stopped() -> Option<i32> {
     match STOP.load(Ordering::SeqCst) {
         0 => None,
         signal => Some(signal),
@@ -59,19 +144,9 @@ pub fn stopped_code() -> Option<u8> {
     stopped().and_then(|signal| u8::try_from(exit_code(signal)).ok())
 }
 
-/// The run was stopped by a signal, after every finished answer.
-#[derive(Debug, thiserror::Error)]
-#[error("stopped by signal {0}")]
-pub struct Stopped(pub i32);
-
-/// Fails with [`Stopped`] if a signal asked the run to stop.
-pub fn check() -> anyhow::Result<()> {
-    stopped().map_or(Ok(()), |signal| Err(Stopped(signal).into()))
-}
-
 /// Runs `work`, which cannot look at [`stopped`], with every answer so far
 /// written: a signal meanwhile ends the program at once.
-pub fn at_once<T>(work: impl FnOnce() -> T) -> T {
+fn at_once<T>(work: impl FnOnce() -> T) -> T {
     if let Some(signal) = stopped() {
         // SAFETY: as in `note`.
         unsafe { libc::_exit(exit_code(signal)) };
@@ -84,7 +159,7 @@ pub fn at_once<T>(work: impl FnOnce() -> T) -> T {
 
 /// Spawns a thread that blocks SIGINT and SIGTERM, so that they reach the
 /// main thread (threads it starts block them too).
-pub fn spawn<F>(work: F) -> thread::JoinHandle<()>
+fn spawn<F>(work: F) -> thread::JoinHandle<()>
 where
     F: FnOnce() + Send + 'static,
 {

@@ -5,8 +5,10 @@ use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use eight::stream::StreamError;
+
 use crate::args::{self, FATAL};
-use crate::{ANSWERED, Args, report, run, signals};
+use crate::{ANSWERED, Args, run, signals};
 /// The exit code of a panic, as Rust's own start gives it.
 const PANIC: u8 = 101;
 
@@ -78,12 +80,24 @@ fn eight(args: Vec<OsString>) -> u8 {
         // Stopped by a signal, after every finished answer.
         (Err(_), Some(code)) => code,
         (Ok(code), _) => code,
-        (Err(err), None) if report::is_broken_pipe(&err) => ANSWERED,
+        (Err(err), None) if is_broken_pipe(&err) => ANSWERED,
         (Err(err), None) => {
-            report::report_fatal(&err);
+            args::say(&format!("eight: {err:#}"));
             FATAL
         }
     };
     let _ = io::stdout().flush();
     code
+}
+
+/// Whether the error is a broken pipe: the reader of stdout went away.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<StreamError>()
+                .is_some_and(StreamError::is_broken_pipe)
+    })
 }

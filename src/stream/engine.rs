@@ -11,7 +11,7 @@
 //!
 //! Messages go to stderr through the [`Reporter`]. A data error or a data
 //! file changed underneath ends the run after the answers made before it;
-//! so does SIGINT or SIGTERM ([`signals`]).
+//! so does the host's asking it to stop ([`Host::stopped`]).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Display;
@@ -22,16 +22,19 @@ use std::thread;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use eight::shape::Shape;
-use eight::solver::Walk;
-use eight::table::GROUP;
-use eight::{Board, Item, Layout, Parser, Solver, map};
 
-use crate::input::{FULL_READ, IO_BUFFER, Input, LOOK_EVERY};
-use crate::judge::{JudgeLine, JudgeLines, MAX_HEAD};
-use crate::render::{self, Form, Job, Judged, Rejected, Scratch, Style};
-use crate::report::Reporter;
-use crate::{Solvers, signals};
+use crate::answer::Walk;
+use crate::board::{Board, Layout};
+use crate::map;
+use crate::parse::{Item, Parser};
+use crate::shape::Shape;
+use crate::solver::Solver;
+use crate::stream::input::{FULL_READ, IO_BUFFER, Input, LOOK_EVERY};
+use crate::stream::judge::{JudgeLine, JudgeLines, MAX_HEAD};
+use crate::stream::render::{self, Form, Job, Judged, Rejected, Scratch, Style};
+use crate::stream::report::Reporter;
+use crate::stream::{Config, Finish, Host, Io, Solvers, StreamError, check};
+use crate::table::GROUP;
 
 /// Jobs sent to a worker at once; a search takes long enough to go alone.
 const TABLE_BATCH: usize = 4096;
@@ -39,26 +42,36 @@ const TABLE_BATCH: usize = 4096;
 /// Batches kept queued or in work per worker.
 const IN_FLIGHT: usize = 2;
 
-/// How the boards are read and answered.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// The boards' shapes.
-    pub layout: Layout,
-    /// The goal of every board, if one was given.
-    pub goal: Option<Board>,
-    /// HDU 3567 input: a count, then pairs of boards.
-    pub pairs: bool,
-    /// Each line a board and moves to judge.
-    pub judge: bool,
-    /// How answers are written.
-    pub style: Style,
-}
-
-/// Answers everything on stdin; returns the exit code.
-pub fn run(config: Config, solvers: Solvers) -> Result<u8> {
-    signals::catch();
+/// Answers every board of `io`'s input, writing one answer per board to its
+/// output, in input order, and a message for each bad board to its errors.
+///
+/// # Errors
+///
+/// Fails if the answers cannot be written or the input read, if the data
+/// is wrong or changes during the run, or if `host` asks the run to stop;
+/// every answer made before is written first.
+pub fn run(
+    config: Config,
+    solvers: Solvers,
+    io: Io<'_>,
+    host: &'static dyn Host,
+) -> Result<Finish, StreamError> {
+    let Io {
+        input,
+        input_fd,
+        output,
+        errors,
+        errors_piece,
+        errors_terminal,
+    } = io;
     let mut session = Session {
-        pipeline: Pipeline::new(&config, solvers),
+        pipeline: Pipeline::new(
+            &config,
+            solvers,
+            output,
+            Reporter::new(errors, errors_piece, errors_terminal),
+            host,
+        ),
         pairs: config.pairs.then(Pairs::default),
         config,
         goal_cache: None,
@@ -66,7 +79,7 @@ pub fn run(config: Config, solvers: Solvers) -> Result<u8> {
         invalid: false,
         fatal: None,
     };
-    let answered = answer_all(&mut session);
+    let answered = answer_all(&mut session, Input::new(input, input_fd, host));
     if answered.is_err() {
         // The answers made before the failure still go out, and so do the
         // messages.
@@ -74,17 +87,16 @@ pub fn run(config: Config, solvers: Solvers) -> Result<u8> {
         session.pipeline.reporter.flush();
     }
     answered?;
-    session.finish()
+    Ok(session.finish()?)
 }
 
 /// Reads, parses and answers all of stdin.
-fn answer_all(session: &mut Session) -> Result<()> {
+fn answer_all(session: &mut Session<'_>, mut input: Input) -> Result<()> {
     let mut count = match session.config.pairs {
         true => CountLine::Waiting(Vec::new()),
         false => CountLine::Done,
     };
     let mut parser = Parser::new(session.config.layout);
-    let mut input = Input::direct();
     if session.config.judge {
         let keep_letters = session.config.style.form != Form::Plain;
         let mut lines = JudgeLines::new(session.config.layout, keep_letters);
@@ -126,7 +138,7 @@ fn answer_all(session: &mut Session) -> Result<()> {
                 let Some(rest) = count.resolve(session, &mut parser, false) else {
                     continue;
                 };
-                if !matches!(input, Input::Background(_)) {
+                if !matches!(input, Input::Background(..)) {
                     parser.feed(&rest, &mut |item| session.take(item));
                     continue;
                 }
@@ -165,7 +177,7 @@ const MAX_CARRY: usize = 1 << 20;
 /// `line`; each chunk is presumed to start after one board a line (see
 /// [`PairsAt`]).
 fn answer_chunked(
-    session: &mut Session,
+    session: &mut Session<'_>,
     input: &mut Input,
     first: Vec<u8>,
     mut line: u64,
@@ -277,7 +289,7 @@ impl CountLine {
     /// for the parser.
     fn resolve(
         &mut self,
-        session: &mut Session,
+        session: &mut Session<'_>,
         parser: &mut Parser,
         end: bool,
     ) -> Option<Vec<u8>> {
@@ -351,13 +363,13 @@ struct Pairs {
 }
 
 /// Turns parsed items into jobs, reporting what is wrong.
-struct Session {
+struct Session<'a> {
     config: Config,
     /// The usual goal of the last shape seen.
     goal_cache: Option<Board>,
     /// The last goal, and its solver.
     last_goal: Option<(Board, usize)>,
-    pipeline: Pipeline,
+    pipeline: Pipeline<'a>,
     pairs: Option<Pairs>,
     /// Some board was invalid.
     invalid: bool,
@@ -365,7 +377,7 @@ struct Session {
     fatal: Option<anyhow::Error>,
 }
 
-impl Session {
+impl Session<'_> {
     fn take(&mut self, item: Item) {
         if self.fatal.is_some() {
             return;
@@ -629,7 +641,7 @@ impl Session {
 
     /// Reports what the end of input leaves unfinished, writes every answer,
     /// and picks the exit code.
-    fn finish(mut self) -> Result<u8> {
+    fn finish(mut self) -> Result<Finish> {
         if let Some(pairs) = self.pairs.take() {
             let mut cases = pairs.cases;
             if let Some((line, _)) = pairs.start {
@@ -665,9 +677,8 @@ impl Session {
         self.pipeline.drain()?;
         self.invalid |= self.pipeline.invalid;
         self.pipeline.reporter.flush();
-        Ok(match self.invalid {
-            true => crate::INVALID,
-            false => crate::ANSWERED,
+        Ok(Finish {
+            invalid: self.invalid,
         })
     }
 }
@@ -1472,7 +1483,7 @@ struct Workers {
 
 /// Batches jobs, answers them here or on the workers, and writes the
 /// answers in input order.
-struct Pipeline {
+struct Pipeline<'a> {
     style: Style,
     reading: Reading,
     /// The solvers loaded so far, and how to load more.
@@ -1492,8 +1503,9 @@ struct Pipeline {
     /// The first input line of each batch sent and not yet written.
     lines: BTreeMap<u64, u64>,
     scratch: Scratch,
-    out: io::BufWriter<io::StdoutLock<'static>>,
-    reporter: Reporter,
+    out: io::BufWriter<Box<dyn Write + 'a>>,
+    reporter: Reporter<'a>,
+    host: &'static dyn Host,
     /// Some board was found invalid while answering.
     invalid: bool,
     /// A failure met while taking items, reported by `check`.
@@ -1506,8 +1518,14 @@ struct Pipeline {
     pairs_read: PairsAt,
 }
 
-impl Pipeline {
-    fn new(config: &Config, solvers: Solvers) -> Pipeline {
+impl<'a> Pipeline<'a> {
+    fn new(
+        config: &Config,
+        solvers: Solvers,
+        output: Box<dyn Write + 'a>,
+        reporter: Reporter<'a>,
+        host: &'static dyn Host,
+    ) -> Pipeline<'a> {
         let shared = Arc::new(solvers.list().to_vec());
         let batch_size = match shared.iter().any(|s| s.searches()) {
             true => 1,
@@ -1529,8 +1547,9 @@ impl Pipeline {
             waiting: BTreeMap::new(),
             lines: BTreeMap::new(),
             scratch: Scratch::default(),
-            out: io::BufWriter::with_capacity(IO_BUFFER, io::stdout().lock()),
-            reporter: Reporter::default(),
+            out: io::BufWriter::with_capacity(IO_BUFFER, output),
+            reporter,
+            host,
             invalid: false,
             failure: None,
             pairs_lines: 0,
@@ -1548,7 +1567,10 @@ impl Pipeline {
             // flushed, and a signal meanwhile ends the program at once.
             None => {
                 self.flush()?;
-                signals::at_once(|| self.solvers.find(goal))?
+                let mut found = None;
+                let solvers = &mut self.solvers;
+                self.host.at_once(&mut || found = Some(solvers.find(goal)));
+                found.expect("at_once runs its work")?
             }
         };
         if self.shared.len() != self.solvers.list().len() {
@@ -1574,7 +1596,7 @@ impl Pipeline {
     /// that asks the run to stop.
     fn check(&mut self) -> Result<()> {
         self.failure.take().map_or(Ok(()), Err)?;
-        signals::check()
+        check(self.host)
     }
 
     /// Queues the batch of jobs for the workers.
@@ -1699,7 +1721,7 @@ impl Pipeline {
         for _ in 0..count {
             let (queue, done) = (Arc::clone(&queue), done.clone());
             let (style, reading) = (self.style, self.reading);
-            signals::spawn(move || {
+            self.host.spawn(Box::new(move || {
                 let mut scratch = Scratch::default();
                 loop {
                     let next = queue.lock().map(|queue| queue.recv());
@@ -1723,7 +1745,7 @@ impl Pipeline {
                         return;
                     }
                 }
-            });
+            }));
         }
         Workers {
             batches,
@@ -1839,7 +1861,7 @@ impl Pipeline {
         let started = Instant::now();
         let mut shown = 0;
         let answers = loop {
-            if let Err(stopped) = signals::check() {
+            if let Err(stopped) = check(self.host) {
                 if shown > 0 {
                     self.reporter.show("");
                 }
@@ -1910,7 +1932,7 @@ impl Pipeline {
                 .context("cannot write stdout")?;
         }
         done.fatal.map_or(Ok(()), Err)?;
-        signals::check()
+        check(self.host)
     }
 
     /// Answers every job so far, writes the answers and flushes them.

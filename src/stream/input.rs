@@ -1,14 +1,18 @@
-//! Stdin, read in blocks: on the main thread while it comes in small pieces,
-//! then read ahead on a thread of its own; every wait looks whether a
-//! signal asked the run to stop.
+//! The input, read in blocks: on the main thread while it comes in small
+//! pieces, then read ahead on a thread of its own; every wait looks whether
+//! the host asks the run to stop.
 
 use std::io::{self, Read};
+use std::os::fd::RawFd;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use crate::signals;
+use crate::stream::{Host, check};
+
+/// The input of a run.
+type Source = Box<dyn Read + Send>;
 
 /// How much input is read, and output buffered, at a time: a chunk for a
 /// worker is one read. (128 KB against 64 KB: a tenth less time on 1,000,000
@@ -23,26 +27,32 @@ pub(crate) const FULL_READ: usize = 64 * 1024;
 /// Blocks of input read ahead of the parser.
 const READ_AHEAD: usize = 4;
 
-/// Stdin, read in blocks: on this thread while it comes in small pieces
-/// (typed, or one board), then, from the first full block on, on a thread of
-/// its own so that reading overlaps solving and a wait can be seen coming.
+/// The input, read in blocks: on this thread while it comes in small
+/// pieces (typed, or one board), then, from the first full block on, on a
+/// thread of its own so that reading overlaps solving and a wait can be seen
+/// coming.
 pub(crate) enum Input {
     /// Read here, into one buffer kept for every read: a fresh zeroed block
     /// a read would cost a memset and page faults each time (60 µs, for the
     /// read that finds the end of one board's input).
     Direct {
-        stdin: io::StdinLock<'static>,
+        source: Option<Source>,
+        /// Its descriptor, polled while it waits.
+        fd: Option<RawFd>,
         buffer: Vec<u8>,
+        host: &'static dyn Host,
     },
-    Background(Receiver<io::Result<Vec<u8>>>),
+    Background(Receiver<io::Result<Vec<u8>>>, &'static dyn Host),
 }
 
 impl Input {
-    /// Stdin, read on this thread to begin with.
-    pub(crate) fn direct() -> Input {
+    /// `source`, read on this thread to begin with.
+    pub(crate) fn new(source: Source, fd: Option<RawFd>, host: &'static dyn Host) -> Input {
         Input::Direct {
-            stdin: io::stdin().lock(),
+            source: Some(source),
+            fd,
             buffer: Vec::new(),
+            host,
         }
     }
 
@@ -53,28 +63,40 @@ impl Input {
         before_wait: impl FnOnce() -> Result<()>,
     ) -> Result<Option<Vec<u8>>> {
         match self {
-            Input::Direct { stdin, buffer } => {
+            Input::Direct {
+                source,
+                fd,
+                buffer,
+                host,
+            } => {
+                let host = *host;
                 before_wait()?;
                 if buffer.is_empty() {
                     *buffer = vec![0; IO_BUFFER];
                 }
-                wait_for_input()?;
-                let read = read_into(stdin, buffer).context("cannot read stdin")?;
+                if let Some(fd) = *fd {
+                    wait_for_input(fd, host)?;
+                }
+                let reader = source
+                    .as_mut()
+                    .expect("read until it goes to the background");
+                let read = read_into(reader, buffer, host).context("cannot read stdin")?;
                 if read < FULL_READ {
                     return Ok((read > 0).then(|| buffer[..read].to_vec()));
                 }
                 // A full block: the buffer goes with it.
                 let mut block = std::mem::take(buffer);
                 block.truncate(read);
-                *self = Input::Background(read_in_background());
+                let source = source.take().expect("read until it goes to the background");
+                *self = Input::Background(read_in_background(source, host), host);
                 Ok(Some(block))
             }
-            Input::Background(blocks) => {
+            Input::Background(blocks, host) => {
                 let block = match blocks.try_recv() {
                     Ok(block) => block,
                     Err(TryRecvError::Empty) => {
                         before_wait()?;
-                        match receive(blocks)? {
+                        match receive(blocks, *host)? {
                             Some(block) => block,
                             None => return Ok(None),
                         }
@@ -88,13 +110,15 @@ impl Input {
 }
 
 /// One read into `buffer`, tried again if a signal interrupts it, unless
-/// it asks the run to stop; the bytes read, 0 at end of input.
-pub(crate) fn read_into(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
+/// the host asks the run to stop; the bytes read, 0 at end of input.
+pub(crate) fn read_into(
+    input: &mut (impl Read + ?Sized),
+    buffer: &mut [u8],
+    host: &dyn Host,
+) -> io::Result<usize> {
     loop {
         match input.read(buffer) {
-            Err(err)
-                if err.kind() == io::ErrorKind::Interrupted && signals::stopped().is_none() =>
-            {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted && host.stopped().is_none() => {
                 continue;
             }
             result => return result,
@@ -102,18 +126,17 @@ pub(crate) fn read_into(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<
     }
 }
 
-/// Waits until stdin can be read (or is at its end), looking whether a
-/// signal asked the run to stop every [`LOOK_EVERY`]: a signal that comes
-/// just before a read would not end it.
-pub(crate) fn wait_for_input() -> Result<()> {
-    use std::os::fd::AsRawFd;
+/// Waits until `fd` can be read (or is at its end), looking whether the
+/// host asks the run to stop every [`LOOK_EVERY`]: a signal that comes just
+/// before a read would not end it.
+fn wait_for_input(fd: RawFd, host: &dyn Host) -> Result<()> {
     let mut poll = libc::pollfd {
-        fd: io::stdin().as_raw_fd(),
+        fd,
         events: libc::POLLIN,
         revents: 0,
     };
     loop {
-        signals::check()?;
+        check(host)?;
         // SAFETY: poll reads and writes the one pollfd owned here.
         let ready = unsafe { libc::poll(&mut poll, 1, LOOK_EVERY.as_millis() as libc::c_int) };
         // Ready, at its end, or not to be polled: the read tells.
@@ -129,11 +152,11 @@ pub(crate) fn wait_for_input() -> Result<()> {
 /// stop.
 pub(crate) const LOOK_EVERY: Duration = Duration::from_millis(50);
 
-/// The next message of `from`, `None` once it has no sender; fails with
-/// [`signals::Stopped`] if a signal asks the run to stop meanwhile.
-pub(crate) fn receive<T>(from: &Receiver<T>) -> Result<Option<T>> {
+/// The next message of `from`, `None` once it has no sender; fails if the
+/// host asks the run to stop meanwhile.
+fn receive<T>(from: &Receiver<T>, host: &dyn Host) -> Result<Option<T>> {
     loop {
-        signals::check()?;
+        check(host)?;
         match from.recv_timeout(LOOK_EVERY) {
             Ok(message) => return Ok(Some(message)),
             Err(RecvTimeoutError::Timeout) => continue,
@@ -144,21 +167,27 @@ pub(crate) fn receive<T>(from: &Receiver<T>) -> Result<Option<T>> {
 
 /// One read of at most `size` bytes, tried again if a signal interrupts it;
 /// an empty block at end of input.
-pub(crate) fn read_block(input: &mut impl Read, size: usize) -> io::Result<Vec<u8>> {
+fn read_block(
+    input: &mut (impl Read + ?Sized),
+    size: usize,
+    host: &dyn Host,
+) -> io::Result<Vec<u8>> {
     let mut block = vec![0u8; size];
-    let read = read_into(input, &mut block)?;
+    let read = read_into(input, &mut block, host)?;
     block.truncate(read);
     Ok(block)
 }
 
-/// Reads stdin on a thread of its own, in blocks, until end of input or an
-/// error. The thread is not joined: at exit it may still wait for input.
-pub(crate) fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
+/// Reads `source` on a thread of its own, in blocks, until end of input or
+/// an error. The thread is not joined: at exit it may still wait for input.
+fn read_in_background(
+    mut source: Source,
+    host: &'static dyn Host,
+) -> Receiver<io::Result<Vec<u8>>> {
     let (send, receive) = mpsc::sync_channel(READ_AHEAD);
-    signals::spawn(move || {
-        let mut stdin = io::stdin().lock();
+    host.spawn(Box::new(move || {
         loop {
-            match read_block(&mut stdin, IO_BUFFER) {
+            match read_block(&mut *source, IO_BUFFER, host) {
                 Ok(block) if block.is_empty() => return,
                 Ok(block) => {
                     if send.send(Ok(block)).is_err() {
@@ -171,6 +200,6 @@ pub(crate) fn read_in_background() -> Receiver<io::Result<Vec<u8>>> {
                 }
             }
         }
-    });
+    }));
     receive
 }

@@ -1,19 +1,23 @@
-//! Messages on stderr: whole lines, many to a write, never interleaved with
-//! other writers' in a pipe, and dropped (the answers still written) if
-//! stderr cannot be written.
+//! Messages on the errors' writer (stderr): whole lines, many to a write,
+//! never interleaved with other writers' in a pipe, and dropped (the answers
+//! still written) if they cannot be written.
 
 use std::fmt::Display;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 
-use crate::input::IO_BUFFER;
+use crate::stream::input::IO_BUFFER;
 
 /// The most bytes one write to a pipe keeps together with no other writer's
 /// bytes in between (POSIX's minimum `PIPE_BUF`).
 const PIPE_BUF: usize = 512 * 8;
 
-/// Messages for stderr, written in whole lines, many to a write.
-#[derive(Debug)]
-pub(crate) struct Reporter {
+/// The most bytes a write of messages holds where no other writer's bytes
+/// can come in between: a file, a terminal, memory.
+pub(crate) const WHOLE: usize = IO_BUFFER;
+
+/// Messages, written in whole lines, many to a write.
+pub(crate) struct Reporter<'a> {
+    errors: Box<dyn Write + 'a>,
     buffer: Vec<u8>,
     /// The most bytes a write takes: [`PIPE_BUF`] into a pipe, where only
     /// writes that small keep clear of other writers' bytes; more into a
@@ -21,36 +25,38 @@ pub(crate) struct Reporter {
     piece: usize,
     /// Writing stderr failed: messages are dropped from then on.
     dead: bool,
-    /// Stderr is a terminal: long waits are shown.
+    /// The errors are a terminal: long waits are shown.
     pub(crate) terminal: bool,
 }
 
-impl Default for Reporter {
-    fn default() -> Reporter {
-        Reporter {
-            buffer: Vec::new(),
-            piece: match stderr_is_pipe() {
-                true => PIPE_BUF,
-                false => IO_BUFFER,
-            },
-            dead: false,
-            terminal: io::stderr().is_terminal(),
-        }
-    }
-}
-
-/// Whether stderr is a pipe (or a socket), where writes interleave.
-fn stderr_is_pipe() -> bool {
+/// The most bytes a write to stderr holds: [`PIPE_BUF`] if it is a pipe (or
+/// a socket), where writes interleave, else [`WHOLE`].
+pub(crate) fn piece_for_stderr() -> usize {
     use std::os::fd::AsRawFd;
     // SAFETY: fstat only fills memory owned here.
-    unsafe {
+    let pipe = unsafe {
         let mut stat: libc::stat = std::mem::zeroed();
         libc::fstat(io::stderr().as_raw_fd(), &mut stat) != 0
             || matches!(stat.st_mode & libc::S_IFMT, libc::S_IFIFO | libc::S_IFSOCK)
+    };
+    match pipe {
+        true => PIPE_BUF,
+        false => WHOLE,
     }
 }
 
-impl Reporter {
+impl<'a> Reporter<'a> {
+    /// Messages to `errors`, at most `piece` bytes a write.
+    pub(crate) fn new(errors: Box<dyn Write + 'a>, piece: usize, terminal: bool) -> Reporter<'a> {
+        Reporter {
+            errors,
+            buffer: Vec::new(),
+            piece,
+            dead: false,
+            terminal,
+        }
+    }
+
     /// Adds `eight: <stdin>:LINE: message`.
     pub(crate) fn report(&mut self, line: u64, message: &dyn Display) {
         let mut text = Vec::new();
@@ -78,7 +84,7 @@ impl Reporter {
             };
             match self.buffer.is_empty() {
                 // Straight from the lines, without a copy.
-                true => self.dead = io::stderr().lock().write_all(&lines[..end]).is_err(),
+                true => self.dead = self.errors.write_all(&lines[..end]).is_err(),
                 false => {
                     self.buffer.extend_from_slice(&lines[..end]);
                     self.flush();
@@ -95,32 +101,16 @@ impl Reporter {
         if !self.dead {
             let end = if status.is_empty() { "" } else { " " };
             let text = format!("\r{status}{end}\x1b[K");
-            self.dead = io::stderr().lock().write_all(text.as_bytes()).is_err();
+            self.dead = self.errors.write_all(text.as_bytes()).is_err();
         }
     }
 
     /// Writes the messages so far.
     pub(crate) fn flush(&mut self) {
         if !self.buffer.is_empty() && !self.dead {
-            self.dead = io::stderr().lock().write_all(&self.buffer).is_err();
+            self.dead = self.errors.write_all(&self.buffer).is_err();
+            let _ = self.errors.flush();
         }
         self.buffer.clear();
     }
-}
-
-/// Writes a fatal error on stderr in one write; a failure to write it is
-/// ignored, since nothing else can be done.
-pub fn report_fatal(err: &anyhow::Error) {
-    let _ = io::stderr()
-        .lock()
-        .write_all(format!("eight: {err:#}\n").as_bytes());
-}
-
-/// Whether the error is a broken pipe: the reader of stdout went away.
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
 }

@@ -1,8 +1,8 @@
 //! `--judge` input cut into lines, each a board and the moves to judge,
 //! however long.
 
-use eight::solver::Walk;
-use eight::{Board, Layout};
+use crate::answer::Walk;
+use crate::board::{Board, Layout};
 
 /// `--judge` input, cut into lines as it comes. A line is kept while it is
 /// short, each run of spaces and tabs as one space. Once one of its tokens

@@ -5,19 +5,22 @@ use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::anyhow;
-use eight::shape::Notation;
-use eight::solver::{Verdict, Walk};
-use eight::table::{GROUP, Packed};
-use eight::{Board, Move, ParseError, Solver};
 use serde::Serialize;
+
+use crate::answer::{Verdict, Walk};
+use crate::board::{Board, ParseError};
+use crate::shape::{Move, Notation};
+use crate::solver::Solver;
+use crate::table::{GROUP, Packed};
 
 /// Boards drawn side by side by `--show` before it wraps.
 const SHOW_PER_ROW: usize = 7;
 
 /// The form of the answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Form {
     /// The moves, `unsolvable` or `invalid`, one line per board.
+    #[default]
     Plain,
     /// As plain, then the boards along the solution.
     Show,
@@ -25,8 +28,9 @@ pub enum Form {
     Json,
 }
 
-/// How answers are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How answers are written: the moves in blank letters, a line each, by
+/// default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Style {
     /// Their form.
     pub form: Form,
@@ -39,7 +43,7 @@ pub struct Style {
 impl Style {
     /// Whether answers are the blank's letters alone, a line each: what a
     /// table writes straight into the output.
-    pub fn is_plain(self) -> bool {
+    pub(crate) fn is_plain(self) -> bool {
         self.form == Form::Plain && !self.length && self.notation == Notation::Blank
     }
 }
@@ -47,7 +51,7 @@ impl Style {
 /// Why a board is invalid. Its message is written by whoever answers the
 /// job, so that messages come in input order and are made on every core.
 #[derive(Clone, Debug)]
-pub enum Rejected {
+pub(crate) enum Rejected {
     /// What the parser found wrong, on this line.
     Parse {
         /// The line.
@@ -68,7 +72,7 @@ pub enum Rejected {
 
 /// A board (or pair) to answer, in input order.
 #[derive(Clone, Debug)]
-pub struct Job {
+pub(crate) struct Job {
     /// Where the board starts in the input.
     pub line: u64,
     /// The case number, with `--pairs`.
@@ -85,7 +89,7 @@ pub struct Job {
 
 /// With `--judge`: moves someone found, followed from the start board.
 #[derive(Clone, Debug)]
-pub struct Judged {
+pub(crate) struct Judged {
     /// The moves, followed.
     pub walk: Walk,
     /// Their letters, where the output shows them (`--show`, `--json`);
@@ -95,7 +99,7 @@ pub struct Judged {
 
 /// Reusable memory for answering jobs.
 #[derive(Debug, Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     letters: Vec<u8>,
     /// The last parse error reported, and its message.
     last_error: Option<(ParseError, Vec<u8>)>,
@@ -119,7 +123,7 @@ pub struct Scratch {
 /// # Errors
 ///
 /// Fails if the data is wrong.
-pub fn answer_group(
+pub(crate) fn answer_group(
     solvers: &[Arc<Solver>],
     style: Style,
     jobs: &[Job],
@@ -167,7 +171,7 @@ pub fn answer_group(
 /// # Errors
 ///
 /// Fails if the data is wrong.
-pub fn answer_pairs(
+pub(crate) fn answer_pairs(
     solvers: &[Arc<Solver>],
     style: Style,
     jobs: &[Job],
@@ -219,7 +223,7 @@ pub fn answer_pairs(
 /// # Errors
 ///
 /// Fails if the data is wrong.
-pub fn answer_plain_cases(
+pub(crate) fn answer_plain_cases(
     solver: &Solver,
     starts: &[Board],
     goals: &[Board],
@@ -359,7 +363,7 @@ const INVALID: &[u8] = b"invalid\n";
 /// Appends the plain answer of a board the parser rejected on `line` to
 /// `out` and its message to `errors`: what [`answer`] does for a job of that
 /// board, with no job made.
-pub fn answer_rejected(
+pub(crate) fn answer_rejected(
     line: u64,
     error: &ParseError,
     scratch: &mut Scratch,
@@ -376,7 +380,7 @@ pub fn answer_rejected(
 /// # Errors
 ///
 /// Fails if the data is wrong: then no later answer can be trusted.
-pub fn answer(
+pub(crate) fn answer(
     solvers: &[Arc<Solver>],
     style: Style,
     job: &Job,

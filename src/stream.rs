@@ -1,0 +1,243 @@
+//! The answering engine: boards in as text, answers out in input order.
+//!
+//! [`run`] reads boards from a reader and writes one answer per board to a
+//! writer, in the order the boards came, whatever they hold: the moves, an
+//! empty line at the goal, `unsolvable`, or `invalid` with a message
+//! naming the line and what is wrong. It chooses the fastest way to answer
+//! itself: boards toward one goal walked in interleaved groups, answers
+//! derived from a goal's whole tree once many boards share it, `--pairs`
+//! cases walked side by side, large input cut into chunks parsed and
+//! answered on every core, searched boards one to a worker so that their
+//! answers stream as they are found. Answers are flushed whenever the input
+//! waits, so a program driving the engine line by line gets each answer at
+//! once.
+//!
+//! [`Solvers`] loads each goal's data on first use, from the built-in data
+//! or a [`DataDir`](crate::DataDir). A [`Host`] tells the engine whether to
+//! stop, runs its threads and hears of its progress: the `eight` program's
+//! host stops at SIGINT and SIGTERM; [`Quiet`] never stops and tells
+//! nothing.
+//!
+//! # Example
+//!
+//! ```
+//! use eight::stream::{self, Config, Io, Quiet, Solvers};
+//! use eight::Layout;
+//!
+//! let input = &b"2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\nnot a board\n"[..];
+//! let mut answers = Vec::new();
+//! let mut messages = Vec::new();
+//! let io = Io::new(input, &mut answers, &mut messages);
+//! let finish = stream::run(Config::new(Layout::Auto), Solvers::new(&Quiet), io, &Quiet)?;
+//! assert_eq!(answers, b"dlurullddrurdllurdr\n\nunsolvable\ninvalid\n");
+//! assert!(finish.invalid);
+//! let messages = String::from_utf8(messages)?;
+//! assert!(messages.starts_with("eight: <stdin>:4: unknown tile \"not\""));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod engine;
+mod input;
+mod judge;
+mod render;
+mod report;
+mod solvers;
+
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::os::fd::RawFd;
+use std::thread;
+
+use crate::board::{Board, Layout};
+use crate::solver::Proving;
+
+pub use crate::stream::engine::run;
+pub use crate::stream::render::{Form, Style};
+pub use crate::stream::solvers::Solvers;
+
+/// How the boards are read and answered.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The boards' shapes.
+    pub layout: Layout,
+    /// The goal of every board, if one was given; else each shape's usual
+    /// goal, the tiles in order with the blank last.
+    pub goal: Option<Board>,
+    /// HDU 3567 input: a count, then pairs of start and target boards,
+    /// answered `Case k: d` and the moves.
+    pub pairs: bool,
+    /// Each line a board and moves to judge.
+    pub judge: bool,
+    /// How answers are written.
+    pub style: Style,
+}
+
+impl Config {
+    /// Boards of `layout`, each answered with its moves toward its shape's
+    /// usual goal, a line each.
+    pub fn new(layout: Layout) -> Config {
+        Config {
+            layout,
+            goal: None,
+            pairs: false,
+            judge: false,
+            style: Style::default(),
+        }
+    }
+}
+
+/// Where the engine reads boards and writes answers and messages.
+pub struct Io<'a> {
+    input: Box<dyn Read + Send>,
+    /// The input's descriptor, waited on with `poll` so that a wait looks
+    /// at [`Host::stopped`] while it lasts.
+    input_fd: Option<RawFd>,
+    output: Box<dyn Write + 'a>,
+    errors: Box<dyn Write + 'a>,
+    /// The most bytes one write of messages holds (whole lines): small into
+    /// a pipe, so that they never mix with another writer's.
+    errors_piece: usize,
+    /// Long waits are shown on the messages' last line.
+    errors_terminal: bool,
+}
+
+impl<'a> Io<'a> {
+    /// Boards from `input` (read on a thread of its own once it comes
+    /// faster than it is answered), answers to `output`, messages to
+    /// `errors`.
+    pub fn new(
+        input: impl Read + Send + 'static,
+        output: impl Write + 'a,
+        errors: impl Write + 'a,
+    ) -> Io<'a> {
+        Io {
+            input: Box::new(input),
+            input_fd: None,
+            output: Box::new(output),
+            errors: Box::new(errors),
+            errors_piece: report::WHOLE,
+            errors_terminal: false,
+        }
+    }
+}
+
+impl Io<'static> {
+    /// Stdin, stdout and stderr, as the `eight` program uses them: stdin
+    /// polled while it waits; messages written so that they never mix with
+    /// other writers' in a pipe, and a long wait shown on a terminal.
+    pub fn standard() -> Io<'static> {
+        use std::io::IsTerminal;
+        use std::os::fd::AsRawFd;
+        Io {
+            input: Box::new(io::stdin()),
+            input_fd: Some(io::stdin().as_raw_fd()),
+            output: Box::new(io::stdout().lock()),
+            errors: Box::new(io::stderr()),
+            errors_piece: report::piece_for_stderr(),
+            errors_terminal: io::stderr().is_terminal(),
+        }
+    }
+}
+
+impl fmt::Debug for Io<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Io")
+            .field("input_fd", &self.input_fd)
+            .field("errors_piece", &self.errors_piece)
+            .field("errors_terminal", &self.errors_terminal)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the program around the engine decides: whether to stop, how
+/// threads start, and what to tell of data being proven or loaded.
+pub trait Host: Sync {
+    /// The signal (or other cause, as a number) that asks the run to stop,
+    /// if one came. The engine looks at it whenever it waits and after each
+    /// batch it writes, and then ends after every finished answer with
+    /// [`StreamError::stopped`].
+    fn stopped(&self) -> Option<i32> {
+        None
+    }
+
+    /// Runs `work`, which cannot look at [`Host::stopped`] (loading data,
+    /// which may take minutes to prove), with every answer so far written.
+    fn at_once(&self, work: &mut dyn FnMut()) {
+        work()
+    }
+
+    /// Starts one of the engine's threads.
+    fn spawn(&self, work: Box<dyn FnOnce() + Send>) -> thread::JoinHandle<()> {
+        thread::spawn(work)
+    }
+
+    /// Data is being proven before its first use.
+    fn proving(&self, proving: &Proving<'_>) {
+        let _ = proving;
+    }
+
+    /// A goal's data was loaded: `message` says which data answers it.
+    fn loaded(&self, message: &str) {
+        let _ = message;
+    }
+}
+
+/// A [`Host`] that never stops the run and tells nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl Host for Quiet {}
+
+/// How a run ended that answered every board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// Some board (or the input as a whole) was invalid.
+    pub invalid: bool,
+}
+
+/// Why a run ended before its input did. Every answer made before it is
+/// written first.
+#[derive(Debug)]
+pub struct StreamError(anyhow::Error);
+
+impl StreamError {
+    /// The signal that stopped the run, if [`Host::stopped`] did.
+    pub fn stopped(&self) -> Option<i32> {
+        self.0.downcast_ref::<Stopped>().map(|stopped| stopped.0)
+    }
+
+    /// Whether the answers' reader went away (a broken pipe): a run ends
+    /// quietly then.
+    pub fn is_broken_pipe(&self) -> bool {
+        self.0.chain().any(|cause| {
+            cause
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        })
+    }
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+impl From<anyhow::Error> for StreamError {
+    fn from(err: anyhow::Error) -> StreamError {
+        StreamError(err)
+    }
+}
+
+/// The run was stopped by [`Host::stopped`], after every finished answer.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by signal {0}")]
+struct Stopped(i32);
+
+/// Fails with [`Stopped`] if the host asks the run to stop.
+fn check(host: &dyn Host) -> anyhow::Result<()> {
+    host.stopped()
+        .map_or(Ok(()), |signal| Err(Stopped(signal).into()))
+}

@@ -1,0 +1,159 @@
+//! The solvers of a run: one per goal met, loaded on first use.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Result, bail};
+
+use crate::board::Board;
+use crate::data::{self, DataDir, NoDataDir};
+use crate::solver::{Origin, Proving, Solver};
+use crate::stream::{Host, StreamError};
+
+/// The solvers loaded so far, and how to load more: each goal's data is
+/// loaded (and proven, for data-folder files not proven before) the first
+/// time a board needs it.
+pub struct Solvers {
+    dir: Result<DataDir, NoDataDir>,
+    sizes: Option<Vec<usize>>,
+    verify: bool,
+    /// The table given, which alone answers.
+    table: Option<PathBuf>,
+    list: Vec<Arc<Solver>>,
+    /// A goal whose solver could not be loaded, and why: asked again, it
+    /// fails again without a second try.
+    failed: Option<(Board, String)>,
+    host: &'static dyn Host,
+}
+
+impl std::fmt::Debug for Solvers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solvers")
+            .field("dir", &self.dir)
+            .field("sizes", &self.sizes)
+            .field("verify", &self.verify)
+            .field("table", &self.table)
+            .field("list", &self.list)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Solvers {
+    /// Solvers from the built-in data and the data folder
+    /// ([`DataDir::locate`]), telling `host` of data proven and loaded.
+    pub fn new(host: &'static dyn Host) -> Solvers {
+        Solvers {
+            dir: DataDir::locate(),
+            sizes: None,
+            verify: false,
+            table: None,
+            list: Vec::new(),
+            failed: None,
+            host,
+        }
+    }
+
+    /// Reads data from `dir` instead.
+    pub fn with_data(mut self, dir: Result<DataDir, NoDataDir>) -> Solvers {
+        self.dir = dir;
+        self
+    }
+
+    /// Searches with pattern databases of these group sizes.
+    pub fn with_partition(mut self, sizes: Vec<usize>) -> Solvers {
+        self.sizes = Some(sizes);
+        self
+    }
+
+    /// Checks all the data used in full before its first answer: every
+    /// checksum, and the proof of every data-folder file again.
+    pub fn verifying(mut self, verify: bool) -> Solvers {
+        self.verify = verify;
+        self
+    }
+
+    /// Answers only from `solver`, a table read from `path`: a goal it has
+    /// no section for is an error.
+    pub fn only(mut self, path: PathBuf, solver: Solver) -> Solvers {
+        self.table = Some(path);
+        self.list = vec![Arc::new(solver)];
+        self
+    }
+
+    /// The group sizes asked for, if any.
+    pub fn partition(&self) -> Option<&[usize]> {
+        self.sizes.as_deref()
+    }
+
+    /// The solver that answers toward `goal`, loading it if need be.
+    ///
+    /// # Errors
+    ///
+    /// Fails if its data is missing or wrong; asked again for the same goal,
+    /// fails again without a second try.
+    pub fn get(&mut self, goal: &Board) -> Result<Arc<Solver>, StreamError> {
+        let index = self.find(goal)?;
+        Ok(Arc::clone(&self.list[index]))
+    }
+
+    /// The index of the solver that answers toward `goal`, if it is loaded.
+    pub(crate) fn loaded(&self, goal: &Board) -> Option<usize> {
+        self.list.iter().position(|s| s.serves(goal))
+    }
+
+    /// The index of the solver that answers toward `goal`, loading it if
+    /// need be.
+    pub(crate) fn find(&mut self, goal: &Board) -> Result<usize> {
+        if let Some(index) = self.loaded(goal) {
+            return Ok(index);
+        }
+        if let Some((failed, why)) = &self.failed
+            && failed == goal
+        {
+            bail!("{why}");
+        }
+        self.load(goal)
+            .inspect_err(|err| self.failed = Some((*goal, format!("{err:#}"))))
+    }
+
+    /// Loads the solver for `goal`; its index.
+    fn load(&mut self, goal: &Board) -> Result<usize> {
+        if let Some(path) = &self.table {
+            bail!(
+                "--table {}: it has no section for goals with the blank at cell {}",
+                path.display(),
+                goal.blank()
+            );
+        }
+        let dir = self.dir.as_ref().map_err(Clone::clone)?;
+        let host = self.host;
+        let mut proven = false;
+        let solver = Solver::load_proving(
+            goal.shape(),
+            goal.blank(),
+            dir,
+            self.sizes.as_deref(),
+            |proving: &Proving<'_>| {
+                proven = true;
+                host.proving(proving);
+            },
+        )?;
+        // Data proven as it loaded is not proven twice.
+        if self.verify && !proven {
+            solver.verify()?;
+        }
+        let mut line = format!("{} boards: {}", solver.shape(), solver.describe());
+        if solver.searches() && *solver.origin() == Origin::Builtin {
+            let build = data::build_command(goal.shape(), goal.blank(), None, dir);
+            line += &format!(" (`{build}` makes larger, faster ones)");
+        }
+        host.loaded(&line);
+        self.list.push(Arc::new(solver));
+        Ok(self.list.len() - 1)
+    }
+
+    /// The solvers, for the workers.
+    pub(crate) fn list(&self) -> &[Arc<Solver>] {
+        &self.list
+    }
+}
