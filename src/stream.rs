@@ -36,12 +36,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod batch;
+mod chunk;
 mod engine;
 mod input;
 mod judge;
+mod pairs;
+mod pipeline;
 mod render;
 mod report;
 mod solvers;
+mod work;
 
 use std::fmt;
 use std::io::{self, Read, Write};
