@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
 use crate::board::Board;
 use crate::file::{self, Codec, NewSection, RankScheme};
+use crate::mem::prefetch;
 use crate::rank::{PackedMoves, cells_rank, factorial, pack};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
@@ -57,24 +58,6 @@ pub(crate) fn unpack(packed: u64, n: usize) -> ([u8; MAX_CELLS], usize) {
         }
     }
     (cells, blank)
-}
-
-/// Asks for `items[at]` to be brought into the cache, ahead of its use;
-/// nothing if there is no such item.
-#[inline(always)]
-pub(crate) fn prefetch<T>(items: &[T], at: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(item) = items.get(at) {
-        // SAFETY: SSE, which prefetching needs, is part of every x86-64; a
-        // prefetch reads nothing and cannot fault.
-        unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                (item as *const T).cast(),
-            )
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (items, at);
 }
 
 /// Whether fetching entries ahead pays for the work: for arrays of `entries`

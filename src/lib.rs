@@ -53,6 +53,7 @@ pub mod data;
 pub mod file;
 pub mod ida;
 pub mod map;
+mod mem;
 pub mod parse;
 pub mod pdb;
 pub mod prune;

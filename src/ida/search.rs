@@ -1,0 +1,364 @@
+//! The depth-first search under one bound, split into tasks searched on
+//! every core once it is long.
+
+use crate::board::Board;
+use crate::ida::state::State;
+use crate::ida::{CHANGE_CHECK, Searcher, View};
+use crate::prune::{self, Pruner};
+use crate::shape::{MAX_CELLS, Move};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The nodes of a bound after which the next bound is searched on every
+/// core, by default. A bound takes a few times the nodes of the one before,
+/// so threads start for bounds of tens of milliseconds or more.
+pub(super) const PARALLEL_AFTER: u64 = 100_000;
+
+/// The nodes of one search after which its next bounds leave out redundant
+/// move sequences, by default: about 5 ms, so that the automaton (about 15
+/// ms to make, once a process) is made for searches that gain from it.
+pub(super) const PRUNE_AFTER: u64 = 10_000;
+
+/// The subtrees a bound is split into, at least, for each thread.
+pub(super) const TASKS_PER_THREAD: usize = 32;
+
+pub(super) enum Step {
+    Found,
+    /// Every path went over the bound; the smallest value over it.
+    Over(u32),
+    /// A mapped file under the databases changed: stop.
+    Changed,
+    /// The search passed the nodes after which the entries are spread.
+    Spread,
+    /// A subtree of a split bound after one where the goal was found: stop.
+    Stopped,
+}
+
+/// How the search of a subtree of a split bound ended, after how many
+/// nodes, on which path.
+pub(super) struct Searched {
+    pub(super) step: Step,
+    pub(super) nodes: u64,
+    pub(super) path: Vec<Move>,
+}
+
+/// A subtree of a split bound: the path to it, and the nodes the search
+/// in one piece would have expanded before it.
+pub(super) struct Task {
+    pub(super) path: Vec<Move>,
+    pub(super) before: u64,
+    /// Whether the path ends on the goal, and the search there.
+    pub(super) goal: bool,
+}
+
+pub(super) struct Search<'s, D, const V: usize> {
+    pub(super) solver: &'s Searcher<D>,
+    /// The move sequences not to follow.
+    pub(super) pruner: &'s Pruner,
+    /// The spread entries, once the search uses them; else empty.
+    pub(super) spread: &'s [Vec<u8>],
+    pub(super) views: &'s [View; V],
+    pub(super) goal: &'s Board,
+    pub(super) neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    pub(super) path: Vec<Move>,
+    pub(super) nodes: u64,
+    /// For a subtree of a split bound: the lowest subtree where the goal
+    /// has been found so far, and this one.
+    pub(super) stop: Option<(&'s AtomicUsize, usize)>,
+}
+
+impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
+    /// Searches below `state` as [`Search::dfs`] does, with the entries
+    /// spread if they are, else fetched ahead if the databases ask for it.
+    pub(super) fn run(
+        &mut self,
+        state: &mut State,
+        g: u32,
+        bound: u32,
+        last: Option<Move>,
+        fsm: u32,
+    ) -> Step {
+        match (self.solver.ahead, !self.spread.is_empty()) {
+            (_, true) => self.dfs::<false, true>(state, g, bound, last, fsm),
+            (true, false) => self.dfs::<true, false>(state, g, bound, last, fsm),
+            (false, false) => self.dfs::<false, false>(state, g, bound, last, fsm),
+        }
+    }
+
+    /// Searches one bound from `root`, the board `start`, on every thread:
+    /// the first levels are cut into subtrees, in the order the search in
+    /// one piece meets them, and the threads take them in turn. The first
+    /// subtree to hold the goal gives the answer, as in one piece; those
+    /// after it stop. The nodes counted are those of the search in one
+    /// piece.
+    pub(super) fn split(&mut self, start: &Board, root: &State, bound: u32) -> Step {
+        let threads = self.solver.threads;
+        let mut tasks = Vec::new();
+        let mut least = u32::MAX;
+        let nodes = self.nodes;
+        for depth in (2..).step_by(2) {
+            tasks.clear();
+            least = u32::MAX;
+            self.nodes = 0;
+            self.path.clear();
+            let mut state = root.clone();
+            let whole = self.cut(
+                &mut state,
+                0,
+                bound,
+                None,
+                prune::START,
+                depth,
+                &mut tasks,
+                &mut least,
+            );
+            if whole || tasks.len() >= TASKS_PER_THREAD * threads || depth >= bound {
+                break;
+            }
+        }
+        let inside = self.nodes;
+        self.nodes = nodes;
+        self.path.clear();
+        let next = AtomicUsize::new(0);
+        let found = AtomicUsize::new(usize::MAX);
+        let results: Vec<Mutex<Option<Searched>>> =
+            tasks.iter().map(|_| Mutex::new(None)).collect();
+        let (solver, pruner, spread, views, goal) =
+            (self.solver, self.pruner, self.spread, self.views, self.goal);
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(task) = tasks.get(i) else {
+                    return;
+                };
+                if i > found.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let result = if task.goal {
+                    Searched {
+                        step: Step::Found,
+                        nodes: 0,
+                        path: task.path.clone(),
+                    }
+                } else {
+                    let board = start.after(&task.path).expect("the path was played");
+                    let mut state = State::new(solver, views, &board);
+                    let mut search = Search {
+                        solver,
+                        pruner,
+                        spread,
+                        views,
+                        goal,
+                        neighbors: goal.shape().neighbor_table(),
+                        path: task.path.clone(),
+                        nodes: 0,
+                        stop: Some((&found, i)),
+                    };
+                    let g = task.path.len() as u32;
+                    let fsm = search.pruner.after(&task.path);
+                    let step = search.run(&mut state, g, bound, task.path.last().copied(), fsm);
+                    Searched {
+                        step,
+                        nodes: search.nodes,
+                        path: search.path,
+                    }
+                };
+                if let Step::Found = result.step {
+                    found.fetch_min(i, Ordering::Relaxed);
+                }
+                *results[i].lock().expect("no thread panics holding it") = Some(result);
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                // A thread that cannot start leaves its share to the others.
+                let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+            }
+            work();
+        });
+        let mut done = 0;
+        for (task, result) in tasks.iter().zip(results) {
+            let Searched { step, nodes, path } = result
+                .into_inner()
+                .expect("no thread panics holding it")
+                .expect("every subtree up to the first with the goal is searched");
+            done += nodes;
+            match step {
+                Step::Over(over) => least = least.min(over),
+                Step::Found => {
+                    self.nodes += task.before + done;
+                    self.path = path;
+                    return Step::Found;
+                }
+                Step::Changed => return Step::Changed,
+                Step::Spread | Step::Stopped => unreachable!("no subtree before the goal stops"),
+            }
+        }
+        self.nodes += inside + done;
+        Step::Over(least)
+    }
+
+    /// The moves a node may take, in the order of their letters, and how
+    /// many: not back to where the blank came from (`last`), on the board,
+    /// and not ending a redundant sequence. Each with the blank's new cell
+    /// and the pruner's state after it.
+    #[inline(always)]
+    pub(super) fn moves(
+        &self,
+        blank: usize,
+        last: Option<Move>,
+        fsm: u32,
+    ) -> ([(Move, u8, u32); 4], usize) {
+        let mut moves = [(Move::Down, 0, 0); 4];
+        let mut count = 0;
+        for mv in Move::ALL {
+            if last == Some(mv.opposite()) {
+                continue;
+            }
+            let Some(target) = self.neighbors[blank][usize::from(mv.code())] else {
+                continue;
+            };
+            let next = self.pruner.step(fsm, mv);
+            if next != prune::DEAD {
+                moves[count] = (mv, target, next);
+                count += 1;
+            }
+        }
+        (moves, count)
+    }
+
+    /// Walks the first `depth` levels below `state` as [`Search::dfs`]
+    /// would, and lists the subtrees below them in `tasks`; `least` takes
+    /// the smallest value over the bound. Returns whether the goal was met
+    /// on the way (the last task then ends there).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn cut(
+        &mut self,
+        state: &mut State,
+        g: u32,
+        bound: u32,
+        last: Option<Move>,
+        fsm: u32,
+        depth: u32,
+        tasks: &mut Vec<Task>,
+        least: &mut u32,
+    ) -> bool {
+        if depth == 0 {
+            tasks.push(Task {
+                path: self.path.clone(),
+                before: self.nodes,
+                goal: false,
+            });
+            return false;
+        }
+        self.nodes += 1;
+        let (moves, count) = self.moves(state.blank, last, fsm);
+        for &(mv, target, next) in &moves[..count] {
+            let target = usize::from(target);
+            let child =
+                state.child::<D, false, false, V>(self.solver, &[], self.views, target, &[0; V]);
+            let f = g + 1 + child.estimate;
+            if f > bound {
+                *least = (*least).min(f);
+                continue;
+            }
+            let from = state.blank;
+            let undo = state.play::<V, false>(self.views, target, &child);
+            self.path.push(mv);
+            if child.estimate == 0 && state.is(self.goal) {
+                tasks.push(Task {
+                    path: self.path.clone(),
+                    before: self.nodes,
+                    goal: true,
+                });
+                return true;
+            }
+            if self.cut(state, g + 1, bound, Some(mv), next, depth - 1, tasks, least) {
+                return true;
+            }
+            self.path.pop();
+            state.unplay::<V, false>(self.views, from, &undo);
+        }
+        false
+    }
+
+    /// Searches below `state`, which is within `bound` at depth `g` and not
+    /// the goal. Each child is looked at before it is entered, so that a
+    /// child over the bound costs no move and no call. With `AHEAD`, a
+    /// node's children's entries are fetched before the first is looked at.
+    pub(super) fn dfs<const AHEAD: bool, const SPREAD: bool>(
+        &mut self,
+        state: &mut State,
+        g: u32,
+        bound: u32,
+        last: Option<Move>,
+        fsm: u32,
+    ) -> Step {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHANGE_CHECK) {
+            if crate::map::changed() {
+                return Step::Changed;
+            }
+            if let Some((found, me)) = self.stop
+                && found.load(Ordering::Relaxed) < me
+            {
+                return Step::Stopped;
+            }
+            // A subtree of a split bound keeps to what the bound started
+            // with.
+            if !SPREAD
+                && self.stop.is_none()
+                && self
+                    .solver
+                    .spread_after
+                    .is_some_and(|after| self.nodes >= after)
+            {
+                return Step::Spread;
+            }
+        }
+        let (children, count) = self.moves(state.blank, last, fsm);
+        let mut ranks = [[0u32; V]; 4];
+        for (&(_, target, _), ranks) in children[..count].iter().zip(&mut ranks) {
+            if SPREAD {
+                state.prefetch_spread(self.solver, self.spread, self.views, usize::from(target));
+            }
+            if AHEAD {
+                *ranks = state.ranks(self.solver, self.views, usize::from(target));
+                for (view, &rank) in ranks.iter().enumerate() {
+                    let tile = self.views[view].tile[usize::from(state.cells[usize::from(target)])];
+                    let group = usize::from(self.solver.group_of[usize::from(tile)]);
+                    self.solver.table.values(group).prefetch(rank as usize);
+                }
+            }
+        }
+        let mut least = u32::MAX;
+        for (&(mv, target, next), ranks) in children[..count].iter().zip(&ranks) {
+            let target = usize::from(target);
+            let child = state.child::<D, AHEAD, SPREAD, V>(
+                self.solver,
+                self.spread,
+                self.views,
+                target,
+                ranks,
+            );
+            let f = g + 1 + child.estimate;
+            if f > bound {
+                least = least.min(f);
+                continue;
+            }
+            let from = state.blank;
+            let undo = state.play::<V, SPREAD>(self.views, target, &child);
+            self.path.push(mv);
+            if child.estimate == 0 && state.is(self.goal) {
+                return Step::Found;
+            }
+            match self.dfs::<AHEAD, SPREAD>(state, g + 1, bound, Some(mv), next) {
+                Step::Over(over) => least = least.min(over),
+                done => return done,
+            }
+            self.path.pop();
+            state.unplay::<V, SPREAD>(self.views, from, &undo);
+        }
+        Step::Over(least)
+    }
+}
