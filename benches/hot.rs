@@ -8,7 +8,6 @@ use std::hint::black_box;
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use eight::board::board_rank;
 use eight::{Board, Layout, Parser, Shape, Solver};
 
 const BOARDS: usize = 10_000;
@@ -48,7 +47,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             boards
                 .iter()
-                .map(|board| board_rank(black_box(board)))
+                .map(|board| black_box(board).rank())
                 .sum::<u64>()
         })
     });

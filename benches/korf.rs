@@ -24,8 +24,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use eight::solver::{self, Data};
-use eight::{Board, DataDir, PdbTable, Searcher, Shape, map, pdb};
+use eight::data;
+use eight::generate::parse_sizes;
+use eight::{Board, Data, DataDir, PdbTable, Searcher, Shape, map};
 
 fn main() {
     let first: usize = std::env::var("KORF_FIRST").map_or(100, |n| n.parse().expect("a count"));
@@ -54,11 +55,11 @@ fn main() {
 fn solve_all(partition: &str, first: usize, required: bool) -> Option<(Duration, u64)> {
     let loading = Instant::now();
     let data = if partition == "builtin" {
-        Data::Static(solver::builtin_pdb(Shape::FIFTEEN, 0).expect("the program has 4x4 databases"))
+        Data::Static(data::builtin_pdb(Shape::FIFTEEN, 0).expect("the program has 4x4 databases"))
     } else {
-        let sizes = pdb::parse_sizes(partition).expect("KORF_PARTITION holds group sizes");
+        let sizes = parse_sizes(partition).expect("KORF_PARTITION holds group sizes");
         let dir = DataDir::locate().expect("a data folder");
-        let path = dir.path().join(solver::pdb_file(Shape::FIFTEEN, &sizes, 0));
+        let path = dir.path().join(data::pdb_file(Shape::FIFTEEN, &sizes, 0));
         let Ok(file) = map::open(&path) else {
             eprintln!(
                 "{} is missing: run `cargo run --release --bin eight-gen -- --shape 4x4 \

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use eight::solver::{self, Method};
+use eight::data::{self, Method};
 use eight::{Board, DataDir, Shape};
 
 const EIGHT: &str = env!("CARGO_BIN_EXE_eight");
@@ -40,13 +40,13 @@ fn main() {
         let goal = Board::goal(shape);
         let mut data = dir.path().to_path_buf();
         let file = match Method::of(shape) {
-            Method::Table if solver::is_builtin(shape) => None,
-            Method::Table => Some(solver::table_file(shape, Some(goal.blank()))),
+            Method::Table if data::is_builtin(shape) => None,
+            Method::Table => Some(data::table_file(shape, Some(goal.blank()))),
             // One set of databases serves every goal of its class.
-            Method::Search => Some(solver::pdb_file(
-                solver::database_shape(shape),
-                &solver::default_partition(shape),
-                solver::database_blank(shape, goal.blank()),
+            Method::Search => Some(data::pdb_file(
+                data::database_shape(shape),
+                &data::default_partition(shape),
+                data::database_blank(shape, goal.blank()),
             )),
         };
         if let Some(name) = &file
@@ -90,7 +90,7 @@ fn main() {
             .expect("eight runs");
         let time = started.elapsed();
         assert!(status.success(), "{shape}");
-        let method = match (Method::of(shape), solver::is_builtin(shape)) {
+        let method = match (Method::of(shape), data::is_builtin(shape)) {
             (Method::Table, true) => "built-in table",
             (Method::Table, false) => "table",
             (Method::Search, _) => "IDA* 2 groups",

@@ -77,7 +77,7 @@ impl fmt::Display for Verdict {
 ///
 /// ```
 /// use eight::{Board, Shape};
-/// use eight::solver::Walk;
+/// use eight::Walk;
 ///
 /// let start = Board::parse(Shape::EIGHT, b"1 2 3 4 5 6 7 x 8").unwrap();
 /// let mut walk = Walk::new(start);

@@ -130,6 +130,22 @@ impl Board {
         rank::pack(self.cells())
     }
 
+    /// The board's rank, the index of its entry in a table: the Lehmer
+    /// rank of the cells where its tiles stand, listed by tile, blank first.
+    ///
+    /// ```
+    /// use eight::Board;
+    ///
+    /// let goal: Board = "1 2 3 4 5 6 7 8 x".parse()?;
+    /// let other: Board = "1 2 3 4 5 6 7 x 8".parse()?;
+    /// assert_ne!(goal.rank(), other.rank());
+    /// # Ok::<(), eight::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn rank(&self) -> u64 {
+        board_rank(self)
+    }
+
     /// The cell that holds the blank.
     #[inline]
     pub fn blank(&self) -> usize {
@@ -303,7 +319,7 @@ impl fmt::Display for TileName {
 }
 
 /// The rank of a board: the Lehmer rank of the cells where its tiles stand,
-/// listed by tile, blank first (see [`crate::rank`]).
+/// listed by tile, blank first.
 pub fn board_rank(board: &Board) -> u64 {
     board_rank_and_parity(board).0
 }

@@ -3,7 +3,7 @@
 //!
 //! The tables of every shape of up to 9 cells are committed in `generated/`
 //! and built into the program ([`builtin`]), decoded too, by the build
-//! script, so that a query reads them in place ([`builtin_decoded`]). Everything else `eight-gen`
+//! script, so that a query reads them in place. Everything else `eight-gen`
 //! makes on request goes into the data folder: the directory named by the
 //! environment variable [`ENV`] if it is set, else `eight` in the user's data
 //! folder (`$XDG_DATA_HOME/eight` or `~/.local/share/eight` on Linux,
@@ -27,6 +27,7 @@ static BUILTIN: &[(&str, &[u8], &[u8])] = include!(concat!(env!("OUT_DIR"), "/bu
 /// The bytes of a file built into the program from `generated/`, by name
 /// (such as `3x3.table`); `None` if there is none. A file that was missing
 /// when the program was built is empty.
+#[doc(hidden)]
 pub fn builtin_file(name: &str) -> Option<&'static [u8]> {
     BUILTIN
         .iter()
@@ -37,6 +38,7 @@ pub fn builtin_file(name: &str) -> Option<&'static [u8]> {
 /// The sections of the built-in table `name`, decoded back to back when the
 /// program was built: `None` for a file that is no table, or did not
 /// decode.
+#[doc(hidden)]
 pub fn builtin_decoded(name: &str) -> Option<&'static [u8]> {
     BUILTIN
         .iter()
@@ -46,6 +48,7 @@ pub fn builtin_decoded(name: &str) -> Option<&'static [u8]> {
 }
 
 /// The names of the files built into the program, in `generated/`.
+#[doc(hidden)]
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(name, _, _)| *name)
 }
@@ -133,6 +136,7 @@ impl fmt::Display for DataDir {
 }
 
 /// The most cells of a shape whose tables are built into the program.
+#[doc(hidden)]
 pub const MAX_BUILTIN_CELLS: usize = 9;
 
 /// How a shape's boards are answered.
@@ -218,6 +222,7 @@ pub fn default_partition(shape: Shape) -> Vec<usize> {
 /// The shape whose pattern databases serve `shape`: itself, or its
 /// transpose, whichever has no more rows than columns (7x2 boards are
 /// searched with the databases of 2x7).
+#[doc(hidden)]
 pub fn database_shape(shape: Shape) -> Shape {
     match shape.rows() <= shape.cols() {
         true => shape,
@@ -229,6 +234,7 @@ pub fn database_shape(shape: Shape) -> Shape {
 /// the blank at `blank`: the first cell a symmetry maps it onto, on the
 /// [databases' shape](database_shape). The 4x4 board has three: 0 (corner),
 /// 1 (edge) and 5 (middle).
+#[doc(hidden)]
 pub fn database_blank(shape: Shape, blank: usize) -> usize {
     let db_shape = database_shape(shape);
     Symmetry::all()
@@ -240,6 +246,7 @@ pub fn database_blank(shape: Shape, blank: usize) -> usize {
 
 /// The name of the compact pattern databases of `shape` toward the goal
 /// with the blank at `blank` built into the program (from `generated/`).
+#[doc(hidden)]
 pub fn builtin_pdb_file(shape: Shape, blank: usize) -> String {
     format!("{shape}-blank{blank}.pdbz")
 }
@@ -247,6 +254,7 @@ pub fn builtin_pdb_file(shape: Shape, blank: usize) -> String {
 /// The compact pattern databases built into the program for `shape`'s goal
 /// with the blank at `blank`, if any (4x4 goals with the blank at 0, 1 and
 /// 5, which serve every 4x4 goal).
+#[doc(hidden)]
 pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
     builtin_file(&builtin_pdb_file(shape, blank)).filter(|bytes| !bytes.is_empty())
 }
@@ -254,7 +262,7 @@ pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
 /// The groups of tiles of the compact 4x4 databases built into the program,
 /// toward the goal with the blank at `blank` (0, 1 or 5): 6-6-3, chosen by
 /// measurement. Where one group walls the blank's cell in, its entries count
-/// the moves that let the blank back ([`crate::pdb`]).
+/// the moves that let the blank back ([`PdbTable`](crate::PdbTable)).
 ///
 /// - The corner: the two left columns but for the corner and the bottom
 ///   cell, the two right columns but for the bottom row, and the rest of
@@ -265,6 +273,7 @@ pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
 ///   toward each: 378,066 and 103,866 nodes, against 452,476 to 1,180,696
 ///   for eight others on the edge and 149,463 to 415,912 for four others in
 ///   the middle.
+#[doc(hidden)]
 pub fn builtin_groups(blank: usize) -> Vec<Vec<u8>> {
     let goal = Board::canonical(Shape::FIFTEEN, blank);
     let groups: [&[u8]; 3] = match blank {
@@ -301,7 +310,8 @@ pub fn build_command(shape: Shape, blank: usize, sizes: Option<&[usize]>, dir: &
 }
 /// Whether the data of `shape` comes from the data folder, where it is
 /// proven once and trusted after while unchanged, its proof recorded beside
-/// it (see [`crate::trust`]); built-in data is proven when it is made.
+/// it (recorded beside it as `NAME.proof`); built-in data is proven when it is made.
+#[doc(hidden)]
 pub fn proof_recorded(shape: Shape) -> bool {
     !is_builtin(shape)
 }

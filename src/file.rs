@@ -2,7 +2,8 @@
 //! else, and the raw reader and writer that the typed files are built on.
 //!
 //! A file holds sections of entries for one board shape: the next moves
-//! toward goals ([`crate::table`]), or pattern databases ([`crate::pdb`]).
+//! toward goals ([`Table`](crate::Table)), or pattern databases
+//! ([`PdbTable`](crate::PdbTable)).
 //!
 //! # Layout
 //!

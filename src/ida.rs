@@ -237,7 +237,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
 
     /// Sets after how many nodes of one search its next bounds leave out
     /// the paths that end with a move sequence that a shorter or
-    /// lexicographically smaller one does as well ([`crate::prune`]):
+    /// lexicographically smaller one does as well (pruned):
     /// `Some(0)` from the first bound, `None` never; by default after 10,000.
     /// The answers are the same either way; the nodes are fewer (about a
     /// fifth, on Korf's instances).

@@ -1,23 +1,30 @@
 //! An exact, instant sliding-puzzle solver for every rectangular board of up
 //! to 16 cells, from the 8-puzzle (3x3) to the 15-puzzle (4x4).
 //!
-//! For boards of up to 12 cells a reverse breadth-first search ([`bfs`])
-//! runs once, offline, from each goal with the tiles in order (one per
-//! blank cell) and stores for every board its next move toward the goal: 2
-//! bits per board, indexed by the board's Lehmer [`rank`], compressed with
-//! zstd into one [file](mod@file). A [`Table`] reads that file in place and
+//! For boards of up to 12 cells a reverse breadth-first search runs once,
+//! offline, from each goal with the tiles in order (one per blank cell) and
+//! stores for every board its next move toward the goal: 2 bits per board,
+//! indexed by the board's Lehmer [rank](Board::rank), compressed with zstd
+//! into one [file](mod@file). A [`Table`] reads that file in place and
 //! answers a board by walking its next moves to the goal: the shortest
 //! answer, and of the shortest the lexicographically smallest (`d < l < r <
 //! u`, letters naming where the blank goes). Relabelling the tiles turns any
 //! goal into one with the tiles in order, so the tables answer every start
 //! toward every goal.
 //!
-//! Larger boards (the 15-puzzle has 10^13) are solved by IDA* ([`ida`])
-//! guided by additive pattern databases ([`pdb`]), built offline into files
-//! of the same format, and leaving out redundant move sequences
-//! ([`prune`]). [`Solver`] puts both behind one interface, and
-//! [`solver`] says which shape is answered how, from which data.
+//! Larger boards (the 15-puzzle has 10^13) are solved by IDA* (a
+//! [`Searcher`]) guided by additive pattern databases ([`PdbTable`]), built
+//! offline into files of the same format. [`Solver`] puts both behind one
+//! interface, and [`data`] says which shape is answered how, from which
+//! data, and where it lives.
 //!
+//! - [`stream`] is the engine the `eight` program runs: boards in as text,
+//!   answers out in input order, each the fastest way (groups of walks,
+//!   answers derived in bulk, every core).
+//! - [`generate`] makes the data, as `eight-gen` does.
+//! - [`parse`] is the input rule; [`file`](mod@file) the file format; [`map`] the
+//!   memory maps data files are read through.
+
 //! # Example
 //!
 //! ```
@@ -46,30 +53,74 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod answer;
-pub mod bfs;
-pub mod board;
+mod answer;
+mod bfs;
+mod board;
 pub mod data;
 pub mod file;
-pub mod ida;
+pub mod generate;
+mod ida;
 pub mod map;
 mod mem;
 pub mod parse;
-pub mod pdb;
-pub mod prune;
-pub mod rank;
-pub mod shape;
-pub mod solver;
+mod pdb;
+mod prune;
+mod rank;
+mod shape;
+mod solver;
 pub mod stream;
-pub mod table;
-pub mod trust;
+mod table;
+mod trust;
 
-pub use crate::board::Board;
+pub use crate::answer::{Proof, Solution, SolveError, TableError, Verdict, Walk};
+pub use crate::board::{Board, Layout, ParseError};
 pub use crate::data::DataDir;
-pub use crate::file::FileError;
+pub use crate::file::{FileError, HeaderError};
 pub use crate::ida::Searcher;
-pub use crate::parse::{Item, Layout, ParseError, Parser};
-pub use crate::pdb::{PatternDb, PdbTable};
-pub use crate::shape::{Move, Shape, Symmetry};
-pub use crate::solver::{DataError, Solution, SolveError, Solver};
-pub use crate::table::{Table, TableError};
+pub use crate::parse::{Item, Parser};
+pub use crate::pdb::{PdbError, PdbTable};
+pub use crate::shape::{Move, Notation, Shape, Symmetry};
+pub use crate::solver::{Damage, Data, DataError, Origin, Proving, Solver};
+pub use crate::table::Table;
+
+/// The crate's inner modules, for its own programs, tests and benches.
+/// They are not part of the API: anything in them may change at any time.
+#[doc(hidden)]
+pub mod internals {
+    /// See the crate's `bfs` module.
+    pub mod bfs {
+        pub use crate::bfs::*;
+    }
+    /// See the crate's `board` module.
+    pub mod board {
+        pub use crate::board::*;
+    }
+    /// See the crate's `file` module.
+    pub mod file {
+        pub use crate::file::*;
+    }
+    /// See the crate's `pdb` module.
+    pub mod pdb {
+        pub use crate::pdb::*;
+    }
+    /// See the crate's `prune` module.
+    pub mod prune {
+        pub use crate::prune::*;
+    }
+    /// See the crate's `rank` module.
+    pub mod rank {
+        pub use crate::rank::*;
+    }
+    /// See the crate's `shape` module.
+    pub mod shape {
+        pub use crate::shape::*;
+    }
+    /// See the crate's `solver` module.
+    pub mod solver {
+        pub use crate::solver::*;
+    }
+    /// See the crate's `table` module.
+    pub mod table {
+        pub use crate::table::*;
+    }
+}

@@ -66,7 +66,9 @@ fn map_data(
     })
 }
 
-/// How far the proof of a data file has come (see [`crate::trust`]).
+/// How far the proof of a data file has come: a data-folder file is
+/// proven before its first answer, and the proof recorded beside it as
+/// `NAME.proof` for later runs, which trust the file while it is unchanged.
 #[derive(Clone, Copy, Debug)]
 pub struct Proving<'a> {
     /// The file.
@@ -258,6 +260,40 @@ impl Solver {
         Ok(Solver::from_table(table, Origin::Builtin))
     }
 
+    /// A solver walking the table file at `path`, mapped and checked in
+    /// full before it answers: every checksum, and the proof that every
+    /// move is right. `build` is the command that makes it anew, for
+    /// messages.
+    ///
+    /// # Errors
+    ///
+    /// Fails if the file cannot be opened or mapped, or is damaged or wrong.
+    pub fn open_table(path: &std::path::Path, build: &str) -> Result<Solver, DataError> {
+        let open = |problem| DataError::Open {
+            path: path.to_path_buf(),
+            problem,
+            build: build.to_string(),
+        };
+        let file = map::open(path).map_err(open)?;
+        // SAFETY: see `map::map`; the stream checks `map::changed` after
+        // every batch of answers, and the search as it goes.
+        let mapping = unsafe { map::map(&file) }.map_err(open)?;
+        let table = Table::new(Data::Mapped(mapping))
+            .and_then(|table| table.verify().map(|()| table))
+            .map_err(|problem| DataError::Damaged {
+                path: path.to_path_buf(),
+                problem: Damage::Table(problem),
+                build: build.to_string(),
+            })?;
+        Ok(Solver::from_table(
+            table,
+            Origin::File {
+                path: path.to_path_buf(),
+                build: build.to_string(),
+            },
+        ))
+    }
+
     /// A solver walking `table`.
     pub fn from_table(table: Table<Data>, origin: Origin) -> Solver {
         Solver {
@@ -279,7 +315,7 @@ impl Solver {
     /// of `sizes`, or the shape's [default](default_partition)), memory-mapped
     /// and checked cheaply (see [`Table::new`] and [`PdbTable::new`]), then
     /// proven before their first answer unless a proof of the file as it is
-    /// now is recorded (see [`crate::trust`]): a 2x5 table in milliseconds,
+    /// now is recorded: a 2x5 table in milliseconds,
     /// a 12-cell table in about 25 s, the 4x4 7-8 databases in minutes.
     ///
     /// The data is read from a map of the file: see [`map::map`] for what
@@ -299,7 +335,7 @@ impl Solver {
     }
 
     /// As [`Solver::load`], telling `progress` how far the proof of a file
-    /// has come when one is made (see [`crate::trust`]).
+    /// has come when one is made.
     ///
     /// # Errors
     ///

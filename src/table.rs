@@ -3,23 +3,9 @@
 //!
 //! A [`Table`] reads a file of [next moves](crate::file) in place from any
 //! bytes. A board is answered by following its codes to the goal, at most
-//! [`Shape::diameter_bound`] moves, each one checked to stay on the board.
+//! [`Shape::diameter_bound`] moves, each one checked to stay on the board;
+//! the proof that the moves are right is in [`Table`]'s docs.
 //!
-//! # The proof
-//!
-//! A checksum shows that a file is what its writer wrote, not that the moves
-//! are right. [`prove`] shows that from the codes alone: following them
-//! defines a distance for every board (the moves to the goal), and the codes
-//! are right exactly when
-//!
-//! 1. every board reaches the goal by them (no loop, no move off the board);
-//! 2. no neighbour of a board is more than one step closer than the board's
-//!    own next move: then every distance is the true shortest one, since
-//!    along any shortest path the distance falls by at most one a move;
-//! 3. no smaller letter than the code's leads one step closer: then the
-//!    answers are the lexicographically smallest of the shortest.
-//!
-//! It is one search over the tree the codes make, as fast as making them.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -70,6 +56,22 @@ fn comes_back(codes: &[u8], entry: u64, mv: Move) -> bool {
 /// right then too if the table was made with [`Table::proving`]. The tables
 /// built into the program were decoded when it was built, and are read in
 /// place. [`Table::verify`] checks and proves every section.
+///
+/// # The proof
+///
+/// A checksum shows that a file is what its writer wrote, not that the moves
+/// are right. [`Table::verify`] (and [`Table::proving`]) show that from the codes alone: following them
+/// defines a distance for every board (the moves to the goal), and the codes
+/// are right exactly when
+///
+/// 1. every board reaches the goal by them (no loop, no move off the board);
+/// 2. no neighbour of a board is more than one step closer than the board's
+///    own next move: then every distance is the true shortest one, since
+///    along any shortest path the distance falls by at most one a move;
+/// 3. no smaller letter than the code's leads one step closer: then the
+///    answers are the lexicographically smallest of the shortest.
+///
+/// It is one search over the tree the codes make, as fast as making them.
 pub struct Table<D> {
     file: RawFile<D>,
     shape: Shape,

@@ -56,6 +56,18 @@ pub fn is_recorded(path: &Path, stamp: &Stamp) -> bool {
         .is_ok_and(|_| text == record_text(stamp))
 }
 
+/// Records that the file at `path`, as it is now, is proven: for the
+/// program that just made it, or found it equal to what it makes.
+///
+/// # Errors
+///
+/// Fails if the file cannot be opened or the record written.
+pub fn record_as_is(path: &Path) -> Result<(), String> {
+    let file = crate::map::open(path).map_err(|err| err.to_string())?;
+    let stamp = Stamp::of(&file).map_err(|err| err.to_string())?;
+    record(path, &stamp).map_err(|err| err.to_string())
+}
+
 /// Records that `path`, stamped `stamp`, is proven: written under a name of
 /// its own in the same folder, then renamed into place.
 ///

@@ -25,7 +25,7 @@ fn check_every_board_toward(shape: Shape, goal: &[u8]) -> Vec<u64> {
         let solution = solver.solve_to(&board, &goal_board).unwrap();
         match (solution, oracle.best_path(cells)) {
             (Solution::Moves(moves), Some(expected)) => {
-                let got = eight::shape::moves_to_string(&moves);
+                let got = eight::internals::shape::moves_to_string(&moves);
                 assert_eq!(got, expected, "{shape} {cells:?} toward {goal:?}");
             }
             (Solution::Unsolvable, None) => unsolvable += 1,
@@ -210,7 +210,7 @@ fn every_3x3_board_toward_the_usual_goal_and_its_published_histogram() {
         check_every_board_toward(Shape::EIGHT, &common::canonical(9, 8)),
         expected
     );
-    let search = eight::bfs::search(&Board::goal(Shape::EIGHT), |_| {});
+    let search = eight::internals::bfs::search(&Board::goal(Shape::EIGHT), |_| {});
     assert_eq!(search.histogram, expected);
 }
 

@@ -4,8 +4,8 @@
 
 mod common;
 
-use eight::pdb::PdbTable;
-use eight::solver::{self, Data};
+use eight::internals::pdb::PdbTable;
+use eight::internals::solver::{self, Data};
 use eight::{Board, DataDir, Searcher, Shape, Solution, Solver, Symmetry};
 
 /// The solver a fresh checkout has for 4x4 goals with the blank at `blank`:
@@ -142,13 +142,19 @@ fn the_built_in_databases_are_small_and_refuse_damage() {
 fn a_transposed_shape_is_searched_with_its_twins_databases() {
     let shape: Shape = "2x7".parse().unwrap();
     let goal = Board::canonical(shape, 0);
-    let dbs: Vec<eight::PatternDb> = eight::pdb::partition(&goal, &[4, 4, 5])
+    let dbs: Vec<eight::generate::PatternDb> = eight::generate::partition(&goal, &[4, 4, 5])
         .unwrap()
         .iter()
-        .map(|tiles| eight::PatternDb::generate(&goal, tiles, |_| {}))
+        .map(|tiles| eight::generate::PatternDb::generate(&goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    eight::pdb::write(&goal, &dbs, eight::file::Codec::ZstdNibbles, &mut file).unwrap();
+    eight::internals::pdb::write(
+        &goal,
+        &dbs,
+        eight::internals::file::Codec::ZstdNibbles,
+        &mut file,
+    )
+    .unwrap();
     let searcher = Searcher::new(PdbTable::new(Data::Owned(file)).unwrap());
     let tall: Shape = "7x2".parse().unwrap();
     let mut rng = common::Rng(72);

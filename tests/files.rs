@@ -4,12 +4,12 @@
 
 mod common;
 
-use eight::bfs::{self, pack_codes};
-use eight::file::{
+use eight::internals::bfs::{self, pack_codes};
+use eight::internals::file::{
     self, Codec, FORMAT_VERSION, FileError, HeaderError, MAGIC, NewSection, PREFIX_LEN, RankScheme,
 };
-use eight::pdb::{self, PatternDb, PdbError, PdbTable};
-use eight::table::Proof;
+use eight::internals::pdb::{self, PatternDb, PdbError, PdbTable};
+use eight::internals::table::Proof;
 use eight::{Board, Move, Shape, SolveError, Table, TableError};
 
 fn builtin() -> &'static [u8] {
@@ -239,7 +239,8 @@ fn one_wrong_code_is_caught_by_the_proof() {
     for _ in 0..60 {
         let (blank, entry) = (rng.below(9), rng.below(right[0].len()));
         let goal_entry =
-            (eight::board::board_rank(&Board::canonical(Shape::EIGHT, blank)) / 2) as usize;
+            (eight::internals::board::board_rank(&Board::canonical(Shape::EIGHT, blank)) / 2)
+                as usize;
         if entry == goal_entry {
             continue;
         }
@@ -360,15 +361,16 @@ fn the_proof_passes_every_right_table_and_says_what_is_wrong() {
     let right = right_codes();
     for (blank, codes) in right.iter().enumerate() {
         let goal = Board::canonical(Shape::EIGHT, blank);
-        let histogram = eight::table::prove(&goal, &pack_codes(codes)).unwrap();
+        let histogram = eight::internals::table::prove(&goal, &pack_codes(codes)).unwrap();
         assert_eq!(histogram.iter().sum::<u64>(), 181_440);
     }
     let mut codes = right[8].clone();
     // From the goal's neighbour below-left... the board one move `u` away
     // says `l`: it leaves the tree, so boards go unreached.
     let near: Board = "1 2 3 4 5 x 7 8 6".parse().unwrap();
-    codes[(eight::board::board_rank(&near) / 2) as usize] = 1;
-    let err = eight::table::prove(&Board::goal(Shape::EIGHT), &pack_codes(&codes)).unwrap_err();
+    codes[(eight::internals::board::board_rank(&near) / 2) as usize] = 1;
+    let err = eight::internals::table::prove(&Board::goal(Shape::EIGHT), &pack_codes(&codes))
+        .unwrap_err();
     assert!(
         matches!(err, Proof::Unreached { .. } | Proof::NotShortest { .. }),
         "{err}"
@@ -429,7 +431,7 @@ fn databases_of_zeros_or_of_the_largest_value_are_refused() {
     ));
     // The checksums are right: only the checks of the contents catch them.
     assert!(
-        eight::file::RawFile::new(&zeros[..])
+        eight::internals::file::RawFile::new(&zeros[..])
             .unwrap()
             .verify()
             .is_ok()
@@ -475,7 +477,7 @@ fn a_search_that_passes_the_longest_answer_stops() {
 fn a_header_claiming_a_huge_database_is_refused_at_once() {
     let goal = Board::goal(Shape::FIFTEEN);
     let tiles: Vec<u8> = (1..=13).collect();
-    let entries = eight::rank::placements(16, 13);
+    let entries = eight::internals::rank::placements(16, 13);
     let section = NewSection {
         goal,
         tiles: tiles.clone(),
@@ -548,14 +550,14 @@ fn moves_shorter_than_the_shortest_are_an_error_about_the_data() {
         }
     };
     let mut codes = right_codes();
-    codes[8][(eight::board::board_rank(&start) / 2) as usize] = detour.code();
+    codes[8][(eight::internals::board::board_rank(&start) / 2) as usize] = detour.code();
     let wrong = eight::Solver::from_table(
-        Table::new(eight::solver::Data::Owned(table_with(
+        Table::new(eight::internals::solver::Data::Owned(table_with(
             |b| codes[b].clone(),
             deepest,
         )))
         .unwrap(),
-        eight::solver::Origin::Builtin,
+        eight::internals::solver::Origin::Builtin,
     );
     let moves = length(&start);
     let letters: Vec<u8> = moves.iter().map(|mv| mv.letter() as u8).collect();
@@ -614,7 +616,7 @@ fn the_proof_of_databases_refuses_every_wrong_entry() {
         let wrong = with_entries(&file, change);
         // The checksums are right: only the proof catches it.
         assert!(
-            eight::file::RawFile::new(&wrong[..])
+            eight::internals::file::RawFile::new(&wrong[..])
                 .unwrap()
                 .verify()
                 .is_ok()

@@ -236,7 +236,7 @@ fn a_two_by_five_table_made_on_request_answers_right() {
 #[ignore]
 fn the_three_by_four_table_has_the_published_depth() {
     let goal = eight::Board::goal("3x4".parse().unwrap());
-    let search = eight::bfs::search(&goal, |_| {});
+    let search = eight::internals::bfs::search(&goal, |_| {});
     assert_eq!(search.histogram.iter().sum::<u64>(), 239_500_800);
     assert_eq!(search.max_depth(), 53);
 }

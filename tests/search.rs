@@ -6,9 +6,9 @@ mod common;
 
 use std::collections::{HashMap, VecDeque};
 
-use eight::file::Codec;
-use eight::pdb::{self, PatternDb, PdbTable};
-use eight::rank::rank_placement;
+use eight::internals::file::Codec;
+use eight::internals::pdb::{self, PatternDb, PdbTable};
+use eight::internals::rank::rank_placement;
 use eight::{Board, Move, Searcher, Shape, Solution, Solver};
 
 /// The definition of a database entry, computed plainly: a search from the
@@ -63,7 +63,7 @@ fn check_against_definition(goal: &Board, tiles: &[u8]) {
     let n = goal.shape().cells();
     assert_eq!(
         reference.len() as u64,
-        eight::rank::placements(n, tiles.len())
+        eight::internals::rank::placements(n, tiles.len())
     );
     for (cells, cost) in reference {
         let rank = rank_placement(&cells, n) as usize;
@@ -274,14 +274,18 @@ fn splitting_bounds_among_threads_changes_nothing() {
 /// usual goal.
 #[test]
 fn no_answer_holds_a_redundant_sequence() {
-    let pruner = eight::prune::pruner();
+    let pruner = eight::internals::prune::pruner();
     let solver = Solver::builtin(Shape::EIGHT).unwrap();
     let goal = Board::goal(Shape::EIGHT);
     let mut longest = 0;
     for cells in common::all_boards(9) {
         let board = Board::from_cells(Shape::EIGHT, &cells).unwrap();
         if let Solution::Moves(moves) = solver.solve_to(&board, &goal).unwrap() {
-            assert_ne!(pruner.after(&moves), eight::prune::DEAD, "{board}");
+            assert_ne!(
+                pruner.after(&moves),
+                eight::internals::prune::DEAD,
+                "{board}"
+            );
             longest = longest.max(moves.len());
         }
     }
@@ -293,8 +297,14 @@ fn no_answer_holds_a_redundant_sequence() {
             .map(|c| Move::from_letter(c).unwrap())
             .collect::<Vec<_>>()
     };
-    assert_eq!(pruner.after(&moves("rdlurd")), eight::prune::DEAD);
-    assert_ne!(pruner.after(&moves("druldr")), eight::prune::DEAD);
+    assert_eq!(
+        pruner.after(&moves("rdlurd")),
+        eight::internals::prune::DEAD
+    );
+    assert_ne!(
+        pruner.after(&moves("druldr")),
+        eight::internals::prune::DEAD
+    );
 }
 
 #[test]
@@ -361,7 +371,7 @@ fn a_partition_must_hold_every_tile_once() {
             .map(|tiles| PatternDb::generate(&goal, tiles, |_| {}))
             .collect();
         let mut file = Vec::new();
-        pdb::write(&goal, &dbs, eight::file::Codec::Raw8, &mut file).unwrap();
+        pdb::write(&goal, &dbs, eight::internals::file::Codec::Raw8, &mut file).unwrap();
         PdbTable::new(file)
     };
     assert!(write(&[&[1, 2, 3, 4], &[5, 6, 7]]).is_err());

@@ -12,12 +12,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use eight::bfs::{self, GoalDone, Layer};
-use eight::data::DataDir;
-use eight::file::Codec;
-use eight::map;
-use eight::pdb::{self, PatternDb};
-use eight::solver::{self, Method};
+use eight::data::{self, DataDir, Method};
+use eight::generate::{self, Codec, GoalDone, Layer, PatternDb};
 use eight::{Board, Shape, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -98,7 +94,7 @@ impl Target {
             What::Table { shape, .. } => *shape,
             What::Databases { goal, .. } => goal.shape(),
         };
-        self.data_folder && solver::proof_recorded(shape)
+        self.data_folder && data::proof_recorded(shape)
     }
 }
 
@@ -171,13 +167,13 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
         let command = format!("cargo run --release --bin eight-gen --{flag}");
         let tables = Shape::all()
-            .filter(|&shape| solver::is_builtin(shape))
+            .filter(|&shape| data::is_builtin(shape))
             .map(|shape| Target {
                 what: What::Table {
                     shape,
                     blanks: (0..shape.cells()).collect(),
                 },
-                path: dir.join(solver::table_file(shape, None)),
+                path: dir.join(data::table_file(shape, None)),
                 command: command.clone(),
                 data_folder: false,
             });
@@ -185,16 +181,16 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         let databases = [0, 1, 5].into_iter().map(|blank| Target {
             what: What::Databases {
                 goal: Board::canonical(Shape::FIFTEEN, blank),
-                groups: solver::builtin_groups(blank),
+                groups: data::builtin_groups(blank),
                 codec: Codec::ZstdNibbles,
             },
-            path: dir.join(solver::builtin_pdb_file(Shape::FIFTEEN, blank)),
+            path: dir.join(data::builtin_pdb_file(Shape::FIFTEEN, blank)),
             command: command.clone(),
             data_folder: false,
         });
         return Ok(tables.chain(databases).collect());
     };
-    let builtin = solver::is_builtin(shape);
+    let builtin = data::is_builtin(shape);
     let method = Method::of(shape);
     if args.partition.is_some() && method != Method::Search {
         bail!(
@@ -224,7 +220,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     if builtin {
         return Ok(vec![Target {
             what: What::Table { shape, blanks },
-            path: dir.join(solver::table_file(shape, None)),
+            path: dir.join(data::table_file(shape, None)),
             command: format!("cargo run --release --bin eight-gen -- --shape {shape}{flag}"),
             data_folder: false,
         }]);
@@ -237,7 +233,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                     shape,
                     blanks: vec![blank],
                 },
-                path: dir.join(solver::table_file(shape, Some(blank))),
+                path: dir.join(data::table_file(shape, Some(blank))),
                 command: format!("eight-gen --shape {shape} --blank {blank}{flag}"),
                 data_folder: true,
             })
@@ -245,24 +241,24 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     }
     // Search shapes: one set of databases per symmetry class of the blank,
     // on the shape with no more rows than columns.
-    let db_shape = solver::database_shape(shape);
+    let db_shape = data::database_shape(shape);
     let sizes = match &args.partition {
-        Some(text) => pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
-        None => solver::default_partition(db_shape),
+        Some(text) => generate::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
+        None => data::default_partition(db_shape),
     };
-    pdb::partition(&Board::goal(db_shape), &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
+    generate::partition(&Board::goal(db_shape), &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
     check_memory(db_shape, &sizes)?;
     // Each class's databases once, named in the command by the first blank
     // asked for of that class, as the user wrote the shape.
     let mut reps: Vec<(usize, usize)> = blanks
         .iter()
-        .map(|&blank| (solver::database_blank(shape, blank), blank))
+        .map(|&blank| (data::database_blank(shape, blank), blank))
         .collect();
     reps.sort_unstable();
     reps.dedup_by_key(|(rep, _)| *rep);
-    let partition = match sizes == solver::default_partition(db_shape) {
+    let partition = match sizes == data::default_partition(db_shape) {
         true => String::new(),
-        false => format!(" --partition {}", solver::join_sizes(&sizes)),
+        false => format!(" --partition {}", data::join_sizes(&sizes)),
     };
     reps.into_iter()
         .map(|(rep, blank)| {
@@ -270,11 +266,11 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             Ok(Target {
                 what: What::Databases {
                     goal,
-                    groups: pdb::partition(&goal, &sizes)
+                    groups: generate::partition(&goal, &sizes)
                         .map_err(|e| anyhow!("--partition: {e}"))?,
                     codec: Codec::Raw8,
                 },
-                path: dir.join(solver::pdb_file(db_shape, &sizes, rep)),
+                path: dir.join(data::pdb_file(db_shape, &sizes, rep)),
                 command: format!("eight-gen --shape {shape} --blank {blank}{partition}{flag}"),
                 data_folder: true,
             })
@@ -287,7 +283,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
 fn check_memory(shape: Shape, sizes: &[usize]) -> Result<()> {
     let need: u64 = sizes
         .iter()
-        .map(|&k| pdb::build_memory(shape, k))
+        .map(|&k| generate::build_memory(shape, k))
         .max()
         .unwrap_or(0);
     let have = available_memory();
@@ -296,7 +292,7 @@ fn check_memory(shape: Shape, sizes: &[usize]) -> Result<()> {
         bail!(
             "--partition {}: the largest group ({} tiles) needs about {:.1} GiB of memory to \
              build, and this machine has {:.1} GiB available; use smaller groups",
-            solver::join_sizes(sizes),
+            data::join_sizes(sizes),
             sizes.iter().max().unwrap_or(&0),
             gib(need),
             gib(have)
@@ -345,12 +341,12 @@ fn make_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let progress = match large {
         true => bar(
             args,
-            bfs::entries(shape),
+            generate::entries(shape),
             "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} boards {msg}",
         ),
         false => ProgressBar::hidden(),
     };
-    let bytes = bfs::generate(
+    let bytes = generate::generate(
         shape,
         blanks,
         |layer: Option<&Layer>, done: Option<&GoalDone>| {
@@ -382,7 +378,7 @@ fn make_databases(args: &Args, goal: &Board, groups: &[Vec<u8>], codec: Codec) -
         .map(|tiles| {
             let progress = bar(
                 args,
-                eight::rank::placements(shape.cells(), tiles.len()),
+                generate::placements(shape.cells(), tiles.len()),
                 "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} placements {msg}",
             );
             progress.set_prefix(format!("{shape} blank {} tiles {tiles:?}", goal.blank()));
@@ -395,7 +391,7 @@ fn make_databases(args: &Args, goal: &Board, groups: &[Vec<u8>], codec: Codec) -
         })
         .collect();
     let mut bytes = Vec::new();
-    pdb::write(goal, &dbs, codec, &mut bytes)?;
+    generate::write_databases(goal, &dbs, codec, &mut bytes)?;
     Ok(bytes)
 }
 
@@ -448,22 +444,12 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
     }
 }
 
-/// Puts `bytes` at `path` all at once: they are written to a file with no
-/// name in the same folder, which is then given a name of its own (unique
-/// to this run) and renamed over `path`. A reader sees the old file or the
-/// new one, never half of one; two runs at once never share a file; and a
-/// run that fails or is killed while writing leaves nothing behind.
 /// Records that the data-folder file at `path` is proven (it was just
 /// made, or found equal to what is made), so that `eight` trusts it at once
 /// while it stays unchanged. A record that cannot be written only means
 /// `eight` proves the file at its first use.
 fn record_proof(path: &Path) {
-    let stamp = map::open(path)
-        .map_err(|err| err.to_string())
-        .and_then(|file| map::Stamp::of(&file).map_err(|err| err.to_string()));
-    let recorded =
-        stamp.and_then(|stamp| eight::trust::record(path, &stamp).map_err(|err| err.to_string()));
-    if let Err(err) = recorded {
+    if let Err(err) = generate::record_proof(path) {
         say(&format!(
             "eight-gen: cannot record the proof of {} ({err}): eight proves it at its first use",
             path.display()
@@ -471,6 +457,11 @@ fn record_proof(path: &Path) {
     }
 }
 
+/// Puts `bytes` at `path` all at once: they are written to a file with no
+/// name in the same folder, which is then given a name of its own (unique
+/// to this run) and renamed over `path`. A reader sees the old file or the
+/// new one, never half of one; two runs at once never share a file; and a
+/// run that fails or is killed while writing leaves nothing behind.
 fn publish(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,

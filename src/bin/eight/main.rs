@@ -23,11 +23,10 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result, anyhow, bail};
-use eight::data::{self, DataDir};
-use eight::shape::Notation;
-use eight::solver::{self, Data, Method, Origin};
+use eight::data::{self, DataDir, Method};
+use eight::generate::parse_sizes;
 use eight::stream::{self, Config, Form, Io, Solvers, Style};
-use eight::{Board, Layout, Shape, Solver, Table, map, pdb};
+use eight::{Board, Layout, Notation, Shape, Solver};
 
 use crate::signals::Cli;
 
@@ -163,7 +162,7 @@ fn run(args: &Args) -> Result<u8> {
     let host = Cli::new(args.verbose);
     let mut solvers = Solvers::new(host).with_data(dir).verifying(args.verify);
     if let Some(text) = &args.partition {
-        let sizes = pdb::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?;
+        let sizes = parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?;
         solvers = solvers.with_partition(sizes);
     }
     let table_shape = match &args.table {
@@ -251,22 +250,8 @@ fn run(args: &Args) -> Result<u8> {
 /// Opens a table named on the command line: mapped, and checked in full
 /// (every checksum, and the proof that every move is right).
 fn open_table(path: &std::path::Path) -> Result<Solver> {
-    let fix = "make it anew with `eight-gen --shape RxC --out DIR` (or leave out --table)";
-    let file = map::open(path).map_err(|err| anyhow!("--table {}: {err}", path.display()))?;
-    // SAFETY: see `map::map`; the stream checks `map::changed` after every
-    // batch of answers.
-    let map =
-        unsafe { map::map(&file) }.map_err(|err| anyhow!("--table {}: {err}", path.display()))?;
-    let table = Table::new(Data::Mapped(map))
-        .and_then(|table| table.verify().map(|()| table))
-        .map_err(|err| anyhow!("--table {}: {err}; {fix}", path.display()))?;
-    Ok(Solver::from_table(
-        table,
-        Origin::File {
-            path: path.to_path_buf(),
-            build: fix.to_string(),
-        },
-    ))
+    Solver::open_table(path, "eight-gen --shape RxC --out DIR")
+        .map_err(|err| anyhow!("--table {err} (or leave out --table)"))
 }
 
 /// Refuses group sizes that cannot apply to the boards read.
@@ -282,7 +267,7 @@ fn check_partition(sizes: &[usize], shape: Option<Shape>) -> Result<()> {
     if sizes.contains(&0) || sizes.iter().sum::<usize>() != tiles {
         bail!(
             "--partition {}: the group sizes must add up to the {tiles} tiles of a {shape} board",
-            solver::join_sizes(sizes)
+            data::join_sizes(sizes)
         );
     }
     Ok(())
@@ -297,7 +282,7 @@ fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<u8> {
     }
     for shape in Shape::all() {
         let goal = Board::goal(shape);
-        let what = match (solver::is_builtin(shape), dir) {
+        let what = match (data::is_builtin(shape), dir) {
             (true, _) => match Solver::builtin(shape) {
                 Ok(solver) => solver.describe(),
                 Err(err) => err.to_string(),

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::thread;
 use std::time::Instant;
 
-use eight::solver::Proving;
+use eight::Proving;
 use eight::stream::Host;
 
 /// The signal caught, or 0.
