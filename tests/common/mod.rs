@@ -144,6 +144,29 @@ pub fn text(board: &[u8]) -> String {
         .join(" ")
 }
 
+/// Lines that are each one invalid board where 3x3 and 4x4 boards are told
+/// apart by their lines, of every kind the parser refuses: too few tiles, a
+/// repeated tile, an unknown one, a number with a leading zero, a character
+/// outside ASCII, a 3x3 board's digits one short, a grid cut short (two
+/// lines), a board of a third shape, rows of no shape, a lone blank. The
+/// tests of bad input draw from this one list.
+pub const BAD_LINES: &[&str] = &[
+    "1 2 3 4 5 6 7 8",
+    "1 2 3 4 5 6 7 8 8",
+    "hello x",
+    "01 2 3 x 4 6 7 5 8",
+    "\u{ff18} 1 2 3 4 5 6 7 8",
+    "12345678",
+    "1 2 3\n4 5 6",
+    "1 2 3 4 5 6 x",
+    "x",
+    "1 2 3 4 5",
+    "1 2 3 4",
+    "abc",
+    "123 456",
+    "1/2/3",
+];
+
 /// A small deterministic generator (SplitMix64), so that tests need no
 /// random-number crate and draw the same boards everywhere.
 pub struct Rng(pub u64);
@@ -159,6 +182,11 @@ impl Rng {
 
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
+    }
+
+    /// One of `items`.
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
     }
 
     /// A random arrangement of `0..n`.
