@@ -65,6 +65,8 @@ mod mem;
 pub mod parse;
 mod pdb;
 mod prune;
+#[cfg(feature = "random")]
+pub mod random;
 mod rank;
 mod shape;
 mod solver;

@@ -1,14 +1,12 @@
 //! `--random`: boards drawn uniformly, from a seed that draws the same boards
-//! on every machine.
+//! on every machine ([`eight::random`]).
 
 use std::io::{self, BufWriter, Write};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use eight::Board;
+use eight::random::{self, Draw};
 use eight::stream::Solvers;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// Writes `count` boards, one a line, in the input format: drawn uniformly
 /// from all boards that can reach `goal`, or, with `depth`, from those whose
@@ -21,66 +19,25 @@ pub fn write(
     solvers: &mut Solvers,
     verbose: bool,
 ) -> Result<u8> {
-    let seed = seed.unwrap_or_else(|| rand::rng().random());
+    let seed = seed.unwrap_or_else(random::seed);
     if verbose {
         let _ = io::stderr()
             .lock()
             .write_all(format!("eight: --seed {seed}\n").as_bytes());
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let shape = goal.shape();
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let cannot = || "cannot write stdout";
-    match depth {
-        None => {
-            for _ in 0..count {
-                writeln!(out, "{}", solvable(&goal, &mut rng)).context(cannot())?;
-            }
-        }
+    let draw = match depth {
+        None => Draw::new(goal, seed),
         Some(depth) => {
             let solver = solvers.get(&goal)?;
-            let table = solver.table().ok_or_else(|| {
-                anyhow!(
-                    "--depth {depth}: {shape} boards are searched, not answered from a table of \
-                     every board, so the boards of an exact depth cannot be drawn uniformly; \
-                     --depth works for shapes of up to 12 cells"
-                )
-            })?;
-            let boards = table.at_distance(&goal, depth)?;
-            if boards.is_empty() {
-                let farthest = table.max_depth(&goal).unwrap_or(0);
-                bail!(
-                    "--depth {depth}: no {shape} board is {depth} moves from the goal; the \
-                     farthest are {farthest}"
-                );
-            }
-            for _ in 0..count {
-                let board = &boards[rng.random_range(0..boards.len())];
-                writeln!(out, "{board}").context(cannot())?;
-            }
+            Draw::at_depth(goal, seed, depth, &solver)
+                .map_err(|err| anyhow!("--depth {depth}: {err}"))?
         }
+    };
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let cannot = || "cannot write stdout";
+    for board in draw.take(usize::try_from(count).unwrap_or(usize::MAX)) {
+        writeln!(out, "{board}").context(cannot())?;
     }
     out.flush().context(cannot())?;
     Ok(crate::ANSWERED)
-}
-
-/// A board drawn uniformly from those that can reach `goal`: the cells
-/// shuffled, and if the board cannot reach the goal, the tiles of its first
-/// two cells without the blank swapped. The swap pairs each board that
-/// cannot with one that can, one to one, so every board that can is drawn
-/// as often.
-fn solvable(goal: &Board, rng: &mut ChaCha8Rng) -> Board {
-    let shape = goal.shape();
-    let mut cells: Vec<u8> = (0..shape.cells() as u8).collect();
-    cells.shuffle(rng);
-    let board = Board::from_cells(shape, &cells).expect("a shuffle holds every tile once");
-    if board.solvable_to(goal) {
-        return board;
-    }
-    let tiles: Vec<usize> = (0..cells.len())
-        .filter(|&c| cells[c] != 0)
-        .take(2)
-        .collect();
-    cells.swap(tiles[0], tiles[1]);
-    Board::from_cells(shape, &cells).expect("a swap holds every tile once")
 }

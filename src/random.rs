@@ -1,0 +1,144 @@
+//! Random boards, drawn uniformly from those that can reach a goal (or from
+//! those exactly a number of moves from it), from a seed that draws the
+//! same boards on every machine: ChaCha8 has a fixed, documented output for
+//! a seed. `eight --random N --seed S` writes these boards.
+//!
+//! # Example
+//!
+//! ```
+//! use eight::random::Draw;
+//! use eight::{Board, Shape, Solver};
+//!
+//! let goal = Board::goal(Shape::EIGHT);
+//! let boards: Vec<Board> = Draw::new(goal, 7).take(3).collect();
+//! assert!(boards.iter().all(|board| board.solvable_to(&goal)));
+//! // The same seed, the same boards.
+//! assert_eq!(boards, Draw::new(goal, 7).take(3).collect::<Vec<_>>());
+//!
+//! // Boards exactly 20 moves away, from the shape's table.
+//! let solver = Solver::builtin(Shape::EIGHT)?;
+//! let far = Draw::at_depth(goal, 7, 20, &solver)?.next().expect("a board");
+//! assert_eq!(solver.solve(&far)?.moves().map(<[_]>::len), Some(20));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::answer::SolveError;
+use crate::board::Board;
+use crate::shape::Shape;
+use crate::solver::Solver;
+
+/// A seed drawn from the system, for a draw that need not be repeated.
+pub fn seed() -> u64 {
+    rand::rng().random()
+}
+
+/// Why boards of an exact depth cannot be drawn.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DepthError {
+    /// The shape is searched: no table of every board to draw from.
+    #[error(
+        "{0} boards are searched, not answered from a table of every board, so the boards of an \
+         exact depth cannot be drawn uniformly; it works for shapes of up to 12 cells"
+    )]
+    Searched(Shape),
+    /// No board is that far.
+    #[error("no {shape} board is {depth} moves from the goal; the farthest are {farthest}")]
+    TooFar {
+        /// The shape.
+        shape: Shape,
+        /// The depth asked.
+        depth: u32,
+        /// The farthest any board is.
+        farthest: u32,
+    },
+    /// The table could not be read.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// Boards drawn one after another ([`Iterator`]), endlessly.
+#[derive(Clone, Debug)]
+pub struct Draw {
+    rng: ChaCha8Rng,
+    goal: Board,
+    /// With a depth, every board at that depth, to draw from.
+    pool: Option<Vec<Board>>,
+}
+
+impl Draw {
+    /// Boards drawn uniformly from all that can reach `goal`.
+    pub fn new(goal: Board, seed: u64) -> Draw {
+        Draw {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            goal,
+            pool: None,
+        }
+    }
+
+    /// Boards drawn uniformly from those whose shortest answer toward
+    /// `goal` is exactly `depth` moves, as the table of `solver` says.
+    ///
+    /// # Errors
+    ///
+    /// Fails if `solver` searches (it has no table of every board), if no
+    /// board is that far, or if its table cannot be read.
+    pub fn at_depth(
+        goal: Board,
+        seed: u64,
+        depth: u32,
+        solver: &Solver,
+    ) -> Result<Draw, DepthError> {
+        let shape = goal.shape();
+        let table = solver.table().ok_or(DepthError::Searched(shape))?;
+        let pool = table.at_distance(&goal, depth)?;
+        if pool.is_empty() {
+            let farthest = table.max_depth(&goal).unwrap_or(0);
+            return Err(DepthError::TooFar {
+                shape,
+                depth,
+                farthest,
+            });
+        }
+        Ok(Draw {
+            pool: Some(pool),
+            ..Draw::new(goal, seed)
+        })
+    }
+}
+
+impl Iterator for Draw {
+    type Item = Board;
+
+    fn next(&mut self) -> Option<Board> {
+        Some(match &self.pool {
+            Some(pool) => pool[self.rng.random_range(0..pool.len())],
+            None => solvable(&self.goal, &mut self.rng),
+        })
+    }
+}
+
+/// A board drawn uniformly from those that can reach `goal`: the cells
+/// shuffled, and if the board cannot reach the goal, the tiles of its first
+/// two cells without the blank swapped. The swap pairs each board that
+/// cannot with one that can, one to one, so every board that can is drawn
+/// as often.
+fn solvable(goal: &Board, rng: &mut ChaCha8Rng) -> Board {
+    let shape = goal.shape();
+    let mut cells: Vec<u8> = (0..shape.cells() as u8).collect();
+    cells.shuffle(rng);
+    let board = Board::from_cells(shape, &cells).expect("a shuffle holds every tile once");
+    if board.solvable_to(goal) {
+        return board;
+    }
+    let tiles: Vec<usize> = (0..cells.len())
+        .filter(|&c| cells[c] != 0)
+        .take(2)
+        .collect();
+    cells.swap(tiles[0], tiles[1]);
+    Board::from_cells(shape, &cells).expect("a swap holds every tile once")
+}
