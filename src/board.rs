@@ -59,6 +59,13 @@ impl Board {
                 got: cells.len(),
             });
         }
+        // Every tile once: the common case, told by one mask.
+        let seen = cells.iter().fold(0u32, |seen, &tile| {
+            seen | 1u32.checked_shl(u32::from(tile)).unwrap_or(0)
+        });
+        if seen == (1u32 << shape.cells()) - 1 {
+            return Ok(Board::from_permutation(shape, cells));
+        }
         let mut count = [0u8; MAX_CELLS];
         for &tile in cells {
             match count.get_mut(usize::from(tile)) {

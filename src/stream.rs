@@ -236,6 +236,105 @@ impl From<anyhow::Error> for StreamError {
     }
 }
 
+/// The answers of a batch of boards ([`answer_boards`]), one line each, in
+/// order.
+#[derive(Clone, Debug, Default)]
+pub struct Answers {
+    /// The answers, a line each, as [`run`] writes them.
+    pub text: Vec<u8>,
+    /// The messages, a line each (none unless some answer is `invalid`).
+    pub messages: Vec<u8>,
+    /// Some answer is `invalid`.
+    pub invalid: bool,
+}
+
+impl Answers {
+    /// The answers' lines, without their ends.
+    pub fn lines(&self) -> impl Iterator<Item = &[u8]> {
+        self.text
+            .split_inclusive(|&b| b == b'\n')
+            .map(|line| line.strip_suffix(b"\n").unwrap_or(line))
+    }
+}
+
+/// Answers `boards`, in order, exactly as [`run`] answers them read one a
+/// line: on every core, each the fastest way, in the style of `config`
+/// (its layout is set from the boards: one shape, or 3x3 and 4x4 boards
+/// told apart).
+///
+/// # Errors
+///
+/// As [`run`]: missing or wrong data, or `host` asking the run to stop.
+///
+/// # Example
+///
+/// ```
+/// use eight::stream::{self, Config, Quiet, Solvers};
+/// use eight::{Board, Layout};
+///
+/// let boards: Vec<Board> = ["2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x"]
+///     .iter()
+///     .map(|text| text.parse())
+///     .collect::<Result<_, _>>()?;
+/// let config = Config::new(Layout::Auto);
+/// let answers = stream::answer_boards(&boards, config, Solvers::new(&Quiet), &Quiet)?;
+/// let lines: Vec<&[u8]> = answers.lines().collect();
+/// assert_eq!(lines, [&b"dlurullddrurdllurdr"[..], b""]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn answer_boards(
+    boards: &[Board],
+    mut config: Config,
+    solvers: Solvers,
+    host: &'static dyn Host,
+) -> Result<Answers, StreamError> {
+    let first = boards.first().map(Board::shape);
+    config.layout = match first {
+        Some(shape) if boards.iter().all(|board| board.shape() == shape) => Layout::Fixed(shape),
+        _ => Layout::Auto,
+    };
+    let mut input = Vec::with_capacity(boards.len() * (first.map_or(0, |s| s.cells()) + 1));
+    for board in boards {
+        write_board(board, &mut input);
+    }
+    let mut answers = Answers::default();
+    let io = Io::new(
+        io::Cursor::new(input),
+        &mut answers.text,
+        &mut answers.messages,
+    );
+    answers.invalid = engine::run(config, solvers, io, host)?.invalid;
+    Ok(answers)
+}
+
+/// Appends `board` as one line of input: tiles written together on boards
+/// of at most ten cells, else a token each.
+fn write_board(board: &Board, out: &mut Vec<u8>) {
+    /// How a tile of a board of at most ten cells is written.
+    const DIGIT: &[u8; 10] = b"x123456789";
+    let cells = board.cells();
+    if let Ok(tiles) = <&[u8; 9]>::try_from(cells) {
+        let mut line = [b'\n'; 10];
+        for (at, &tile) in tiles.iter().enumerate() {
+            line[at] = DIGIT[usize::from(tile)];
+        }
+        out.extend_from_slice(&line);
+        return;
+    }
+    let together = board.shape().cells() <= 10;
+    for (cell, &tile) in board.cells().iter().enumerate() {
+        if cell > 0 && !together {
+            out.push(b' ');
+        }
+        match tile {
+            0 => out.push(b'x'),
+            1..=9 => out.push(b'0' + tile),
+            _ => out.extend_from_slice(itoa::Buffer::new().format(tile).as_bytes()),
+        }
+    }
+    out.push(b'\n');
+}
+
 /// The run was stopped by [`Host::stopped`], after every finished answer.
 #[derive(Debug, thiserror::Error)]
 #[error("stopped by signal {0}")]

@@ -1,0 +1,491 @@
+//! `eight` for Python: exact sliding-puzzle answers, numpy-first, over the
+//! same engine as the `eight` program (`eight::stream`), at its speed.
+//!
+//! A board is a string in any layout the program reads, a sequence of ints
+//! (0 the blank), or a row of a 2-D numpy array `(n, cells)` of small ints;
+//! a 3-D array `(n, rows, cols)` tells the shape. Work runs with the GIL
+//! released, on every core.
+
+use std::path::PathBuf;
+
+use eight::random::{DepthError, Draw};
+use eight::stream::{self, Answers, Config, Quiet, Solvers, Style};
+use eight::{Board, DataDir, Layout, Notation, Shape};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+
+create_exception!(
+    eight,
+    DataError,
+    PyOSError,
+    "The data a shape needs is missing or wrong. The message names the \
+     `eight-gen` command that makes it."
+);
+
+/// Boards read from Python: one board, or a batch.
+enum Boards {
+    One(Board),
+    Many(Vec<Board>),
+}
+
+impl Boards {
+    fn as_slice(&self) -> &[Board] {
+        match self {
+            Boards::One(board) => std::slice::from_ref(board),
+            Boards::Many(boards) => boards,
+        }
+    }
+}
+
+/// The shape named by `shape=`, if any.
+fn read_shape(shape: Option<&str>) -> PyResult<Option<Shape>> {
+    shape
+        .map(|text| {
+            text.parse::<Shape>()
+                .map_err(|err| PyValueError::new_err(format!("shape {text:?}: {err}")))
+        })
+        .transpose()
+}
+
+/// The board whose cells hold `tiles` (0 the blank), of `shape` or, without
+/// one, 3x3 for 9 cells and 4x4 for 16.
+fn board_of_tiles(tiles: &[i64], shape: Option<Shape>) -> Result<Board, String> {
+    let shape = match (shape, tiles.len()) {
+        (Some(shape), _) => shape,
+        (None, 9) => Shape::EIGHT,
+        (None, 16) => Shape::FIFTEEN,
+        (None, cells) => {
+            return Err(format!(
+                "{cells} cells: give shape= (without it, 9 cells are 3x3 and 16 are 4x4)"
+            ));
+        }
+    };
+    let mut cells = Vec::with_capacity(tiles.len());
+    for &tile in tiles {
+        match u8::try_from(tile) {
+            Ok(tile) if usize::from(tile) < shape.cells() => cells.push(tile),
+            _ => return Err(format!("tile {tile} is not on a {shape} board")),
+        }
+    }
+    Board::from_cells(shape, &cells).map_err(|err| err.to_string())
+}
+
+/// The board whose cells hold `tiles`, as [`board_of_tiles`], read straight
+/// from a row of a `uint8` array.
+fn board_of_bytes(tiles: &[u8], shape: Option<Shape>) -> Result<Board, String> {
+    match shape {
+        Some(shape) if tiles.len() == shape.cells() => {
+            match tiles
+                .iter()
+                .find(|&&tile| usize::from(tile) >= shape.cells())
+            {
+                Some(tile) => Err(format!("tile {tile} is not on a {shape} board")),
+                None => Board::from_cells(shape, tiles).map_err(|err| err.to_string()),
+            }
+        }
+        _ => board_of_tiles(
+            &tiles.iter().map(|&t| i64::from(t)).collect::<Vec<_>>(),
+            shape,
+        ),
+    }
+}
+
+/// One board: a string, a sequence of ints or a 1-D array.
+fn read_board(item: &Bound<'_, PyAny>, shape: Option<Shape>) -> Result<Board, String> {
+    if let Ok(text) = item.cast::<PyString>() {
+        let text = text.to_cow().map_err(|err| err.to_string())?;
+        let layout = shape.map_or(Layout::Auto, Layout::Fixed);
+        return Board::parse_in(layout, text.as_bytes()).map_err(|err| err.to_string());
+    }
+    let tiles: Vec<i64> = item.extract().map_err(|_| {
+        format!(
+            "expected a board (a string, or a sequence of ints with 0 the blank), found {}",
+            item.get_type()
+                .name()
+                .map_or_else(|_| "an object".to_string(), |name| name.to_string())
+        )
+    })?;
+    board_of_tiles(&tiles, shape)
+}
+
+/// The boards of a 2-D `(n, cells)` or 3-D `(n, rows, cols)` array.
+fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResult<Vec<Board>> {
+    let dims = array.shape().to_vec();
+    let shape = match (dims.len(), shape) {
+        (3, given) => {
+            let told = Shape::new(dims[1], dims[2]).ok_or_else(|| {
+                PyValueError::new_err(format!("no {}x{} boards", dims[1], dims[2]))
+            })?;
+            if given.is_some_and(|given| given != told) {
+                return Err(PyValueError::new_err(format!(
+                    "the array holds {told} boards, not {}",
+                    given.unwrap_or(told)
+                )));
+            }
+            Some(told)
+        }
+        (_, given) => given,
+    };
+    let cells = dims[1..].iter().product::<usize>();
+    let shape = shape.or(match cells {
+        9 => Some(Shape::EIGHT),
+        16 => Some(Shape::FIFTEEN),
+        _ => None,
+    });
+    // Small ints as they are; any other kind of number as 64-bit ints.
+    let tiles: PyReadonlyArrayDyn<'_, i64> = match array.extract::<PyReadonlyArrayDyn<'_, u8>>() {
+        Ok(bytes) => {
+            let bytes = bytes
+                .as_slice()
+                .map_err(|err| PyValueError::new_err(err.to_string()))?;
+            return collect_rows(bytes.chunks(cells.max(1)), dims[0], |row| {
+                board_of_bytes(row, shape)
+            });
+        }
+        Err(_) => array
+            .call_method1("astype", ("int64",))?
+            .extract()
+            .map_err(|_| PyValueError::new_err("expected an array of small ints"))?,
+    };
+    let tiles = tiles
+        .as_slice()
+        .map_err(|err| PyValueError::new_err(err.to_string()))?;
+    collect_rows(tiles.chunks(cells.max(1)), dims[0], |row| {
+        board_of_tiles(row, shape)
+    })
+}
+
+/// The boards of `count` rows, each read by `read`; the first bad one is an
+/// error naming its index.
+fn collect_rows<'a, T: 'a>(
+    rows: impl Iterator<Item = &'a [T]>,
+    count: usize,
+    mut read: impl FnMut(&[T]) -> Result<Board, String>,
+) -> PyResult<Vec<Board>> {
+    let mut boards = Vec::with_capacity(count);
+    for (index, row) in rows.take(count).enumerate() {
+        boards
+            .push(read(row).map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))?);
+    }
+    Ok(boards)
+}
+
+/// One board or many, from any form a board takes.
+fn read_boards(boards: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Boards> {
+    let one = |board: &Bound<'_, PyAny>| {
+        read_board(board, shape)
+            .map(Boards::One)
+            .map_err(PyValueError::new_err)
+    };
+    if boards.is_instance_of::<PyString>() {
+        return one(boards);
+    }
+    if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        return match array.ndim() {
+            1 => one(boards),
+            2 | 3 => read_array(array, shape).map(Boards::Many),
+            dims => Err(PyValueError::new_err(format!(
+                "expected an array of 1 to 3 dimensions, found {dims}"
+            ))),
+        };
+    }
+    let items: Vec<Bound<'_, PyAny>> = boards.try_iter()?.collect::<PyResult<_>>()?;
+    // A sequence of ints is one board.
+    if items
+        .first()
+        .is_some_and(|item| item.extract::<i64>().is_ok())
+    {
+        return one(boards);
+    }
+    let mut many = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        many.push(
+            read_board(item, shape)
+                .map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))?,
+        );
+    }
+    Ok(Boards::Many(many))
+}
+
+/// The goal given with `goal=`, if any.
+fn read_goal(goal: Option<&Bound<'_, PyAny>>, shape: Option<Shape>) -> PyResult<Option<Board>> {
+    goal.map(|goal| {
+        read_board(goal, shape).map_err(|err| PyValueError::new_err(format!("goal: {err}")))
+    })
+    .transpose()
+}
+
+/// The solvers, reading data from `data=`, else `$EIGHT_DATA` or the user's
+/// data folder.
+fn solvers(data: Option<PathBuf>) -> Solvers {
+    let dir = match data {
+        Some(path) => Ok(DataDir::at(path)),
+        None => DataDir::locate(),
+    };
+    Solvers::new(&Quiet).with_data(dir)
+}
+
+/// Answers `boards` in `style` with the GIL released. Refuses first, with
+/// its index, a board of another shape than the goal.
+fn answer(
+    py: Python<'_>,
+    boards: &[Board],
+    goal: Option<Board>,
+    data: Option<PathBuf>,
+    style: Style,
+) -> PyResult<Answers> {
+    if let Some(goal) = goal
+        && let Some(index) = boards.iter().position(|b| b.shape() != goal.shape())
+    {
+        return Err(PyValueError::new_err(format!(
+            "board {index}: a {} board, but the goal is a {} board",
+            boards[index].shape(),
+            goal.shape()
+        )));
+    }
+    let mut config = Config::new(Layout::Auto);
+    config.goal = goal;
+    config.style = style;
+    let solvers = solvers(data);
+    let answers = py
+        .detach(|| stream::answer_boards(boards, config, solvers, &Quiet))
+        .map_err(|err| DataError::new_err(err.to_string()))?;
+    if answers.invalid {
+        // Boards are checked before: what is left is the engine's word.
+        let message = String::from_utf8_lossy(&answers.messages);
+        let first = message.lines().next().unwrap_or("invalid");
+        let told = first
+            .strip_prefix("eight: <stdin>:")
+            .and_then(|rest| rest.split_once(": "))
+            .and_then(|(line, what)| Some((line.parse::<usize>().ok()?.checked_sub(1)?, what)));
+        return Err(PyValueError::new_err(match told {
+            Some((index, what)) => format!("board {index}: {what}"),
+            None => first.to_string(),
+        }));
+    }
+    Ok(answers)
+}
+
+/// The notation named by `notation=`.
+fn read_notation(notation: &str) -> PyResult<Notation> {
+    notation
+        .parse()
+        .map_err(|err: String| PyValueError::new_err(format!("notation {notation:?}: {err}")))
+}
+
+/// The shortest moves of the blank to the goal, the lexicographically
+/// smallest of them (`d < l < r < u`, where the blank goes).
+///
+/// One board gives a ``str`` (``""`` at the goal) or ``None`` when it
+/// cannot reach the goal; a batch gives a ``list`` of those, in order.
+///
+/// >>> import eight
+/// >>> eight.solve("2 3 4 1 5 x 7 6 8")
+/// 'dlurullddrurdllurdr'
+/// >>> eight.solve(["12345678x", "21345678x"])
+/// ['', None]
+/// >>> eight.solve("2 3 4 1 5 x 7 6 8", notation="tile-runs")
+/// 'URDLDR2U2LDLUR2DLUL'
+#[pyfunction]
+#[pyo3(signature = (boards, *, goal=None, shape=None, data=None, notation="blank"))]
+fn solve<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    goal: Option<&Bound<'py, PyAny>>,
+    shape: Option<&str>,
+    data: Option<PathBuf>,
+    notation: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let shape = read_shape(shape)?;
+    let boards = read_boards(boards, shape)?;
+    let goal = read_goal(goal, shape)?;
+    let style = Style {
+        notation: read_notation(notation)?,
+        ..Style::default()
+    };
+    let answers = answer(py, boards.as_slice(), goal, data, style)?;
+    let value = |line: &[u8]| -> Bound<'py, PyAny> {
+        match line {
+            b"unsolvable" => py.None().into_bound(py),
+            moves => PyString::new(py, &String::from_utf8_lossy(moves)).into_any(),
+        }
+    };
+    let mut lines = answers.lines();
+    match boards {
+        Boards::One(_) => Ok(value(lines.next().unwrap_or(b"unsolvable"))),
+        Boards::Many(_) => Ok(PyList::new(py, lines.map(value))?.into_any()),
+    }
+}
+
+/// The number of moves of the shortest answer: an ``int`` for one board
+/// (``-1`` when it cannot reach the goal), a numpy ``int16`` array for a
+/// batch.
+///
+/// >>> import eight, numpy as np
+/// >>> eight.length("2 3 4 1 5 x 7 6 8")
+/// 19
+/// >>> eight.length(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [2, 1, 3, 4, 5, 6, 7, 8, 0]]))
+/// array([ 0, -1], dtype=int16)
+#[pyfunction]
+#[pyo3(signature = (boards, *, goal=None, shape=None, data=None))]
+fn length<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    goal: Option<&Bound<'py, PyAny>>,
+    shape: Option<&str>,
+    data: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let shape = read_shape(shape)?;
+    let boards = read_boards(boards, shape)?;
+    let goal = read_goal(goal, shape)?;
+    // The plain answers, the engine's fastest form: a line's letters are
+    // its moves.
+    let answers = answer(py, boards.as_slice(), goal, data, Style::default())?;
+    let mut lengths: Vec<i16> = Vec::with_capacity(boards.as_slice().len());
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', &answers.text) {
+        lengths.push(match &answers.text[start..end] {
+            b"unsolvable" => -1,
+            moves => i16::try_from(moves.len()).unwrap_or(i16::MAX),
+        });
+        start = end + 1;
+    }
+    match boards {
+        Boards::One(_) => Ok(lengths
+            .first()
+            .copied()
+            .unwrap_or(-1)
+            .into_pyobject(py)?
+            .into_any()),
+        Boards::Many(_) => Ok(PyArray1::from_vec(py, lengths).into_any()),
+    }
+}
+
+/// Judges moves someone found (blank letters, ``""`` or ``"-"`` for none),
+/// as ``eight --judge`` does: ``"optimal"``, ``"longer by K"``, ``"not at
+/// goal"``, ``"illegal move I"`` or ``"unsolvable"``.
+///
+/// >>> import eight
+/// >>> eight.judge("1 2 3 4 5 6 7 x 8", "r")
+/// 'optimal'
+/// >>> eight.judge("1 2 3 4 5 6 7 x 8", "rlr")
+/// 'longer by 2'
+#[pyfunction]
+#[pyo3(signature = (board, moves, *, goal=None, shape=None, data=None))]
+fn judge(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    moves: &str,
+    goal: Option<&Bound<'_, PyAny>>,
+    shape: Option<&str>,
+    data: Option<PathBuf>,
+) -> PyResult<String> {
+    let shape = read_shape(shape)?;
+    let start = read_board(board, shape).map_err(PyValueError::new_err)?;
+    let goal = read_goal(goal, shape)?.unwrap_or_else(|| Board::goal(start.shape()));
+    let letters = match moves.trim() {
+        "-" => "",
+        moves => moves,
+    };
+    let mut solvers = solvers(data);
+    py.detach(|| {
+        let solver = solvers
+            .get(&goal)
+            .map_err(|err| PyErrText::Data(err.to_string()))?;
+        solver
+            .judge(&start, &goal, letters.as_bytes())
+            .map(|verdict| verdict.to_string())
+            .map_err(|err| match err.is_data_error() {
+                true => PyErrText::Data(format!("{}: {err}", solver.describe())),
+                false => PyErrText::Value(err.to_string()),
+            })
+    })
+    .map_err(PyErrText::into_err)
+}
+
+/// ``n`` random boards as a numpy ``uint8`` array of shape ``(n, cells)``,
+/// 0 the blank: drawn uniformly from the boards that can reach the goal, or
+/// with ``depth`` from those exactly that many moves away. The same seed
+/// draws the same boards as ``eight --random n --seed S``.
+///
+/// >>> import eight
+/// >>> boards = eight.random(3, seed=7)
+/// >>> boards.shape, boards.dtype
+/// ((3, 9), dtype('uint8'))
+/// >>> eight.length(eight.random(4, seed=1, depth=20)).tolist()
+/// [20, 20, 20, 20]
+#[pyfunction]
+#[pyo3(signature = (n, *, shape=None, seed=None, depth=None, goal=None, data=None))]
+fn random<'py>(
+    py: Python<'py>,
+    n: usize,
+    shape: Option<&str>,
+    seed: Option<u64>,
+    depth: Option<u32>,
+    goal: Option<&Bound<'py, PyAny>>,
+    data: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let shape = read_shape(shape)?;
+    let goal =
+        read_goal(goal, shape)?.unwrap_or_else(|| Board::goal(shape.unwrap_or(Shape::EIGHT)));
+    let cells = goal.shape().cells();
+    let seed = seed.unwrap_or_else(eight::random::seed);
+    let tiles = py.detach(|| -> Result<Vec<u8>, PyErrText> {
+        let draw = match depth {
+            None => Draw::new(goal, seed),
+            Some(depth) => {
+                let solver = solvers(data)
+                    .get(&goal)
+                    .map_err(|err| PyErrText::Data(err.to_string()))?;
+                Draw::at_depth(goal, seed, depth, &solver).map_err(|err| match err {
+                    DepthError::Solve(err) if err.is_data_error() => {
+                        PyErrText::Data(format!("{}: {err}", solver.describe()))
+                    }
+                    err => PyErrText::Value(format!("depth {depth}: {err}")),
+                })?
+            }
+        };
+        let mut tiles = Vec::with_capacity(n * cells);
+        for board in draw.take(n) {
+            tiles.extend_from_slice(board.cells());
+        }
+        Ok(tiles)
+    });
+    let tiles = tiles.map_err(PyErrText::into_err)?;
+    Ok(PyArray1::from_vec(py, tiles)
+        .reshape([n, cells])?
+        .into_any())
+}
+
+/// An error made without the GIL, raised with it.
+enum PyErrText {
+    Data(String),
+    Value(String),
+}
+
+impl PyErrText {
+    fn into_err(self) -> PyErr {
+        match self {
+            PyErrText::Data(text) => DataError::new_err(text),
+            PyErrText::Value(text) => PyValueError::new_err(text),
+        }
+    }
+}
+
+/// Exact, instant sliding-puzzle answers: the shortest moves, and of those
+/// the lexicographically smallest, for every rectangular board of up to 16
+/// cells. Boards of up to 9 cells and the 15-puzzle are answered out of the
+/// box; other shapes from data made by ``eight-gen`` (see the ``DataError``
+/// message).
+#[pymodule(name = "eight")]
+fn eight_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(length, m)?)?;
+    m.add_function(wrap_pyfunction!(judge, m)?)?;
+    m.add_function(wrap_pyfunction!(random, m)?)?;
+    m.add("DataError", m.py().get_type::<DataError>())?;
+    Ok(())
+}

@@ -1,0 +1,266 @@
+"""The Python package against a plain breadth-first search written here, and
+against the `eight` program on the same boards."""
+
+import doctest
+import itertools
+import os
+import subprocess
+from collections import deque
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import eight
+
+# Where the blank goes, in the order that makes answers lexicographically
+# smallest: d < l < r < u.
+MOVES = [("d", 1, 0), ("l", 0, -1), ("r", 0, 1), ("u", -1, 0)]
+
+
+def neighbours(board, rows, cols):
+    """(letter, board) for each move of the blank, in letter order."""
+    blank = board.index(0)
+    row, col = divmod(blank, cols)
+    for letter, dr, dc in MOVES:
+        r, c = row + dr, col + dc
+        if 0 <= r < rows and 0 <= c < cols:
+            cells = list(board)
+            cells[blank], cells[r * cols + c] = cells[r * cols + c], 0
+            yield letter, tuple(cells)
+
+
+class Oracle:
+    """Every board's distance to the goal, by a plain BFS from the goal; the
+    lexicographically smallest shortest answer, by taking the smallest
+    letter that goes one step closer."""
+
+    def __init__(self, rows, cols, goal=None):
+        self.rows, self.cols = rows, cols
+        n = rows * cols
+        self.goal = goal or tuple(list(range(1, n)) + [0])
+        self.dist = {self.goal: 0}
+        queue = deque([self.goal])
+        while queue:
+            board = queue.popleft()
+            for _, nxt in neighbours(board, rows, cols):
+                if nxt not in self.dist:
+                    self.dist[nxt] = self.dist[board] + 1
+                    queue.append(nxt)
+
+    def solve(self, board):
+        board = tuple(board)
+        if board not in self.dist:
+            return None
+        path = []
+        while self.dist[board]:
+            for letter, nxt in neighbours(board, self.rows, self.cols):
+                if self.dist.get(nxt) == self.dist[board] - 1:
+                    path.append(letter)
+                    board = nxt
+                    break
+        return "".join(path)
+
+
+@pytest.fixture(scope="module")
+def oracle3x3():
+    return Oracle(3, 3)
+
+
+def text(board):
+    return " ".join("x" if t == 0 else str(t) for t in board)
+
+
+def test_every_2x3_board_is_the_oracles_answer():
+    oracle = Oracle(2, 3)
+    boards = list(itertools.permutations(range(6)))
+    answers = eight.solve([text(b) for b in boards], shape="2x3")
+    assert answers == [oracle.solve(b) for b in boards]
+    lengths = eight.length(np.array(boards, dtype=np.uint8), shape="2x3")
+    assert lengths.tolist() == [len(a) if a is not None else -1 for a in answers]
+
+
+def test_every_3x3_board_has_the_oracles_length(oracle3x3):
+    boards = np.array(list(itertools.permutations(range(9))), dtype=np.uint8)
+    lengths = eight.length(boards)
+    assert lengths.dtype == np.int16 and lengths.shape == (len(boards),)
+    expected = [oracle3x3.dist.get(tuple(b), -1) for b in boards.tolist()]
+    assert lengths.tolist() == expected
+    assert int(lengths.max()) == 31
+
+
+def test_3x3_answers_are_the_oracles_lexicographically_smallest(oracle3x3):
+    boards = eight.random(3000, seed=11)
+    # Half of them cannot reach the goal: two tiles of every other swapped.
+    for row in boards[::2]:
+        a, b = np.flatnonzero(row)[:2]
+        row[a], row[b] = row[b], row[a]
+    answers = eight.solve(boards)
+    assert answers == [oracle3x3.solve(b) for b in boards.tolist()]
+    assert None in answers
+
+
+def test_any_goal_is_the_oracles_answer():
+    goal = (1, 2, 3, 8, 0, 4, 7, 6, 5)
+    oracle = Oracle(3, 3, goal)
+    boards = eight.random(500, seed=3, goal=list(goal))
+    assert eight.solve(boards, goal="1 2 3 8 x 4 7 6 5") == [
+        oracle.solve(b) for b in boards.tolist()
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(list(range(9))))
+def test_an_answer_reaches_the_goal_in_its_length(board):
+    answer = eight.solve(list(board))
+    length = eight.length(list(board))
+    if answer is None:
+        assert length == -1
+        return
+    assert len(answer) == length
+    assert eight.judge(list(board), answer or "-") == "optimal"
+
+
+def test_one_board_in_every_form_is_the_same_board():
+    forms = [
+        "2 3 4 1 5 x 7 6 8",
+        "23415x768",
+        "2 3 4/1 5 x/7 6 8",
+        "2 3 4\n1 5 x\n7 6 8",
+        [2, 3, 4, 1, 5, 0, 7, 6, 8],
+        (2, 3, 4, 1, 5, 0, 7, 6, 8),
+        np.array([2, 3, 4, 1, 5, 0, 7, 6, 8], dtype=np.int64),
+    ]
+    for form in forms:
+        assert eight.solve(form) == "dlurullddrurdllurdr", form
+    batch = np.array([[2, 3, 4, 1, 5, 0, 7, 6, 8]] * 3, dtype=np.int32)
+    assert eight.solve(batch) == ["dlurullddrurdllurdr"] * 3
+    grid = batch.reshape(3, 3, 3)
+    assert eight.length(grid).tolist() == [19] * 3
+    assert eight.solve([]) == []
+    assert eight.length(np.zeros((0, 9), dtype=np.uint8)).tolist() == []
+
+
+def test_the_15_puzzle_is_answered_out_of_the_box():
+    board = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15"
+    assert eight.solve(board) == "rr"
+    assert eight.length([board, board]).tolist() == [2, 2]
+    boards = eight.random(5, shape="4x4", seed=2)
+    assert boards.shape == (5, 16)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: eight.solve("1 2 3 4 5 6 7 8"), "tile"),
+        (lambda: eight.solve("1 2 3 4 5 6 7 8 8"), "8"),
+        (lambda: eight.solve([1, 2, 3, 4, 5, 6, 7, 8, 9]), "tile 9"),
+        (lambda: eight.solve([1, 2, 3, 4, 5, 6, 7, 0]), "8 cells: give shape="),
+        (lambda: eight.solve(["12345678x", "hello"]), "board 1"),
+        (lambda: eight.solve(["12345678x", [1, 2]]), "board 1"),
+        (lambda: eight.solve(["12345678x", 3.5]), "board 1"),
+        (lambda: eight.solve(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 1, 3, 4, 5, 6, 7, 8, 0]])), "board 1"),
+        (lambda: eight.solve(np.array([[1, 2, 3, 4, 5, 6, 7, 8, -1]])), "board 0: tile -1"),
+        (lambda: eight.solve(np.zeros((1, 1, 1, 9), dtype=np.uint8)), "dimensions"),
+        (lambda: eight.solve("12345678x", shape="9x9"), "shape"),
+        (lambda: eight.solve("12345678x", notation="letters"), "notation"),
+        (lambda: eight.solve("12345678x", goal="1 2 3"), "goal"),
+        (lambda: eight.solve(["12345678x", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x"], goal="12345678x"), "board 1"),
+        (lambda: eight.length(np.zeros((2, 3, 3), dtype=np.uint8), shape="2x4"), "3x3"),
+        (lambda: eight.judge("12345678x", "r", goal="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x"), "4x4 boards"),
+        (lambda: eight.random(3, depth=40), "farthest"),
+        (lambda: eight.random(3, shape="4x4", depth=4), "searched"),
+    ],
+)
+def test_bad_input_raises_value_error_naming_what_is_wrong(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_missing_data_raises_data_error_with_the_command_that_makes_it(tmp_path):
+    with pytest.raises(eight.DataError, match="eight-gen --shape 3x4"):
+        eight.solve("1 2 3 4 5 6 7 8 9 10 11 x", shape="3x4", data=tmp_path)
+    assert isinstance(eight.DataError("x"), OSError)
+
+
+def test_docstring_examples_are_true():
+    for function in [eight.solve, eight.length, eight.judge, eight.random]:
+        runner = doctest.DocTestRunner()
+        for test in doctest.DocTestFinder().find(function, globs={}):
+            runner.run(test)
+        assert runner.summarize(verbose=False).failed == 0, function.__name__
+        assert ">>>" in function.__doc__
+
+
+def program():
+    path = os.environ.get("EIGHT_BIN")
+    if not path:
+        pytest.fail("EIGHT_BIN names the eight program to compare with (.ci/run sets it)")
+    return path
+
+
+def run(args, stdin):
+    done = subprocess.run([program(), *args], input=stdin, capture_output=True, text=True)
+    return done.stdout
+
+
+def test_answers_are_the_programs_in_every_mode():
+    boards = eight.random(2000, seed=5)
+    lines = "".join(text(b) + "\n" for b in boards.tolist())
+    for notation in ["blank", "tile", "tile-runs"]:
+        expected = run(["--notation", notation], lines).splitlines()
+        assert eight.solve(boards, notation=notation) == expected
+    expected = [int(n) for n in run(["--length"], lines).splitlines()]
+    assert eight.length(boards).tolist() == expected
+    goal = "x 1 2 3 4 5 6 7 8"
+    expected = run(["--goal", goal], lines).splitlines()
+    assert eight.solve(boards, goal=goal) == [a if a != "unsolvable" else None for a in expected]
+    fifteen = eight.random(30, shape="4x4", seed=9, depth=None)
+    lines = "".join(text(b) + "\n" for b in fifteen.tolist())
+    assert eight.solve(fifteen) == run([], lines).splitlines()
+    shape = eight.random(200, shape="2x4", seed=4)
+    lines = "".join(text(b) + "\n" for b in shape.tolist())
+    assert eight.solve(shape, shape="2x4") == run(["--shape", "2x4"], lines).splitlines()
+
+
+def test_verdicts_are_the_programs():
+    cases = [
+        ("1 2 3 4 5 6 7 x 8", "r"),
+        ("1 2 3 4 5 6 7 x 8", "rlr"),
+        ("1 2 3 4 5 6 7 x 8", "l"),
+        ("1 2 3 4 5 6 7 x 8", "dd"),
+        ("2 1 3 4 5 6 7 8 x", "-"),
+        ("1 2 3 4 5 6 7 8 x", "-"),
+    ]
+    expected = run(["--judge"], "".join(f"{b} {m}\n" for b, m in cases)).splitlines()
+    assert [eight.judge(b, m) for b, m in cases] == expected
+
+
+@pytest.mark.parametrize("shape, depth", [("3x3", None), ("3x3", 17), ("2x3", None), ("4x4", None)])
+def test_random_boards_are_the_programs(shape, depth):
+    args = ["--random", "100", "--seed", "42", "--shape", shape]
+    if depth is not None:
+        args += ["--depth", str(depth)]
+    expected = [
+        [0 if t == "x" else int(t) for t in line.split()] for line in run(args, "").splitlines()
+    ]
+    assert eight.random(100, shape=shape, seed=42, depth=depth).tolist() == expected
+
+
+def test_the_dask_recipe_gives_the_programs_answers():
+    import runpy
+
+    from dask.distributed import Client, LocalCluster
+
+    recipe = os.path.join(os.path.dirname(__file__), "..", "examples", "dask_lengths.py")
+    lengths = runpy.run_path(recipe)["lengths"]
+    boards = eight.random(20_000, seed=8)
+    fifteen = eight.random(20, shape="4x4", seed=8)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster, Client(cluster):
+        found = lengths(boards, partitions=6)
+        found_fifteen = lengths(fifteen, partitions=4)
+    lines = "".join(text(b) + "\n" for b in boards.tolist())
+    assert found.tolist() == [int(n) for n in run(["--length"], lines).splitlines()]
+    lines = "".join(text(b) + "\n" for b in fifteen.tolist())
+    assert found_fifteen.tolist() == [int(n) for n in run(["--length"], lines).splitlines()]
