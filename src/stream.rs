@@ -297,6 +297,21 @@ pub fn answer_boards(
     for board in boards {
         write_board(board, &mut input);
     }
+    answer_text(input, config, solvers, host)
+}
+
+/// Answers the boards of `input`, text a board a line (or as the input
+/// rule reads it), as [`run`] answers them, and returns the answers.
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn answer_text(
+    input: Vec<u8>,
+    config: Config,
+    solvers: Solvers,
+    host: &'static dyn Host,
+) -> Result<Answers, StreamError> {
     let mut answers = Answers::default();
     let io = Io::new(
         io::Cursor::new(input),
@@ -308,8 +323,8 @@ pub fn answer_boards(
 }
 
 /// Appends `board` as one line of input: tiles written together on boards
-/// of at most ten cells, else a token each.
-fn write_board(board: &Board, out: &mut Vec<u8>) {
+/// of at most ten cells, else a token each. (The fastest form to read.)
+pub fn write_board(board: &Board, out: &mut Vec<u8>) {
     /// How a tile of a board of at most ten cells is written.
     const DIGIT: &[u8; 10] = b"x123456789";
     let cells = board.cells();

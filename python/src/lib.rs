@@ -29,15 +29,12 @@ create_exception!(
 enum Boards {
     One(Board),
     Many(Vec<Board>),
-}
-
-impl Boards {
-    fn as_slice(&self) -> &[Board] {
-        match self {
-            Boards::One(board) => std::slice::from_ref(board),
-            Boards::Many(boards) => boards,
-        }
-    }
+    /// A batch of one shape, already written as the engine's input, a board
+    /// a line (the rows of a `uint8` array, with no board kept).
+    Lines {
+        text: Vec<u8>,
+        shape: Shape,
+    },
 }
 
 /// The shape named by `shape=`, if any.
@@ -112,7 +109,7 @@ fn read_board(item: &Bound<'_, PyAny>, shape: Option<Shape>) -> Result<Board, St
 }
 
 /// The boards of a 2-D `(n, cells)` or 3-D `(n, rows, cols)` array.
-fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResult<Vec<Board>> {
+fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResult<Boards> {
     let dims = array.shape().to_vec();
     let shape = match (dims.len(), shape) {
         (3, given) => {
@@ -141,8 +138,17 @@ fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResu
             let bytes = bytes
                 .as_slice()
                 .map_err(|err| PyValueError::new_err(err.to_string()))?;
-            return collect_rows(bytes.chunks(cells.max(1)), dims[0], |row| {
-                board_of_bytes(row, shape)
+            let (count, mut text) = (dims[0], Vec::with_capacity(bytes.len() + dims[0]));
+            let mut first = None;
+            for (index, row) in bytes.chunks(cells.max(1)).take(count).enumerate() {
+                let board = board_of_bytes(row, shape)
+                    .map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))?;
+                first.get_or_insert(board.shape());
+                stream::write_board(&board, &mut text);
+            }
+            return Ok(match first {
+                Some(shape) => Boards::Lines { text, shape },
+                None => Boards::Many(Vec::new()),
             });
         }
         Err(_) => array
@@ -156,6 +162,7 @@ fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResu
     collect_rows(tiles.chunks(cells.max(1)), dims[0], |row| {
         board_of_tiles(row, shape)
     })
+    .map(Boards::Many)
 }
 
 /// The boards of `count` rows, each read by `read`; the first bad one is an
@@ -186,7 +193,7 @@ fn read_boards(boards: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Boar
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
         return match array.ndim() {
             1 => one(boards),
-            2 | 3 => read_array(array, shape).map(Boards::Many),
+            2 | 3 => read_array(array, shape),
             dims => Err(PyValueError::new_err(format!(
                 "expected an array of 1 to 3 dimensions, found {dims}"
             ))),
@@ -232,26 +239,46 @@ fn solvers(data: Option<PathBuf>) -> Solvers {
 /// its index, a board of another shape than the goal.
 fn answer(
     py: Python<'_>,
-    boards: &[Board],
+    boards: Boards,
     goal: Option<Board>,
     data: Option<PathBuf>,
     style: Style,
 ) -> PyResult<Answers> {
-    if let Some(goal) = goal
-        && let Some(index) = boards.iter().position(|b| b.shape() != goal.shape())
-    {
-        return Err(PyValueError::new_err(format!(
-            "board {index}: a {} board, but the goal is a {} board",
-            boards[index].shape(),
+    let other_shape = |index: usize, shape: Shape, goal: &Board| {
+        PyValueError::new_err(format!(
+            "board {index}: a {shape} board, but the goal is a {} board",
             goal.shape()
-        )));
+        ))
+    };
+    if let Some(goal) = &goal {
+        match &boards {
+            Boards::One(board) if board.shape() != goal.shape() => {
+                return Err(other_shape(0, board.shape(), goal));
+            }
+            Boards::Many(boards) => {
+                if let Some(index) = boards.iter().position(|b| b.shape() != goal.shape()) {
+                    return Err(other_shape(index, boards[index].shape(), goal));
+                }
+            }
+            Boards::Lines { shape, .. } if *shape != goal.shape() => {
+                return Err(other_shape(0, *shape, goal));
+            }
+            _ => {}
+        }
     }
     let mut config = Config::new(Layout::Auto);
     config.goal = goal;
     config.style = style;
     let solvers = solvers(data);
     let answers = py
-        .detach(|| stream::answer_boards(boards, config, solvers, &Quiet))
+        .detach(|| match boards {
+            Boards::One(board) => stream::answer_boards(&[board], config, solvers, &Quiet),
+            Boards::Many(boards) => stream::answer_boards(&boards, config, solvers, &Quiet),
+            Boards::Lines { text, shape, .. } => {
+                config.layout = Layout::Fixed(shape);
+                stream::answer_text(text, config, solvers, &Quiet)
+            }
+        })
         .map_err(|err| DataError::new_err(err.to_string()))?;
     if answers.invalid {
         // Boards are checked before: what is left is the engine's word.
@@ -306,7 +333,8 @@ fn solve<'py>(
         notation: read_notation(notation)?,
         ..Style::default()
     };
-    let answers = answer(py, boards.as_slice(), goal, data, style)?;
+    let one = matches!(boards, Boards::One(_));
+    let answers = answer(py, boards, goal, data, style)?;
     let value = |line: &[u8]| -> Bound<'py, PyAny> {
         match line {
             b"unsolvable" => py.None().into_bound(py),
@@ -314,9 +342,9 @@ fn solve<'py>(
         }
     };
     let mut lines = answers.lines();
-    match boards {
-        Boards::One(_) => Ok(value(lines.next().unwrap_or(b"unsolvable"))),
-        Boards::Many(_) => Ok(PyList::new(py, lines.map(value))?.into_any()),
+    match one {
+        true => Ok(value(lines.next().unwrap_or(b"unsolvable"))),
+        false => Ok(PyList::new(py, lines.map(value))?.into_any()),
     }
 }
 
@@ -343,8 +371,9 @@ fn length<'py>(
     let goal = read_goal(goal, shape)?;
     // The plain answers, the engine's fastest form: a line's letters are
     // its moves.
-    let answers = answer(py, boards.as_slice(), goal, data, Style::default())?;
-    let mut lengths: Vec<i16> = Vec::with_capacity(boards.as_slice().len());
+    let one = matches!(boards, Boards::One(_));
+    let answers = answer(py, boards, goal, data, Style::default())?;
+    let mut lengths: Vec<i16> = Vec::new();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', &answers.text) {
         lengths.push(match &answers.text[start..end] {
@@ -353,14 +382,14 @@ fn length<'py>(
         });
         start = end + 1;
     }
-    match boards {
-        Boards::One(_) => Ok(lengths
+    match one {
+        true => Ok(lengths
             .first()
             .copied()
             .unwrap_or(-1)
             .into_pyobject(py)?
             .into_any()),
-        Boards::Many(_) => Ok(PyArray1::from_vec(py, lengths).into_any()),
+        false => Ok(PyArray1::from_vec(py, lengths).into_any()),
     }
 }
 

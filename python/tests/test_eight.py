@@ -138,6 +138,9 @@ def test_one_board_in_every_form_is_the_same_board():
     assert eight.solve(batch) == ["dlurullddrurdllurdr"] * 3
     grid = batch.reshape(3, 3, 3)
     assert eight.length(grid).tolist() == [19] * 3
+    small = eight.random(5, shape="2x4", seed=1)
+    assert small.dtype == np.uint8
+    assert eight.solve(small, shape="2x4") == eight.solve([text(b) for b in small.tolist()], shape="2x4")
     assert eight.solve([]) == []
     assert eight.length(np.zeros((0, 9), dtype=np.uint8)).tolist() == []
 
@@ -162,6 +165,10 @@ def test_the_15_puzzle_is_answered_out_of_the_box():
         (lambda: eight.solve(["12345678x", 3.5]), "board 1"),
         (lambda: eight.solve(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 1, 3, 4, 5, 6, 7, 8, 0]])), "board 1"),
         (lambda: eight.solve(np.array([[1, 2, 3, 4, 5, 6, 7, 8, -1]])), "board 0: tile -1"),
+        (lambda: eight.length(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8, 9]], dtype=np.uint8)), "board 1: tile 9"),
+        (lambda: eight.length(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [0, 0, 3, 4, 5, 6, 7, 8, 1]], dtype=np.uint8)), "board 1"),
+        (lambda: eight.length(np.zeros((2, 8), dtype=np.uint8)), "8 cells: give shape="),
+        (lambda: eight.length(eight.random(3), goal="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x"), "board 0: a 3x3 board"),
         (lambda: eight.solve(np.zeros((1, 1, 1, 9), dtype=np.uint8)), "dimensions"),
         (lambda: eight.solve("12345678x", shape="9x9"), "shape"),
         (lambda: eight.solve("12345678x", notation="letters"), "notation"),
