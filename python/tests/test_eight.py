@@ -271,3 +271,14 @@ def test_the_dask_recipe_gives_the_programs_answers():
     assert found.tolist() == [int(n) for n in run(["--length"], lines).splitlines()]
     lines = "".join(text(b) + "\n" for b in fifteen.tolist())
     assert found_fifteen.tolist() == [int(n) for n in run(["--length"], lines).splitlines()]
+
+
+def test_the_readmes_dask_recipe_is_the_example_that_runs():
+    here = os.path.dirname(__file__)
+    with open(os.path.join(here, "..", "..", "README.md")) as readme:
+        text = readme.read()
+    snippet = text.split("```python\nbag = ", 1)[1].split("```", 1)[0]
+    with open(os.path.join(here, "..", "examples", "dask_lengths.py")) as example:
+        code = example.read()
+    for line in ("bag = " + snippet).strip().splitlines():
+        assert line.strip() in code, line
