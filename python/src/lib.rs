@@ -9,11 +9,11 @@
 use std::path::PathBuf;
 
 use eight::random::{DepthError, Draw};
-use eight::stream::{self, Answers, Config, Quiet, Solvers, Style};
+use eight::stream::{self, Answers, Config, Host, Quiet, Solvers, StreamError, Style};
 use eight::{Board, DataDir, Layout, Notation, Shape};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
@@ -24,6 +24,28 @@ create_exception!(
     "The data a shape needs is missing or wrong. The message names the \
      `eight-gen` command that makes it."
 );
+
+/// The engine's host in Python: a run stops when Python has a signal to
+/// handle (Ctrl-C), looked at whenever the engine waits.
+struct Interruptible;
+
+/// The number the engine's stop is told by: SIGINT's.
+const INTERRUPTED: i32 = 2;
+
+impl Host for Interruptible {
+    fn stopped(&self) -> Option<i32> {
+        Python::attach(|py| py.check_signals().is_err()).then_some(INTERRUPTED)
+    }
+}
+
+/// The Python error for a run of the engine that failed: a stop is the
+/// interrupt that asked it, anything else is about the data.
+fn run_error(err: StreamError) -> PyErr {
+    match err.stopped() {
+        Some(_) => PyKeyboardInterrupt::new_err("interrupted"),
+        None => DataError::new_err(err.to_string()),
+    }
+}
 
 /// Boards read from Python: one board, or a batch.
 enum Boards {
@@ -272,14 +294,14 @@ fn answer(
     let solvers = solvers(data);
     let answers = py
         .detach(|| match boards {
-            Boards::One(board) => stream::answer_boards(&[board], config, solvers, &Quiet),
-            Boards::Many(boards) => stream::answer_boards(&boards, config, solvers, &Quiet),
+            Boards::One(board) => stream::answer_boards(&[board], config, solvers, &Interruptible),
+            Boards::Many(boards) => stream::answer_boards(&boards, config, solvers, &Interruptible),
             Boards::Lines { text, shape, .. } => {
                 config.layout = Layout::Fixed(shape);
-                stream::answer_text(text, config, solvers, &Quiet)
+                stream::answer_text(text, config, solvers, &Interruptible)
             }
         })
-        .map_err(|err| DataError::new_err(err.to_string()))?;
+        .map_err(run_error)?;
     if answers.invalid {
         // Boards are checked before: what is left is the engine's word.
         let message = String::from_utf8_lossy(&answers.messages);

@@ -5,6 +5,7 @@ import doctest
 import itertools
 import os
 import subprocess
+import time
 from collections import deque
 
 import numpy as np
@@ -282,3 +283,19 @@ def test_the_readmes_dask_recipe_is_the_example_that_runs():
         code = example.read()
     for line in ("bag = " + snippet).strip().splitlines():
         assert line.strip() in code, line
+
+
+def test_ctrl_c_stops_a_long_batch():
+    import _thread
+    import threading
+
+    # About 500 CPU-seconds of searching: stopped within a minute, it did
+    # not run to its end.
+    boards = eight.random(40_000, shape="4x4", seed=1)
+    threading.Timer(0.5, _thread.interrupt_main).start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        eight.length(boards)
+    assert time.perf_counter() - started < 60
+    # The module answers as before.
+    assert eight.solve("1 2 3 4 5 6 7 x 8") == "r"
