@@ -99,11 +99,11 @@ pub struct Header {
 #[non_exhaustive]
 pub enum RankScheme {
     /// The Lehmer rank of the board's positions (the cell of the blank, then
-    /// of tile 1, 2, …), halved: [`crate::board::board_rank`] `/ 2`.
+    /// of tile 1, 2, …), halved: [`Board::rank`](crate::Board::rank) `/ 2`.
     LehmerHalf,
     /// The rank of the cells of the section's tiles, in the order of its
-    /// tiles, among all placements of that many tiles:
-    /// [`crate::rank::rank_placement`].
+    /// tiles, among all placements of that many tiles (`k`-permutations of
+    /// the `n` cells) in lexicographic order.
     Placement,
 }
 
