@@ -767,3 +767,56 @@ fn any_mix_of_lines_in_any_mode_never_crashes() {
         );
     }
 }
+
+/// The library's engine, fed from memory, answers exactly as the program
+/// does from a file: the same answers and messages, in every form, for
+/// mixed input of every kind (the program is a thin layer over it).
+#[test]
+fn the_library_engine_answers_as_the_program_does() {
+    use eight::Layout;
+    use eight::stream::{self, Config, Form, Io, Quiet, Solvers, Style};
+
+    let mut rng = common::Rng(77);
+    let mut input = String::new();
+    while input.len() < 1 << 20 {
+        match rng.below(12) {
+            0..=8 => input += &(common::text(&rng.board(9)) + "\n"),
+            9 => input += &format!("{F}\n"),
+            _ => input += &format!("{}\n", rng.pick(common::BAD_LINES)),
+        }
+    }
+    let forms = [
+        (Style::default(), &[][..]),
+        (
+            Style {
+                form: Form::Json,
+                ..Style::default()
+            },
+            &["--json"][..],
+        ),
+        (
+            Style {
+                length: true,
+                ..Style::default()
+            },
+            &["--length"][..],
+        ),
+    ];
+    for (style, args) in forms {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let config = Config {
+            style,
+            ..Config::new(Layout::Auto)
+        };
+        let io = Io::new(
+            std::io::Cursor::new(input.clone().into_bytes()),
+            &mut out,
+            &mut err,
+        );
+        let finish = stream::run(config, Solvers::new(&Quiet), io, &Quiet).unwrap();
+        let [from_file, _] = both_ways(args, input.as_bytes());
+        assert!(out == from_file.0, "{args:?}: the same answers");
+        assert!(err == from_file.1, "{args:?}: the same messages");
+        assert!(finish.invalid && from_file.2 == Some(1), "{args:?}");
+    }
+}
