@@ -13,7 +13,7 @@
 //! once.
 //!
 //! [`Solvers`] loads each goal's data on first use, from the built-in data
-//! or a [`DataDir`](crate::DataDir). A [`Host`] tells the engine whether to
+//! or a [`DataDir`](crate::DataDir), and keeps it for later runs. A [`Host`] tells the engine whether to
 //! stop, runs its threads and hears of its progress: the `eight` program's
 //! host stops at SIGINT and SIGTERM; [`Quiet`] never stops and tells
 //! nothing.
@@ -28,7 +28,8 @@
 //! let mut answers = Vec::new();
 //! let mut messages = Vec::new();
 //! let io = Io::new(input, &mut answers, &mut messages);
-//! let finish = stream::run(Config::new(Layout::Auto), Solvers::new(&Quiet), io, &Quiet)?;
+//! let mut solvers = Solvers::new(&Quiet);
+//! let finish = stream::run(Config::new(Layout::Auto), &mut solvers, io, &Quiet)?;
 //! assert_eq!(answers, b"dlurullddrurdllurdr\n\nunsolvable\ninvalid\n");
 //! assert!(finish.invalid);
 //! let messages = String::from_utf8(messages)?;
@@ -277,7 +278,8 @@ impl Answers {
 ///     .map(|text| text.parse())
 ///     .collect::<Result<_, _>>()?;
 /// let config = Config::new(Layout::Auto);
-/// let answers = stream::answer_boards(&boards, config, Solvers::new(&Quiet), &Quiet)?;
+/// let mut solvers = Solvers::new(&Quiet);
+/// let answers = stream::answer_boards(&boards, config, &mut solvers, &Quiet)?;
 /// let lines: Vec<&[u8]> = answers.lines().collect();
 /// assert_eq!(lines, [&b"dlurullddrurdllurdr"[..], b""]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -285,7 +287,7 @@ impl Answers {
 pub fn answer_boards(
     boards: &[Board],
     mut config: Config,
-    solvers: Solvers,
+    solvers: &mut Solvers,
     host: &'static dyn Host,
 ) -> Result<Answers, StreamError> {
     let first = boards.first().map(Board::shape);
@@ -309,7 +311,7 @@ pub fn answer_boards(
 pub fn answer_text(
     input: Vec<u8>,
     config: Config,
-    solvers: Solvers,
+    solvers: &mut Solvers,
     host: &'static dyn Host,
 ) -> Result<Answers, StreamError> {
     let mut answers = Answers::default();

@@ -813,7 +813,7 @@ fn the_library_engine_answers_as_the_program_does() {
             &mut out,
             &mut err,
         );
-        let finish = stream::run(config, Solvers::new(&Quiet), io, &Quiet).unwrap();
+        let finish = stream::run(config, &mut Solvers::new(&Quiet), io, &Quiet).unwrap();
         let [from_file, _] = both_ways(args, input.as_bytes());
         assert!(out == from_file.0, "{args:?}: the same answers");
         assert!(err == from_file.1, "{args:?}: the same messages");

@@ -7,6 +7,7 @@
 //! released, on every core.
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use eight::random::{DepthError, Draw};
 use eight::stream::{self, Answers, Config, Host, Quiet, Solvers, StreamError, Style};
@@ -247,14 +248,36 @@ fn read_goal(goal: Option<&Bound<'_, PyAny>>, shape: Option<Shape>) -> PyResult<
     .transpose()
 }
 
-/// The solvers, reading data from `data=`, else `$EIGHT_DATA` or the user's
-/// data folder.
-fn solvers(data: Option<PathBuf>) -> Solvers {
+/// Solvers kept from call to call, one set per data folder: a goal's data
+/// is loaded (and its answers derived) once a process, not once a call
+/// (one 4x4 board took 7.4 ms a call, loading its databases each time).
+static KEPT: Mutex<Vec<(Option<PathBuf>, Solvers)>> = Mutex::new(Vec::new());
+
+/// The solvers reading data from `data=`, else `$EIGHT_DATA` or the user's
+/// data folder, as kept from an earlier call if one was; with the folder
+/// they read, to [`keep`] them under.
+fn solvers(data: Option<PathBuf>) -> (Option<PathBuf>, Solvers) {
     let dir = match data {
         Some(path) => Ok(DataDir::at(path)),
         None => DataDir::locate(),
     };
-    Solvers::new(&Quiet).with_data(dir)
+    let key = dir.as_ref().ok().map(|dir| dir.path().to_path_buf());
+    let mut kept = KEPT.lock().unwrap_or_else(|err| err.into_inner());
+    let solvers = match kept.iter().position(|(folder, _)| *folder == key) {
+        Some(at) => kept.swap_remove(at).1,
+        None => Solvers::new(&Quiet).with_data(dir),
+    };
+    (key, solvers)
+}
+
+/// Keeps `solvers` for later calls, after a call that succeeded (one that
+/// failed to load data is not kept, so that data made since is looked for
+/// again).
+fn keep((folder, solvers): (Option<PathBuf>, Solvers)) {
+    let mut kept = KEPT.lock().unwrap_or_else(|err| err.into_inner());
+    if !kept.iter().any(|(other, _)| *other == folder) {
+        kept.push((folder, solvers));
+    }
 }
 
 /// Answers `boards` in `style` with the GIL released. Refuses first, with
@@ -291,17 +314,25 @@ fn answer(
     let mut config = Config::new(Layout::Auto);
     config.goal = goal;
     config.style = style;
-    let solvers = solvers(data);
+    let (folder, mut solvers) = solvers(data);
     let answers = py
-        .detach(|| match boards {
-            Boards::One(board) => stream::answer_boards(&[board], config, solvers, &Interruptible),
-            Boards::Many(boards) => stream::answer_boards(&boards, config, solvers, &Interruptible),
-            Boards::Lines { text, shape, .. } => {
-                config.layout = Layout::Fixed(shape);
-                stream::answer_text(text, config, solvers, &Interruptible)
+        .detach(|| {
+            let solvers = &mut solvers;
+            match boards {
+                Boards::One(board) => {
+                    stream::answer_boards(&[board], config, solvers, &Interruptible)
+                }
+                Boards::Many(boards) => {
+                    stream::answer_boards(&boards, config, solvers, &Interruptible)
+                }
+                Boards::Lines { text, shape } => {
+                    config.layout = Layout::Fixed(shape);
+                    stream::answer_text(text, config, solvers, &Interruptible)
+                }
             }
         })
         .map_err(run_error)?;
+    keep((folder, solvers));
     if answers.invalid {
         // Boards are checked before: what is left is the engine's word.
         let message = String::from_utf8_lossy(&answers.messages);
@@ -441,20 +472,25 @@ fn judge(
         "-" => "",
         moves => moves,
     };
-    let mut solvers = solvers(data);
-    py.detach(|| {
-        let solver = solvers
-            .get(&goal)
-            .map_err(|err| PyErrText::Data(err.to_string()))?;
-        solver
-            .judge(&start, &goal, letters.as_bytes())
-            .map(|verdict| verdict.to_string())
-            .map_err(|err| match err.is_data_error() {
-                true => PyErrText::Data(format!("{}: {err}", solver.describe())),
-                false => PyErrText::Value(err.to_string()),
-            })
-    })
-    .map_err(PyErrText::into_err)
+    let (folder, mut solvers) = solvers(data);
+    let verdict = py
+        .detach(|| {
+            let solver = solvers
+                .get(&goal)
+                .map_err(|err| PyErrText::Data(err.to_string()))?;
+            solver
+                .judge(&start, &goal, letters.as_bytes())
+                .map(|verdict| verdict.to_string())
+                .map_err(|err| match err.is_data_error() {
+                    true => PyErrText::Data(format!("{}: {err}", solver.describe())),
+                    false => PyErrText::Value(err.to_string()),
+                })
+        })
+        .map_err(PyErrText::into_err);
+    if !matches!(&verdict, Err(err) if err.is_instance_of::<DataError>(py)) {
+        keep((folder, solvers));
+    }
+    verdict
 }
 
 /// ``n`` random boards as a numpy ``uint8`` array of shape ``(n, cells)``,
@@ -488,9 +524,11 @@ fn random<'py>(
         let draw = match depth {
             None => Draw::new(goal, seed),
             Some(depth) => {
-                let solver = solvers(data)
+                let (folder, mut solvers) = solvers(data);
+                let solver = solvers
                     .get(&goal)
                     .map_err(|err| PyErrText::Data(err.to_string()))?;
+                keep((folder, solvers));
                 Draw::at_depth(goal, seed, depth, &solver).map_err(|err| match err {
                     DepthError::Solve(err) if err.is_data_error() => {
                         PyErrText::Data(format!("{}: {err}", solver.describe()))

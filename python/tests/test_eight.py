@@ -299,3 +299,16 @@ def test_ctrl_c_stops_a_long_batch():
     assert time.perf_counter() - started < 60
     # The module answers as before.
     assert eight.solve("1 2 3 4 5 6 7 x 8") == "r"
+
+
+def test_data_made_after_a_failure_is_found_by_the_next_call(tmp_path):
+    board = "1 2 3 4 5 6 7 8 x 9"
+    with pytest.raises(eight.DataError, match="eight-gen --shape 2x5"):
+        eight.solve(board, shape="2x5", data=tmp_path)
+    generator = os.path.join(os.path.dirname(program()), "eight-gen")
+    subprocess.run([generator, "--shape", "2x5", "--out", str(tmp_path)], check=True, capture_output=True)
+    assert eight.solve(board, shape="2x5", data=tmp_path) == "r"
+    # Kept from call to call, the data answers again, as do other shapes.
+    assert eight.length([board, board], shape="2x5", data=tmp_path).tolist() == [1, 1]
+    assert eight.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15", data=tmp_path) == "rr"
+    assert eight.length(eight.random(20_000, seed=4), data=tmp_path).min() >= 0

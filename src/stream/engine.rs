@@ -40,7 +40,7 @@ use crate::stream::{Config, Finish, Host, Io, Solvers, StreamError};
 /// every answer made before is written first.
 pub fn run(
     config: Config,
-    solvers: Solvers,
+    solvers: &mut Solvers,
     io: Io<'_>,
     host: &'static dyn Host,
 ) -> Result<Finish, StreamError> {

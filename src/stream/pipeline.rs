@@ -44,7 +44,7 @@ pub(super) struct Pipeline<'a> {
     pub(super) style: Style,
     pub(super) reading: Reading,
     /// The solvers loaded so far, and how to load more.
-    pub(super) solvers: Solvers,
+    pub(super) solvers: &'a mut Solvers,
     /// The solvers as the workers see them.
     pub(super) shared: Arc<Vec<Arc<Solver>>>,
     pub(super) batch: Vec<Job>,
@@ -78,15 +78,24 @@ pub(super) struct Pipeline<'a> {
 impl<'a> Pipeline<'a> {
     pub(super) fn new(
         config: &Config,
-        solvers: Solvers,
+        solvers: &'a mut Solvers,
         output: Box<dyn Write + 'a>,
         reporter: Reporter<'a>,
         host: &'static dyn Host,
     ) -> Pipeline<'a> {
         let shared = Arc::new(solvers.list().to_vec());
-        let batch_size = match shared.iter().any(|s| s.searches()) {
-            true => 1,
-            false => TABLE_BATCH,
+        // Searched boards go one to a batch, so that their answers stream:
+        // known now if the boards' goal is, else once a board's goal is met
+        // ([`Pipeline::find`]). Solvers loaded for earlier runs and not
+        // asked by this one change nothing.
+        let goal = match (config.goal, config.layout) {
+            (Some(goal), _) => Some(goal),
+            (None, Layout::Fixed(shape)) => Some(Board::goal(shape)),
+            (None, Layout::Auto) => None,
+        };
+        let batch_size = match goal.and_then(|goal| solvers.loaded(&goal)) {
+            Some(index) if shared[index].searches() => 1,
+            _ => TABLE_BATCH,
         };
         Pipeline {
             style: config.style,

@@ -240,7 +240,7 @@ fn run(args: &Args) -> Result<u8> {
         judge: args.judge,
         style,
     };
-    let finish = stream::run(config, solvers, Io::standard(), host)?;
+    let finish = stream::run(config, &mut solvers, Io::standard(), host)?;
     Ok(match finish.invalid {
         true => INVALID,
         false => ANSWERED,
