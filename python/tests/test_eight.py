@@ -312,3 +312,14 @@ def test_data_made_after_a_failure_is_found_by_the_next_call(tmp_path):
     assert eight.length([board, board], shape="2x5", data=tmp_path).tolist() == [1, 1]
     assert eight.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15", data=tmp_path) == "rr"
     assert eight.length(eight.random(20_000, seed=4), data=tmp_path).min() >= 0
+
+
+def test_the_readmes_python_example_is_true():
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md")) as readme:
+        text = readme.read()
+    example = text.split("```python\n>>> ", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(">>> " + example, {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False).attempted >= 4
+    assert runner.summarize(verbose=False).failed == 0
