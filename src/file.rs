@@ -36,7 +36,7 @@
 //!   `entries = n! / 2`. The section is one zstd frame (with a content
 //!   checksum) of `raw_len = ceil(entries / 4)` bytes: 2-bit codes, four to a
 //!   byte, entry `i` in bits `2·(i % 4)` and up of byte `i / 4`. A board's
-//!   entry is [`board_rank`](crate::board::board_rank)` / 2`. A code is a
+//!   entry is its [rank](crate::Board::rank)` / 2`. A code is a
 //!   [`Move`](crate::Move) ([`Move::from_code`](crate::Move::from_code):
 //!   `0 d`, `1 l`, `2 r`, `3 u`): the lexicographically smallest move that
 //!   brings the board one step closer to the goal. The goal's own entry is
@@ -44,7 +44,7 @@
 //! - **Pattern databases** ([`RankScheme::Placement`]): one section per
 //!   group of tiles, all with the same goal; the groups hold every tile
 //!   once. Entry `i` of a group of `k` tiles is for the placement of rank
-//!   `i` ([`rank_placement`](crate::rank::rank_placement)) among the
+//!   `i` (in lexicographic order of the tiles' cells) among the
 //!   `n! / (n - k)!` placements of its tiles: the fewest moves of the
 //!   group's tiles that bring them home. With [`Codec::Raw8`] it is one
 //!   byte, uncompressed (`len = raw_len = entries`), read in place from a
@@ -127,7 +127,7 @@ pub enum Kind {
     /// Next moves toward canonical goals, read by [`Table`](crate::Table).
     NextMoves,
     /// Pattern databases of one goal, read by
-    /// [`PdbTable`](crate::pdb::PdbTable).
+    /// [`PdbTable`](crate::PdbTable).
     PatternDbs,
 }
 

@@ -93,18 +93,6 @@ pub mod internals {
     pub mod bfs {
         pub use crate::bfs::*;
     }
-    /// See the crate's `board` module.
-    pub mod board {
-        pub use crate::board::*;
-    }
-    /// See the crate's `file` module.
-    pub mod file {
-        pub use crate::file::*;
-    }
-    /// See the crate's `pdb` module.
-    pub mod pdb {
-        pub use crate::pdb::*;
-    }
     /// See the crate's `prune` module.
     pub mod prune {
         pub use crate::prune::*;
@@ -116,10 +104,6 @@ pub mod internals {
     /// See the crate's `shape` module.
     pub mod shape {
         pub use crate::shape::*;
-    }
-    /// See the crate's `solver` module.
-    pub mod solver {
-        pub use crate::solver::*;
     }
     /// See the crate's `table` module.
     pub mod table {

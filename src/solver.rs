@@ -20,11 +20,10 @@ use crate::shape::{Move, Shape};
 use crate::table::{Table, TableError};
 use crate::trust;
 
-pub use crate::answer::{Solution, SolveError, Verdict, Walk};
-pub use crate::data::{
-    MAX_BUILTIN_CELLS, Method, build_command, builtin_groups, builtin_pdb, builtin_pdb_file,
-    database_blank, database_shape, default_partition, is_builtin, join_sizes, pdb_file,
-    proof_recorded, table_file,
+use crate::answer::{Solution, SolveError, Verdict, Walk};
+use crate::data::{
+    Method, build_command, builtin_pdb, database_blank, database_shape, default_partition,
+    is_builtin, join_sizes, pdb_file, table_file,
 };
 
 /// The sizes of a set of databases' groups.
@@ -39,31 +38,32 @@ fn map_data(
     build: &str,
     cost: &'static str,
 ) -> Result<Mapping, DataError> {
-    let file = match map::open(path) {
-        Err(OpenError::Missing) => {
-            return Err(DataError::Missing {
-                what: what.to_string(),
-                path: path.to_path_buf(),
-                build: build.to_string(),
-                cost,
-            });
-        }
-        Err(problem) => {
-            return Err(DataError::Open {
-                path: path.to_path_buf(),
-                problem,
-                build: build.to_string(),
-            });
-        }
-        Ok(file) => file,
-    };
-    // SAFETY: see `map::map`: every reader here checks what it follows
-    // against bounds, and callers check `map::changed` after use.
-    unsafe { map::map(&file) }.map_err(|problem| DataError::Open {
+    map_file(path, build).map_err(|err| match err {
+        DataError::Open {
+            problem: OpenError::Missing,
+            ..
+        } => DataError::Missing {
+            what: what.to_string(),
+            path: path.to_path_buf(),
+            build: build.to_string(),
+            cost,
+        },
+        err => err,
+    })
+}
+
+/// Opens and maps the file at `path`; `build` makes it anew, for messages.
+fn map_file(path: &std::path::Path, build: &str) -> Result<Mapping, DataError> {
+    let open = |problem| DataError::Open {
         path: path.to_path_buf(),
         problem,
         build: build.to_string(),
-    })
+    };
+    let file = map::open(path).map_err(open)?;
+    // SAFETY: see `map::map`: every reader here checks what it follows
+    // against bounds, and callers check `map::changed` after use (the
+    // stream after every batch of answers, the search as it goes).
+    unsafe { map::map(&file) }.map_err(open)
 }
 
 /// How far the proof of a data file has come: a data-folder file is
@@ -269,16 +269,7 @@ impl Solver {
     ///
     /// Fails if the file cannot be opened or mapped, or is damaged or wrong.
     pub fn open_table(path: &std::path::Path, build: &str) -> Result<Solver, DataError> {
-        let open = |problem| DataError::Open {
-            path: path.to_path_buf(),
-            problem,
-            build: build.to_string(),
-        };
-        let file = map::open(path).map_err(open)?;
-        // SAFETY: see `map::map`; the stream checks `map::changed` after
-        // every batch of answers, and the search as it goes.
-        let mapping = unsafe { map::map(&file) }.map_err(open)?;
-        let table = Table::new(Data::Mapped(mapping))
+        let table = Table::new(Data::Mapped(map_file(path, build)?))
             .and_then(|table| table.verify().map(|()| table))
             .map_err(|problem| DataError::Damaged {
                 path: path.to_path_buf(),

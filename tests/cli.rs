@@ -483,7 +483,7 @@ fn fifteen_with(data: &std::path::Path, input: &str) -> (String, String, i32) {
 #[test]
 fn data_folder_databases_are_proven_before_their_first_answer() {
     use eight::PdbTable;
-    use eight::internals::pdb::PatternDb;
+    use eight::generate::PatternDb;
     let dir = tempfile::tempdir().unwrap();
     common::build_databases(dir.path(), "4x4", "5-5-5", 15);
     let path = dir.path().join("4x4-5-5-5-blank0.pdb");
@@ -524,8 +524,7 @@ fn data_folder_databases_are_proven_before_their_first_answer() {
             })
             .collect();
         let mut out = Vec::new();
-        eight::internals::pdb::write(&goal, &dbs, eight::internals::file::Codec::Raw8, &mut out)
-            .unwrap();
+        eight::generate::write_databases(&goal, &dbs, eight::file::Codec::Raw8, &mut out).unwrap();
         out
     };
     let inflated = rewritten(&|group, _, e| if group == 1 && e > 0 { e + 8 } else { e });
@@ -648,7 +647,7 @@ fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
 /// alike, with the command that makes them anew.
 #[test]
 fn wrong_tables_of_ten_and_twelve_cells_are_refused_before_any_answer() {
-    use eight::internals::file::{self, Codec, NewSection, RankScheme};
+    use eight::file::{self, Codec, NewSection, RankScheme};
     use eight::{Board, Shape};
     for (shape, name) in [("2x5", "2x5-blank9.table"), ("3x4", "3x4-blank11.table")] {
         let shape: Shape = shape.parse().unwrap();

@@ -4,9 +4,8 @@
 
 mod common;
 
-use eight::internals::pdb::PdbTable;
-use eight::internals::solver::{self, Data};
-use eight::{Board, DataDir, Searcher, Shape, Solution, Solver, Symmetry};
+use eight::data;
+use eight::{Board, Data, DataDir, PdbTable, Searcher, Shape, Solution, Solver, Symmetry};
 
 /// The solver a fresh checkout has for 4x4 goals with the blank at `blank`:
 /// an empty data folder leaves the built-in databases.
@@ -27,7 +26,7 @@ fn every_goal_is_answered_out_of_the_box_as_a_plain_search_answers() {
     let spread: Vec<Searcher<&[u8]>> = [0, 1, 5]
         .into_iter()
         .map(|blank| {
-            let bytes = solver::builtin_pdb(Shape::FIFTEEN, blank).expect("built in");
+            let bytes = data::builtin_pdb(Shape::FIFTEEN, blank).expect("built in");
             Searcher::new(PdbTable::new(bytes).unwrap())
                 .spread_after(Some(0))
                 .prune_after(Some(0))
@@ -100,17 +99,17 @@ fn every_symmetry_maps_answers_onto_answers_of_the_same_length() {
 #[test]
 fn three_classes_cover_every_cell() {
     let classes: Vec<usize> = (0..16)
-        .map(|b| solver::database_blank(Shape::FIFTEEN, b))
+        .map(|b| data::database_blank(Shape::FIFTEEN, b))
         .collect();
     assert_eq!(classes, [0, 1, 1, 0, 1, 5, 5, 1, 1, 5, 5, 1, 0, 1, 1, 0]);
     for shape in Shape::all().filter(|s| s.cells() > 12) {
         for blank in 0..shape.cells() {
-            let rep = solver::database_blank(shape, blank);
+            let rep = data::database_blank(shape, blank);
             assert!(
                 rep <= blank || shape.rows() > shape.cols(),
                 "{shape} {blank}"
             );
-            let db = solver::database_shape(shape);
+            let db = data::database_shape(shape);
             assert!(db.rows() <= db.cols());
         }
     }
@@ -121,7 +120,7 @@ fn three_classes_cover_every_cell() {
 fn the_built_in_databases_are_small_and_refuse_damage() {
     let mut total = 0;
     for blank in [0, 1, 5] {
-        let bytes = solver::builtin_pdb(Shape::FIFTEEN, blank).expect("built in");
+        let bytes = data::builtin_pdb(Shape::FIFTEEN, blank).expect("built in");
         total += bytes.len();
         let table = PdbTable::new(bytes).unwrap();
         assert_eq!(table.goal(), &Board::canonical(Shape::FIFTEEN, blank));
@@ -148,20 +147,15 @@ fn a_transposed_shape_is_searched_with_its_twins_databases() {
         .map(|tiles| eight::generate::PatternDb::generate(&goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    eight::internals::pdb::write(
-        &goal,
-        &dbs,
-        eight::internals::file::Codec::ZstdNibbles,
-        &mut file,
-    )
-    .unwrap();
+    eight::generate::write_databases(&goal, &dbs, eight::file::Codec::ZstdNibbles, &mut file)
+        .unwrap();
     let searcher = Searcher::new(PdbTable::new(Data::Owned(file)).unwrap());
     let tall: Shape = "7x2".parse().unwrap();
     let mut rng = common::Rng(72);
     for blank in [0, 1, 6, 13] {
         let tall_goal = Board::canonical(tall, blank);
         if !searcher.serves(&tall_goal) {
-            assert_ne!(solver::database_blank(tall, blank), 0, "{blank}");
+            assert_ne!(data::database_blank(tall, blank), 0, "{blank}");
             continue;
         }
         for _ in 0..3 {

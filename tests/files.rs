@@ -4,13 +4,13 @@
 
 mod common;
 
-use eight::internals::bfs::{self, pack_codes};
-use eight::internals::file::{
+use eight::file::{
     self, Codec, FORMAT_VERSION, FileError, HeaderError, MAGIC, NewSection, PREFIX_LEN, RankScheme,
 };
-use eight::internals::pdb::{self, PatternDb, PdbError, PdbTable};
-use eight::internals::table::Proof;
+use eight::generate::{self, PatternDb};
+use eight::internals::bfs::{self, pack_codes};
 use eight::{Board, Move, Shape, SolveError, Table, TableError};
+use eight::{PdbError, PdbTable, Proof};
 
 fn builtin() -> &'static [u8] {
     eight::data::builtin(Shape::EIGHT).expect("the 3x3 table is built in")
@@ -238,9 +238,7 @@ fn one_wrong_code_is_caught_by_the_proof() {
     let mut kinds = std::collections::HashSet::new();
     for _ in 0..60 {
         let (blank, entry) = (rng.below(9), rng.below(right[0].len()));
-        let goal_entry =
-            (eight::internals::board::board_rank(&Board::canonical(Shape::EIGHT, blank)) / 2)
-                as usize;
+        let goal_entry = (Board::canonical(Shape::EIGHT, blank).rank() / 2) as usize;
         if entry == goal_entry {
             continue;
         }
@@ -368,7 +366,7 @@ fn the_proof_passes_every_right_table_and_says_what_is_wrong() {
     // From the goal's neighbour below-left... the board one move `u` away
     // says `l`: it leaves the tree, so boards go unreached.
     let near: Board = "1 2 3 4 5 x 7 8 6".parse().unwrap();
-    codes[(eight::internals::board::board_rank(&near) / 2) as usize] = 1;
+    codes[(near.rank() / 2) as usize] = 1;
     let err = eight::internals::table::prove(&Board::goal(Shape::EIGHT), &pack_codes(&codes))
         .unwrap_err();
     assert!(
@@ -384,7 +382,7 @@ fn databases(goal: &Board, groups: &[&[u8]]) -> Vec<u8> {
         .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    pdb::write(goal, &dbs, Codec::Raw8, &mut file).unwrap();
+    generate::write_databases(goal, &dbs, Codec::Raw8, &mut file).unwrap();
     file
 }
 
@@ -407,7 +405,7 @@ fn with_entries(file: &[u8], entry: impl Fn(usize, u8) -> u8) -> Vec<u8> {
         })
         .collect();
     let mut out = Vec::new();
-    pdb::write(&goal, &dbs, Codec::Raw8, &mut out).unwrap();
+    generate::write_databases(&goal, &dbs, Codec::Raw8, &mut out).unwrap();
     out
 }
 
@@ -431,7 +429,7 @@ fn databases_of_zeros_or_of_the_largest_value_are_refused() {
     ));
     // The checksums are right: only the checks of the contents catch them.
     assert!(
-        eight::internals::file::RawFile::new(&zeros[..])
+        eight::file::RawFile::new(&zeros[..])
             .unwrap()
             .verify()
             .is_ok()
@@ -550,14 +548,14 @@ fn moves_shorter_than_the_shortest_are_an_error_about_the_data() {
         }
     };
     let mut codes = right_codes();
-    codes[8][(eight::internals::board::board_rank(&start) / 2) as usize] = detour.code();
+    codes[8][(start.rank() / 2) as usize] = detour.code();
     let wrong = eight::Solver::from_table(
-        Table::new(eight::internals::solver::Data::Owned(table_with(
+        Table::new(eight::Data::Owned(table_with(
             |b| codes[b].clone(),
             deepest,
         )))
         .unwrap(),
-        eight::internals::solver::Origin::Builtin,
+        eight::Origin::Builtin,
     );
     let moves = length(&start);
     let letters: Vec<u8> = moves.iter().map(|mv| mv.letter() as u8).collect();
@@ -616,7 +614,7 @@ fn the_proof_of_databases_refuses_every_wrong_entry() {
         let wrong = with_entries(&file, change);
         // The checksums are right: only the proof catches it.
         assert!(
-            eight::internals::file::RawFile::new(&wrong[..])
+            eight::file::RawFile::new(&wrong[..])
                 .unwrap()
                 .verify()
                 .is_ok()

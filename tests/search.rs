@@ -6,8 +6,9 @@ mod common;
 
 use std::collections::{HashMap, VecDeque};
 
-use eight::internals::file::Codec;
-use eight::internals::pdb::{self, PatternDb, PdbTable};
+use eight::PdbTable;
+use eight::file::Codec;
+use eight::generate::{self, PatternDb};
 use eight::internals::rank::rank_placement;
 use eight::{Board, Move, Searcher, Shape, Solution, Solver};
 
@@ -102,7 +103,7 @@ fn searcher_in(goal: &Board, groups: &[Vec<u8>], codec: Codec) -> Searcher<Vec<u
         .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    pdb::write(goal, &dbs, codec, &mut file).unwrap();
+    generate::write_databases(goal, &dbs, codec, &mut file).unwrap();
     let table = PdbTable::new(file).unwrap();
     table.verify().unwrap();
     Searcher::new(table)
@@ -121,7 +122,7 @@ fn every_search_shape_agrees_with_a_plain_search() {
         for blank in [shape.cells() - 1, 0, shape.cols() / 2, shape.cells() / 2] {
             let goal = Board::canonical(shape, blank);
             let sizes = [5, 5, shape.cells() - 11];
-            let groups = pdb::partition(&goal, &sizes).unwrap();
+            let groups = generate::partition(&goal, &sizes).unwrap();
             let searcher = searcher(&goal, &groups);
             // In nibbles, spread out from the first node: no rank at all;
             // and leaving out redundant move sequences from the first node.
@@ -158,7 +159,7 @@ fn fetching_ahead_changes_nothing_but_the_time() {
     let mut rng = common::Rng(7);
     for shape in Shape::all().filter(|s| s.cells() > 12) {
         let goal = Board::canonical(shape, shape.cells() / 2);
-        let groups = pdb::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
+        let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let plain = searcher(&goal, &groups).fetch_ahead(false);
         let ahead = searcher(&goal, &groups).fetch_ahead(true);
         for _ in 0..6 {
@@ -187,7 +188,7 @@ fn spreading_changes_nothing_but_the_time() {
     let mut longest = 0;
     for shape in Shape::all().filter(|s| s.cells() > 12) {
         let goal = Board::canonical(shape, shape.cells() / 2);
-        let groups = pdb::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
+        let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let make = || searcher_in(&goal, &groups, Codec::ZstdNibbles);
         let never = make().spread_after(None);
         let first = make().spread_after(Some(0));
@@ -238,7 +239,7 @@ fn splitting_bounds_among_threads_changes_nothing() {
     let mut rng = common::Rng(12);
     for shape in Shape::all().filter(|s| s.cells() > 12) {
         let goal = Board::canonical(shape, 0);
-        let groups = pdb::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
+        let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let whole = searcher(&goal, &groups).threads(1, 0);
         let split = [
             searcher(&goal, &groups).threads(3, 0),
@@ -310,7 +311,7 @@ fn no_answer_holds_a_redundant_sequence() {
 #[test]
 fn fifteen_puzzle_answers_match_a_plain_manhattan_search() {
     let goal = Board::goal(Shape::FIFTEEN);
-    let searcher = searcher(&goal, &pdb::partition(&goal, &[5, 5, 5]).unwrap());
+    let searcher = searcher(&goal, &generate::partition(&goal, &[5, 5, 5]).unwrap());
     let mut rng = common::Rng(4);
     for _ in 0..40 {
         let start = rng.scramble(4, goal.cells(), 40);
@@ -349,7 +350,7 @@ fn eight_puzzle_search_agrees_with_the_table() {
 #[test]
 fn easier_korf_instances_get_their_known_lengths() {
     let goal = Board::canonical(Shape::FIFTEEN, 0);
-    let searcher = searcher(&goal, &pdb::partition(&goal, &[5, 5, 5]).unwrap());
+    let searcher = searcher(&goal, &generate::partition(&goal, &[5, 5, 5]).unwrap());
     for (cells, length) in common::korf()
         .into_iter()
         .filter(|(_, length)| *length <= 42)
@@ -371,7 +372,7 @@ fn a_partition_must_hold_every_tile_once() {
             .map(|tiles| PatternDb::generate(&goal, tiles, |_| {}))
             .collect();
         let mut file = Vec::new();
-        pdb::write(&goal, &dbs, eight::internals::file::Codec::Raw8, &mut file).unwrap();
+        generate::write_databases(&goal, &dbs, Codec::Raw8, &mut file).unwrap();
         PdbTable::new(file)
     };
     assert!(write(&[&[1, 2, 3, 4], &[5, 6, 7]]).is_err());
@@ -379,8 +380,8 @@ fn a_partition_must_hold_every_tile_once() {
     let searcher = Searcher::new(write(&[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap());
     let unsolvable: Board = "2 1 3 4 5 6 7 8 x".parse().unwrap();
     assert_eq!(searcher.solve(&unsolvable).unwrap().0, Solution::Unsolvable);
-    assert!(pdb::partition(&goal, &[4, 3]).is_err());
-    assert!(pdb::parse_sizes("7-x").is_err());
+    assert!(generate::partition(&goal, &[4, 3]).is_err());
+    assert!(generate::parse_sizes("7-x").is_err());
 }
 
 /// Any goal with the databases' blank cell is served by relabelling, as the
