@@ -349,6 +349,24 @@ fn answer(
     Ok(answers)
 }
 
+/// Reads a call's boards, `goal=` and `shape=`, then its `style` (so that
+/// bad boards are told first), and answers the boards; whether one board
+/// was given (not a batch), and the answers.
+fn answer_call(
+    py: Python<'_>,
+    boards: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    shape: Option<&str>,
+    data: Option<PathBuf>,
+    style: impl FnOnce() -> PyResult<Style>,
+) -> PyResult<(bool, Answers)> {
+    let shape = read_shape(shape)?;
+    let boards = read_boards(boards, shape)?;
+    let goal = read_goal(goal, shape)?;
+    let one = matches!(boards, Boards::One(_));
+    Ok((one, answer(py, boards, goal, data, style()?)?))
+}
+
 /// The notation named by `notation=`.
 fn read_notation(notation: &str) -> PyResult<Notation> {
     notation
@@ -379,15 +397,13 @@ fn solve<'py>(
     data: Option<PathBuf>,
     notation: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let shape = read_shape(shape)?;
-    let boards = read_boards(boards, shape)?;
-    let goal = read_goal(goal, shape)?;
-    let style = Style {
-        notation: read_notation(notation)?,
-        ..Style::default()
+    let style = || {
+        Ok(Style {
+            notation: read_notation(notation)?,
+            ..Style::default()
+        })
     };
-    let one = matches!(boards, Boards::One(_));
-    let answers = answer(py, boards, goal, data, style)?;
+    let (one, answers) = answer_call(py, boards, goal, shape, data, style)?;
     let value = |line: &[u8]| -> Bound<'py, PyAny> {
         match line {
             b"unsolvable" => py.None().into_bound(py),
@@ -419,13 +435,9 @@ fn length<'py>(
     shape: Option<&str>,
     data: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let shape = read_shape(shape)?;
-    let boards = read_boards(boards, shape)?;
-    let goal = read_goal(goal, shape)?;
     // The plain answers, the engine's fastest form: a line's letters are
     // its moves.
-    let one = matches!(boards, Boards::One(_));
-    let answers = answer(py, boards, goal, data, Style::default())?;
+    let (one, answers) = answer_call(py, boards, goal, shape, data, || Ok(Style::default()))?;
     let mut lengths: Vec<i16> = Vec::new();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', &answers.text) {
