@@ -93,6 +93,9 @@ pub struct Walk {
     start: Board,
     board: Board,
     moves: usize,
+    /// Runs of equal letters, and the last letter.
+    runs: usize,
+    last: u8,
     illegal: Option<usize>,
 }
 
@@ -103,6 +106,8 @@ impl Walk {
             start,
             board: start,
             moves: 0,
+            runs: 0,
+            last: 0,
             illegal: None,
         }
     }
@@ -110,6 +115,10 @@ impl Walk {
     /// Follows more moves, written as blank letters. After the first move
     /// that leaves the board or is no move letter, moves are only counted.
     pub fn follow(&mut self, letters: &[u8]) {
+        for &letter in letters {
+            self.runs += usize::from(letter != self.last);
+            self.last = letter;
+        }
         if self.illegal.is_some() {
             self.moves += letters.len();
             return;
@@ -139,6 +148,12 @@ impl Walk {
     /// The moves followed, illegal ones included.
     pub fn moves(&self) -> usize {
         self.moves
+    }
+
+    /// The moves followed counted in the multi-tile metric, illegal ones
+    /// included: the runs of equal letters.
+    pub fn runs(&self) -> usize {
+        self.runs
     }
 
     /// The number of the first illegal move, counted from 1, if any.
@@ -264,6 +279,23 @@ pub enum Proof {
         got: Move,
         /// The smaller move.
         smaller: Move,
+    },
+    /// A board whose next jump (multi-tile metric) does not start its
+    /// canonical answer.
+    #[error(
+        "from {board} the blank jumps {got_len} `{got}` where {canonical_len} `{canonical}` starts the canonical answer"
+    )]
+    NotCanonical {
+        /// The board.
+        board: Board,
+        /// The way of the code's jump.
+        got: Move,
+        /// Its cells.
+        got_len: u8,
+        /// The way of the jump that starts the canonical answer.
+        canonical: Move,
+        /// Its cells.
+        canonical_len: u8,
     },
     /// Answers longer than any on the shape.
     #[error("the moves take more than {bound}, longer than any shortest answer on the board")]

@@ -173,6 +173,26 @@ pub fn table_file(shape: Shape, blank: Option<usize>) -> String {
     }
 }
 
+/// The name of a table file of `shape` in the multi-tile metric: with
+/// every goal (`3x3-mtm.table`, the built-in ones), or with the goal whose
+/// blank is at `blank` (`3x4-mtm-blank11.table`).
+pub fn mtm_table_file(shape: Shape, blank: Option<usize>) -> String {
+    match blank {
+        None => format!("{shape}-mtm.table"),
+        Some(blank) => format!("{shape}-mtm-blank{blank}.table"),
+    }
+}
+
+/// The command that makes the table of `shape` in the multi-tile metric
+/// for goals with the blank at `blank` into `dir`.
+pub fn mtm_build_command(shape: Shape, blank: usize, dir: &DataDir) -> String {
+    let mut command = format!("eight-gen --metric mtm --shape {shape} --blank {blank}");
+    if dir.source() == Source::Given {
+        command += &format!(" --out {}", dir.path().display());
+    }
+    command
+}
+
 /// The name of a file of pattern databases of `shape` with groups of
 /// `sizes` toward the goal with the blank at `blank`:
 /// `4x4-7-8-blank15.pdb`.

@@ -41,6 +41,14 @@
 //!   `0 d`, `1 l`, `2 r`, `3 u`): the lexicographically smallest move that
 //!   brings the board one step closer to the goal. The goal's own entry is
 //!   `0` and never read. `max_depth` is the longest shortest answer.
+//! - **Next moves in the multi-tile metric** ([`RankScheme::LehmerHalf`],
+//!   [`Codec::ZstdNibbles`]): laid out as next moves, but each entry is 4
+//!   bits, two to a byte (entry `i` in the low half of byte `i / 2` when
+//!   `i` is even), `raw_len = ceil(entries / 2)`: the code of the jump that
+//!   starts the board's canonical answer in the [multi-tile
+//!   metric](crate::Metric), its place in the list of the shape's jumps by
+//!   direction (`d l r u`), then length (on 3x3, `0` is `d`, `1` `dd`, `2`
+//!   `l`, …). `max_depth` counts multi-tile moves.
 //! - **Pattern databases** ([`RankScheme::Placement`]): one section per
 //!   group of tiles, all with the same goal; the groups hold every tile
 //!   once. Entry `i` of a group of `k` tiles is for the placement of rank
@@ -115,8 +123,9 @@ pub enum Codec {
     Zstd2Bit,
     /// One byte per entry, uncompressed, to be read in place.
     Raw8,
-    /// Half the entry over the Manhattan distance, 4 bits an entry, in one
-    /// zstd frame.
+    /// 4 bits an entry, two to a byte, in one zstd frame: half a pattern
+    /// database's entry over the Manhattan distance, or a multi-tile
+    /// metric's next jump.
     ZstdNibbles,
 }
 
@@ -126,6 +135,9 @@ pub enum Codec {
 pub enum Kind {
     /// Next moves toward canonical goals, read by [`Table`](crate::Table).
     NextMoves,
+    /// Next moves of the multi-tile metric toward canonical goals, read
+    /// by [`MtmTable`](crate::MtmTable).
+    NextJumps,
     /// Pattern databases of one goal, read by
     /// [`PdbTable`](crate::PdbTable).
     PatternDbs,
@@ -136,6 +148,7 @@ impl Kind {
     pub fn of(rank: RankScheme, codec: Codec) -> Option<Kind> {
         match (rank, codec) {
             (RankScheme::LehmerHalf, Codec::Zstd2Bit) => Some(Kind::NextMoves),
+            (RankScheme::LehmerHalf, Codec::ZstdNibbles) => Some(Kind::NextJumps),
             (RankScheme::Placement, Codec::Raw8 | Codec::ZstdNibbles) => Some(Kind::PatternDbs),
             _ => None,
         }
@@ -146,6 +159,7 @@ impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Kind::NextMoves => "a table of next moves",
+            Kind::NextJumps => "a table of next moves in the multi-tile metric",
             Kind::PatternDbs => "pattern databases",
         })
     }

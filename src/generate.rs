@@ -22,6 +22,7 @@
 
 pub use crate::bfs::{GoalDone, Layer, entries, generate};
 pub use crate::file::Codec;
+pub use crate::mtm::generate as generate_mtm;
 pub use crate::pdb::{
     PartitionError, PatternDb, Progress, build_memory, parse_sizes, partition,
     write as write_databases,

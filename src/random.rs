@@ -94,10 +94,11 @@ impl Draw {
         solver: &Solver,
     ) -> Result<Draw, DepthError> {
         let shape = goal.shape();
-        let table = solver.table().ok_or(DepthError::Searched(shape))?;
-        let pool = table.at_distance(&goal, depth)?;
+        let pool = solver
+            .at_distance(&goal, depth)
+            .ok_or(DepthError::Searched(shape))??;
         if pool.is_empty() {
-            let farthest = table.max_depth(&goal).unwrap_or(0);
+            let farthest = solver.max_depth(&goal).unwrap_or(0);
             return Err(DepthError::TooFar {
                 shape,
                 depth,

@@ -15,6 +15,7 @@ use crate::data::{self, DataDir};
 use crate::file::FileError;
 use crate::ida::Searcher;
 use crate::map::{self, Mapping, OpenError, Stamp};
+use crate::mtm::{Metric, MtmSearcher, MtmTable};
 use crate::pdb::{PdbError, PdbTable};
 use crate::shape::{Move, Shape};
 use crate::table::{Table, TableError};
@@ -23,7 +24,7 @@ use crate::trust;
 use crate::answer::{Solution, SolveError, Verdict, Walk};
 use crate::data::{
     Method, build_command, builtin_pdb, database_blank, database_shape, default_partition,
-    is_builtin, join_sizes, pdb_file, table_file,
+    is_builtin, join_sizes, mtm_build_command, mtm_table_file, pdb_file, table_file,
 };
 
 /// The sizes of a set of databases' groups.
@@ -239,6 +240,10 @@ pub struct Solver {
 enum Engine {
     Table(Table<Data>),
     Search(Searcher<Data>),
+    /// A table of the multi-tile metric.
+    Jumps(MtmTable<Data>),
+    /// A search in the multi-tile metric.
+    JumpSearch(MtmSearcher),
 }
 
 impl Solver {
@@ -269,20 +274,28 @@ impl Solver {
     ///
     /// Fails if the file cannot be opened or mapped, or is damaged or wrong.
     pub fn open_table(path: &std::path::Path, build: &str) -> Result<Solver, DataError> {
-        let table = Table::new(Data::Mapped(map_file(path, build)?))
-            .and_then(|table| table.verify().map(|()| table))
-            .map_err(|problem| DataError::Damaged {
-                path: path.to_path_buf(),
-                problem: Damage::Table(problem),
-                build: build.to_string(),
-            })?;
-        Ok(Solver::from_table(
-            table,
-            Origin::File {
+        let map = map_file(path, build)?;
+        let damaged = |problem| DataError::Damaged {
+            path: path.to_path_buf(),
+            problem: Damage::Table(problem),
+            build: build.to_string(),
+        };
+        let multi_tile = crate::file::RawFile::new(map.as_ref())
+            .is_ok_and(|file| file.kind() == crate::file::Kind::NextJumps);
+        let engine = match multi_tile {
+            true => MtmTable::new(Data::Mapped(map))
+                .and_then(|table| table.verify().map(|()| Engine::Jumps(table))),
+            false => Table::new(Data::Mapped(map))
+                .and_then(|table| table.verify().map(|()| Engine::Table(table))),
+        }
+        .map_err(damaged)?;
+        Ok(Solver {
+            engine,
+            origin: Origin::File {
                 path: path.to_path_buf(),
                 build: build.to_string(),
             },
-        ))
+        })
     }
 
     /// A solver walking `table`.
@@ -339,6 +352,76 @@ impl Solver {
         mut progress: impl FnMut(&Proving<'_>),
     ) -> Result<Solver, DataError> {
         Solver::open(shape, blank, dir, sizes, Some(&mut progress))
+    }
+
+    /// The solver of `shape`'s goals with the blank at `blank` in the
+    /// [multi-tile metric](Metric): the built-in table (up to 9 cells), the
+    /// data folder's (10 to 12 cells, proven at its first use as
+    /// [`Solver::load_proving`] does), else a search with no data
+    /// ([`MtmSearcher`]).
+    ///
+    /// # Errors
+    ///
+    /// Fails if the data folder's table is damaged or wrong.
+    pub fn load_mtm(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        mut progress: impl FnMut(&Proving<'_>),
+    ) -> Result<Solver, DataError> {
+        if is_builtin(shape) {
+            let name = mtm_table_file(shape, None);
+            let bytes = data::builtin_file(&name).unwrap_or(&[]);
+            let mut table = MtmTable::new(Data::Static(bytes))
+                .map_err(|problem| DataError::Builtin { shape, problem })?;
+            if let Some(decoded) = data::builtin_decoded(&name) {
+                table = table.with_decoded(decoded);
+            }
+            return Ok(Solver {
+                engine: Engine::Jumps(table),
+                origin: Origin::Builtin,
+            });
+        }
+        let search = Solver {
+            engine: Engine::JumpSearch(MtmSearcher::new(shape)),
+            origin: Origin::Builtin,
+        };
+        if Method::of(shape) == Method::Search {
+            return Ok(search);
+        }
+        let build = mtm_build_command(shape, blank, dir);
+        let path = dir.path().join(mtm_table_file(shape, Some(blank)));
+        let map = match map_file(&path, &build) {
+            Err(DataError::Open {
+                problem: OpenError::Missing,
+                ..
+            }) => return Ok(search),
+            map => map?,
+        };
+        let stamp = map.stamp();
+        let damaged = |problem| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.clone(),
+        };
+        let table = MtmTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
+        let goal = Board::canonical(shape, blank);
+        if !table.serves(&goal) {
+            return Err(damaged(Damage::Mismatch {
+                expected: format!(
+                    "the {shape} table of the multi-tile metric for goals with the blank at cell {blank}"
+                ),
+                got: format!("the {} table of other goals", table.shape()),
+            }));
+        }
+        prove_once(&path, stamp, &mut progress, |_| {
+            table.verify().map_err(Damage::Table)
+        })
+        .map_err(damaged)?;
+        Ok(Solver {
+            engine: Engine::Jumps(table),
+            origin: Origin::File { path, build },
+        })
     }
 
     /// The solver of [`Solver::load`], its data-folder file proven unless
@@ -543,6 +626,8 @@ impl Solver {
             (Engine::Search(searcher), Origin::File { .. }) => {
                 searcher.table().prove(|_, _| {}).map_err(Damage::Pdb)
             }
+            (Engine::Jumps(table), _) => table.verify().map_err(Damage::Table),
+            (Engine::JumpSearch(_), _) => Ok(()),
         };
         damage.map_err(|problem| match &self.origin {
             Origin::Builtin => DataError::Builtin {
@@ -565,6 +650,16 @@ impl Solver {
         match &self.engine {
             Engine::Table(table) => table.shape(),
             Engine::Search(searcher) => searcher.goal().shape(),
+            Engine::Jumps(table) => table.shape(),
+            Engine::JumpSearch(searcher) => searcher.shape(),
+        }
+    }
+
+    /// How it counts moves.
+    pub fn metric(&self) -> Metric {
+        match &self.engine {
+            Engine::Table(_) | Engine::Search(_) => Metric::Stm,
+            Engine::Jumps(_) | Engine::JumpSearch(_) => Metric::Mtm,
         }
     }
 
@@ -572,14 +667,35 @@ impl Solver {
     pub fn table(&self) -> Option<&Table<Data>> {
         match &self.engine {
             Engine::Table(table) => Some(table),
-            Engine::Search(_) => None,
+            _ => None,
+        }
+    }
+
+    /// Every board whose shortest answer toward `goal` is exactly `depth`
+    /// moves in the solver's [metric](Solver::metric), in no particular
+    /// order; `None` if it searches (it has no table of every board).
+    pub fn at_distance(&self, goal: &Board, depth: u32) -> Option<Result<Vec<Board>, SolveError>> {
+        match &self.engine {
+            Engine::Table(table) => Some(table.at_distance(goal, depth)),
+            Engine::Jumps(table) => Some(table.at_distance(goal, depth)),
+            _ => None,
+        }
+    }
+
+    /// The longest shortest answer toward goals with the blank where
+    /// `goal` has it, if the solver walks a table.
+    pub fn max_depth(&self, goal: &Board) -> Option<u32> {
+        match &self.engine {
+            Engine::Table(table) => table.max_depth(goal),
+            Engine::Jumps(table) => table.max_depth(goal),
+            _ => None,
         }
     }
 
     /// Whether it searches (rather than walks a table): each answer takes
     /// milliseconds, not nanoseconds.
     pub fn searches(&self) -> bool {
-        matches!(self.engine, Engine::Search(_))
+        matches!(self.engine, Engine::Search(_) | Engine::JumpSearch(_))
     }
 
     /// Where its data comes from.
@@ -592,6 +708,11 @@ impl Solver {
     pub fn describe(&self) -> String {
         let what = match &self.engine {
             Engine::Table(_) => format!("the {} table", self.shape()),
+            Engine::Jumps(_) => format!("the {} table of the multi-tile metric", self.shape()),
+            Engine::JumpSearch(_) => format!(
+                "IDA* in the multi-tile metric over walking distances on {}",
+                self.shape()
+            ),
             Engine::Search(searcher) => format!(
                 "IDA* over the {} pattern databases ({})",
                 self.shape(),
@@ -618,6 +739,8 @@ impl Solver {
         match &self.engine {
             Engine::Table(table) => table.serves(goal),
             Engine::Search(searcher) => searcher.serves(goal),
+            Engine::Jumps(table) => table.serves(goal),
+            Engine::JumpSearch(searcher) => goal.shape() == searcher.shape(),
         }
     }
 
@@ -658,7 +781,8 @@ impl Solver {
     ) -> Result<Option<usize>, SolveError> {
         match &self.engine {
             Engine::Table(table) => table.write_answer(start, goal, out),
-            Engine::Search(_) => self.solve_each(start, goal, |mv| out.push(mv.letter() as u8)),
+            Engine::Jumps(table) => table.write_answer(start, goal, out),
+            _ => self.solve_each(start, goal, |mv| out.push(mv.letter() as u8)),
         }
     }
 
@@ -677,7 +801,7 @@ impl Solver {
     ) -> Result<bool, SolveError> {
         match &self.engine {
             Engine::Table(table) => table.write_answers(starts, goal, out),
-            Engine::Search(_) => Ok(false),
+            _ => Ok(false),
         }
     }
 
@@ -725,13 +849,14 @@ impl Solver {
             return Ok(Verdict::NotAtGoal);
         }
         let shortest = self.solve_each(start, goal, |_| {})?.unwrap_or(0);
-        match walk.moves().checked_sub(shortest) {
+        let moves = match self.metric() {
+            Metric::Stm => walk.moves(),
+            Metric::Mtm => walk.runs(),
+        };
+        match moves.checked_sub(shortest) {
             Some(0) => Ok(Verdict::Optimal),
             Some(k) => Ok(Verdict::LongerBy(k)),
-            None => Err(SolveError::ShorterThanShortest {
-                moves: walk.moves(),
-                shortest,
-            }),
+            None => Err(SolveError::ShorterThanShortest { moves, shortest }),
         }
     }
 
@@ -750,6 +875,11 @@ impl Solver {
     ) -> Result<Option<usize>, SolveError> {
         match &self.engine {
             Engine::Table(table) => table.solve_each(start, goal, emit),
+            Engine::Jumps(table) => table.solve_each(start, goal, emit),
+            Engine::JumpSearch(searcher) => Ok(searcher.solve_to(start, goal)?.map(|moves| {
+                moves.iter().copied().for_each(&mut emit);
+                Metric::Mtm.count(&moves.iter().map(|m| m.letter() as u8).collect::<Vec<_>>())
+            })),
             Engine::Search(searcher) => {
                 let (solution, _) = searcher.solve_to(start, goal)?;
                 Ok(solution.moves().map(|moves| {

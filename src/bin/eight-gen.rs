@@ -14,7 +14,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir, Method};
 use eight::generate::{self, Codec, GoalDone, Layer, PatternDb};
-use eight::{Board, Shape, Table};
+use eight::{Board, Metric, MtmTable, Shape, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Makes the data `eight` answers from, the same bytes on every run.
@@ -23,7 +23,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// cells), into `generated/`. With --shape: that shape's data, into the
 /// data folder ($EIGHT_DATA, else the user's data folder; see --where):
 /// tables of next moves for shapes of up to 12 cells (one file per goal's
-/// blank cell), pattern databases for larger ones.
+/// blank cell), pattern databases for larger ones. With --metric mtm: the
+/// tables of the multi-tile metric instead (larger shapes need no data).
 #[derive(clap::Parser, Debug)]
 #[command(version)]
 struct Args {
@@ -57,6 +58,11 @@ struct Args {
     /// Print where the data folder is, then exit.
     #[arg(long = "where")]
     show_where: bool,
+    /// The metric of the tables: `stm` or `mtm` (the multi-tile metric).
+    /// With --shape, `stm` unless told; without, the built-in tables of
+    /// both unless told.
+    #[arg(long, value_name = "METRIC", conflicts_with = "partition")]
+    metric: Option<Metric>,
 }
 
 fn main() -> ExitCode {
@@ -91,7 +97,7 @@ impl Target {
     /// Whether `eight` trusts the file on a recorded proof.
     fn proof_recorded(&self) -> bool {
         let shape = match &self.what {
-            What::Table { shape, .. } => *shape,
+            What::Table { shape, .. } | What::JumpTable { shape, .. } => *shape,
             What::Databases { goal, .. } => goal.shape(),
         };
         self.data_folder && data::proof_recorded(shape)
@@ -102,6 +108,8 @@ impl Target {
 enum What {
     /// A table of next moves toward the goals with these blank cells.
     Table { shape: Shape, blanks: Vec<usize> },
+    /// A table of next jumps of the multi-tile metric.
+    JumpTable { shape: Shape, blanks: Vec<usize> },
     /// Pattern databases of these groups toward `goal`, stored so.
     Databases {
         goal: Board,
@@ -166,17 +174,34 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             .unwrap_or_else(|| PathBuf::from("generated"));
         let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
         let command = format!("cargo run --release --bin eight-gen --{flag}");
-        let tables = Shape::all()
-            .filter(|&shape| data::is_builtin(shape))
-            .map(|shape| Target {
-                what: What::Table {
-                    shape,
-                    blanks: (0..shape.cells()).collect(),
-                },
-                path: dir.join(data::table_file(shape, None)),
-                command: command.clone(),
-                data_folder: false,
-            });
+        let metrics = match args.metric {
+            Some(metric) => vec![metric],
+            None => vec![Metric::Stm, Metric::Mtm],
+        };
+        let stm = metrics.contains(&Metric::Stm);
+        let tables = metrics.into_iter().flat_map(|metric| {
+            Shape::all()
+                .filter(|&shape| data::is_builtin(shape))
+                .map(|shape| {
+                    let blanks = (0..shape.cells()).collect();
+                    let (what, name) = match metric {
+                        Metric::Stm => {
+                            (What::Table { shape, blanks }, data::table_file(shape, None))
+                        }
+                        Metric::Mtm => (
+                            What::JumpTable { shape, blanks },
+                            data::mtm_table_file(shape, None),
+                        ),
+                    };
+                    Target {
+                        what,
+                        path: dir.join(name),
+                        command: command.clone(),
+                        data_folder: false,
+                    }
+                })
+                .collect::<Vec<_>>()
+        });
         // Compact 4x4 databases for the goals of each symmetry class.
         let databases = [0, 1, 5].into_iter().map(|blank| Target {
             what: What::Databases {
@@ -188,7 +213,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             command: command.clone(),
             data_folder: false,
         });
-        return Ok(tables.chain(databases).collect());
+        return Ok(tables.chain(databases.filter(|_| stm)).collect());
     };
     let builtin = data::is_builtin(shape);
     let method = Method::of(shape);
@@ -217,6 +242,39 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             ),
         },
     };
+    if args.metric == Some(Metric::Mtm) {
+        if method == Method::Search {
+            bail!(
+                "--metric mtm: {shape} boards are searched in the multi-tile metric with no data \
+                 (tables are for shapes of up to 12 cells)"
+            );
+        }
+        let metric_flag = " --metric mtm";
+        return Ok(match builtin {
+            true => vec![Target {
+                what: What::JumpTable { shape, blanks },
+                path: dir.join(data::mtm_table_file(shape, None)),
+                command: format!(
+                    "cargo run --release --bin eight-gen --{metric_flag} --shape {shape}{flag}"
+                ),
+                data_folder: false,
+            }],
+            false => blanks
+                .into_iter()
+                .map(|blank| Target {
+                    what: What::JumpTable {
+                        shape,
+                        blanks: vec![blank],
+                    },
+                    path: dir.join(data::mtm_table_file(shape, Some(blank))),
+                    command: format!(
+                        "eight-gen{metric_flag} --shape {shape} --blank {blank}{flag}"
+                    ),
+                    data_folder: true,
+                })
+                .collect(),
+        });
+    }
     if builtin {
         return Ok(vec![Target {
             what: What::Table { shape, blanks },
@@ -318,6 +376,7 @@ fn available_memory() -> u64 {
 fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
     match &target.what {
         What::Table { shape, blanks } => Ok(make_table(args, *shape, blanks)),
+        What::JumpTable { shape, blanks } => Ok(make_jump_table(args, *shape, blanks)),
         What::Databases {
             goal,
             groups,
@@ -370,6 +429,30 @@ fn make_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
     bytes
 }
 
+/// Makes a table of next jumps of the multi-tile metric.
+fn make_jump_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
+    let progress = match shape.cells() > 9 {
+        true => bar(
+            args,
+            generate::entries(shape),
+            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} boards {msg}",
+        ),
+        false => ProgressBar::hidden(),
+    };
+    let mut reached = 0;
+    let bytes = generate::generate_mtm(shape, blanks, |blank, depth, boards| {
+        reached = match depth {
+            0 => boards,
+            _ => reached + boards,
+        };
+        progress.set_prefix(format!("{shape} mtm blank {blank}"));
+        progress.set_position(reached);
+        progress.set_message(format!("depth {depth}"));
+    });
+    progress.finish_and_clear();
+    bytes
+}
+
 /// Builds pattern databases, group by group, with a progress bar each.
 fn make_databases(args: &Args, goal: &Board, groups: &[Vec<u8>], codec: Codec) -> Result<Vec<u8>> {
     let shape = goal.shape();
@@ -403,9 +486,12 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
         true => "",
         false => " and commit the result",
     };
-    if let Ok(table) = Table::new(fresh)
-        && let Err(err) = table.verify()
-    {
+    let proven = match (Table::new(fresh), MtmTable::new(fresh)) {
+        (Ok(table), _) => table.verify(),
+        (_, Ok(table)) => table.verify(),
+        _ => Ok(()),
+    };
+    if let Err(err) = proven {
         say(&format!("eight-gen: a fresh {}: {err}", path.display()));
         return false;
     }

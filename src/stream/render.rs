@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::answer::{Verdict, Walk};
 use crate::board::{Board, ParseError};
+use crate::mtm::Metric;
 use crate::shape::{Move, Notation};
 use crate::solver::Solver;
 use crate::table::{GROUP, Packed};
@@ -38,6 +39,8 @@ pub struct Style {
     pub length: bool,
     /// How moves are spelled.
     pub notation: Notation,
+    /// How moves are counted, for `--length`, `--pairs` and JSON.
+    pub metric: Metric,
 }
 
 impl Style {
@@ -500,7 +503,11 @@ fn write(style: Style, job: &Job, outcome: Outcome<'_>, out: &mut Vec<u8>) {
 /// else the moves in the chosen notation.
 fn answer_text(style: Style, letters: &[u8], out: &mut Vec<u8>) {
     match style.length {
-        true => out.extend_from_slice(itoa::Buffer::new().format(letters.len()).as_bytes()),
+        true => out.extend_from_slice(
+            itoa::Buffer::new()
+                .format(style.metric.count(letters))
+                .as_bytes(),
+        ),
         false => style.notation.spell(letters, out),
     }
 }
@@ -545,7 +552,9 @@ fn try_write(
         ) => {
             case_line(
                 case,
-                itoa::Buffer::new().format(moves.len()).as_bytes(),
+                itoa::Buffer::new()
+                    .format(style.metric.count(moves))
+                    .as_bytes(),
                 out,
             );
             if !style.length {
@@ -602,6 +611,9 @@ struct JsonAnswer {
     moves: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     length: Option<usize>,
+    /// The metric, when it is not the single-tile one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metric: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     unsolvable: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -624,6 +636,7 @@ impl JsonAnswer {
             goal: None,
             moves: None,
             length: None,
+            metric: (style.metric != Metric::Stm).then(|| style.metric.name()),
             unsolvable: None,
             verdict: None,
             error: None,
@@ -635,7 +648,7 @@ impl JsonAnswer {
                 match moves {
                     Some(moves) => {
                         json.moves = (!style.length).then(|| spelled(moves));
-                        json.length = Some(moves.len());
+                        json.length = Some(style.metric.count(moves));
                     }
                     None => json.unsolvable = Some(true),
                 }

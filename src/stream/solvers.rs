@@ -7,6 +7,7 @@ use anyhow::{Result, bail};
 
 use crate::board::Board;
 use crate::data::{self, DataDir, NoDataDir};
+use crate::mtm::Metric;
 use crate::solver::{Origin, Proving, Solver};
 use crate::stream::{Host, StreamError};
 
@@ -24,6 +25,7 @@ pub struct Solvers {
     /// fails again without a second try.
     failed: Option<(Board, String)>,
     host: &'static dyn Host,
+    metric: Metric,
 }
 
 impl std::fmt::Debug for Solvers {
@@ -50,6 +52,7 @@ impl Solvers {
             list: Vec::new(),
             failed: None,
             host,
+            metric: Metric::Stm,
         }
     }
 
@@ -57,6 +60,17 @@ impl Solvers {
     pub fn with_data(mut self, dir: Result<DataDir, NoDataDir>) -> Solvers {
         self.dir = dir;
         self
+    }
+
+    /// Counts moves in `metric` (the single-tile metric unless told).
+    pub fn with_metric(mut self, metric: Metric) -> Solvers {
+        self.metric = metric;
+        self
+    }
+
+    /// How moves are counted.
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// Searches with pattern databases of these group sizes.
@@ -128,22 +142,35 @@ impl Solvers {
         let dir = self.dir.as_ref().map_err(Clone::clone)?;
         let host = self.host;
         let mut proven = false;
-        let solver = Solver::load_proving(
-            goal.shape(),
-            goal.blank(),
-            dir,
-            self.sizes.as_deref(),
-            |proving: &Proving<'_>| {
-                proven = true;
-                host.proving(proving);
-            },
-        )?;
+        let progress = |proving: &Proving<'_>| {
+            proven = true;
+            host.proving(proving);
+        };
+        let solver = match self.metric {
+            Metric::Stm => Solver::load_proving(
+                goal.shape(),
+                goal.blank(),
+                dir,
+                self.sizes.as_deref(),
+                progress,
+            )?,
+            Metric::Mtm => Solver::load_mtm(goal.shape(), goal.blank(), dir, progress)?,
+        };
         // Data proven as it loaded is not proven twice.
         if self.verify && !proven {
             solver.verify()?;
         }
         let mut line = format!("{} boards: {}", solver.shape(), solver.describe());
-        if solver.searches() && *solver.origin() == Origin::Builtin {
+        if solver.metric() == Metric::Mtm
+            && solver.searches()
+            && data::Method::of(goal.shape()) == data::Method::Table
+        {
+            let build = data::mtm_build_command(goal.shape(), goal.blank(), dir);
+            line += &format!(" (`{build}` makes a table, far faster)");
+        } else if solver.searches()
+            && *solver.origin() == Origin::Builtin
+            && solver.metric() == Metric::Stm
+        {
             let build = data::build_command(goal.shape(), goal.blank(), None, dir);
             line += &format!(" (`{build}` makes larger, faster ones)");
         }

@@ -97,6 +97,93 @@ impl Oracle {
     }
 }
 
+/// A plain BFS from a goal in the multi-tile metric (the blank jumps any
+/// number of cells in one direction, one move), up to `limit` moves: the
+/// distance of every board that near.
+pub struct MtmOracle {
+    pub cols: usize,
+    pub distance: HashMap<Cells, u32>,
+}
+
+impl MtmOracle {
+    pub fn new(cols: usize, goal: &[u8], limit: u32) -> MtmOracle {
+        let mut distance = HashMap::from([(goal.to_vec(), 0)]);
+        let mut queue = VecDeque::from([goal.to_vec()]);
+        while let Some(board) = queue.pop_front() {
+            let d = distance[&board];
+            if d == limit {
+                continue;
+            }
+            for (letter, _, _) in MOVES {
+                let mut next = board.clone();
+                while let Some(further) = step(cols, &next, letter) {
+                    next = further;
+                    distance.entry(next.clone()).or_insert_with(|| {
+                        queue.push_back(next.clone());
+                        d + 1
+                    });
+                }
+            }
+        }
+        MtmOracle { cols, distance }
+    }
+
+    /// The lexicographically smallest letter string of the answers with the
+    /// fewest moves, built a letter at a time: the first letter after which
+    /// the moves left still reach the goal (a letter the way of the last
+    /// one adds no move; once the run ends, somewhere further along, the
+    /// board must be near enough). `None` if the board is not within the
+    /// search's limit.
+    pub fn best_path(&self, board: &[u8]) -> Option<String> {
+        let distance = |board: &[u8]| self.distance.get(board).copied().unwrap_or(u32::MAX);
+        let mut board = board.to_vec();
+        let mut left = *self.distance.get(&board)?;
+        let mut run: Option<char> = None;
+        let mut path = String::new();
+        while distance(&board) != 0 {
+            let (letter, next, after) = MOVES
+                .iter()
+                .filter_map(|&(letter, _, _)| {
+                    let next = step(self.cols, &board, letter)?;
+                    let cost = u32::from(run != Some(letter));
+                    let after = left.checked_sub(cost)?;
+                    // Somewhere along the run, the rest fits in `after`.
+                    let mut along = Some(next.clone());
+                    while let Some(here) = along {
+                        if distance(&here) <= after {
+                            return Some((letter, next, after));
+                        }
+                        along = step(self.cols, &here, letter);
+                    }
+                    None
+                })
+                .next()
+                .expect("a board within reach has a letter toward the goal");
+            path.push(letter);
+            board = next;
+            left = after;
+            run = Some(letter);
+        }
+        Some(path)
+    }
+
+    /// The number of boards at each distance.
+    pub fn histogram(&self) -> Vec<u64> {
+        let deepest = self.distance.values().max().copied().unwrap_or(0) as usize;
+        let mut histogram = vec![0u64; deepest + 1];
+        for &d in self.distance.values() {
+            histogram[d as usize] += 1;
+        }
+        histogram
+    }
+}
+
+/// The moves of `letters` in the multi-tile metric: their runs.
+pub fn runs(letters: &str) -> usize {
+    let bytes = letters.as_bytes();
+    bytes.windows(2).filter(|w| w[0] != w[1]).count() + usize::from(!bytes.is_empty())
+}
+
 /// Tiles `1..n` in reading order with the blank at `blank`.
 pub fn canonical(cells: usize, blank: usize) -> Cells {
     let mut tile = 0;

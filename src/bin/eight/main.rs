@@ -26,7 +26,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir, Method};
 use eight::generate::parse_sizes;
 use eight::stream::{self, Config, Form, Io, Solvers, Style};
-use eight::{Board, Layout, Notation, Shape, Solver};
+use eight::{Board, Layout, Metric, Notation, Shape, Solver};
 
 use crate::signals::Cli;
 
@@ -114,6 +114,13 @@ struct Args {
     /// the same; only its spelling changes.
     #[arg(long, value_name = "NOTATION", default_value = "blank")]
     notation: Notation,
+    /// How moves are counted: `stm` (every tile slid one cell is a move,
+    /// the default) or `mtm` (a run of tiles slid along a row or column at
+    /// once is one move). Answers are the fewest moves in that metric, and
+    /// of those the smallest letters; --length, --judge, --pairs and
+    /// --random --depth count in it.
+    #[arg(long, value_name = "METRIC", default_value = "stm")]
+    metric: Metric,
     /// Write N random boards, one a line, and read nothing: drawn uniformly
     /// from all boards that can reach the goal (--goal, else the shape's
     /// usual one), or with --depth from those whose shortest answer is
@@ -153,14 +160,17 @@ fn run(args: &Args) -> Result<u8> {
         None => DataDir::locate(),
     };
     if args.show_where {
-        return show_where(&dir);
+        return show_where(&dir, args.metric);
     }
     let shape = match args.fifteen {
         true => Some(Shape::FIFTEEN),
         false => args.shape,
     };
     let host = Cli::new(args.verbose);
-    let mut solvers = Solvers::new(host).with_data(dir).verifying(args.verify);
+    let mut solvers = Solvers::new(host)
+        .with_data(dir)
+        .verifying(args.verify)
+        .with_metric(args.metric);
     if let Some(text) = &args.partition {
         let sizes = parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?;
         solvers = solvers.with_partition(sizes);
@@ -170,6 +180,14 @@ fn run(args: &Args) -> Result<u8> {
         Some(path) => {
             let solver = open_table(path)?;
             let table_shape = solver.shape();
+            if solver.metric() != args.metric {
+                bail!(
+                    "--table {}: it is a table of the {} metric; add --metric {}",
+                    path.display(),
+                    solver.metric(),
+                    solver.metric()
+                );
+            }
             if shape.is_some_and(|shape| shape != table_shape) {
                 bail!(
                     "--table {}: it is a {table_shape} table, not {}",
@@ -231,6 +249,7 @@ fn run(args: &Args) -> Result<u8> {
         form,
         length: args.length,
         notation: args.notation,
+        metric: args.metric,
     };
     host.catch();
     let config = Config {
@@ -274,7 +293,7 @@ fn check_partition(sizes: &[usize], shape: Option<Shape>) -> Result<()> {
 }
 
 /// Prints where the data folder is and what answers each shape.
-fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<u8> {
+fn show_where(dir: &Result<DataDir, data::NoDataDir>, metric: Metric) -> Result<u8> {
     let mut out = String::new();
     match dir {
         Ok(dir) => out += &format!("data folder: {dir}\n"),
@@ -282,6 +301,10 @@ fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<u8> {
     }
     for shape in Shape::all() {
         let goal = Board::goal(shape);
+        if metric == Metric::Mtm {
+            out += &format!("{shape}: {}\n", describe_mtm(shape, goal.blank(), dir));
+            continue;
+        }
         let what = match (data::is_builtin(shape), dir) {
             (true, _) => match Solver::builtin(shape) {
                 Ok(solver) => solver.describe(),
@@ -300,4 +323,30 @@ fn show_where(dir: &Result<DataDir, data::NoDataDir>) -> Result<u8> {
         .write_all(out.as_bytes())
         .context("cannot write stdout")?;
     Ok(ANSWERED)
+}
+
+/// What answers `shape`'s boards toward goals with the blank at `blank` in
+/// the multi-tile metric, telling without proving.
+fn describe_mtm(shape: Shape, blank: usize, dir: &Result<DataDir, data::NoDataDir>) -> String {
+    let search = "IDA* in the multi-tile metric over walking distances";
+    if data::is_builtin(shape) {
+        return format!("the {shape} table of the multi-tile metric built into the program");
+    }
+    if Method::of(shape) == Method::Search {
+        return search.to_string();
+    }
+    let Ok(dir) = dir else {
+        return format!("{search} (no data folder for a table)");
+    };
+    let path = dir.path().join(data::mtm_table_file(shape, Some(blank)));
+    match path.exists() {
+        true => format!(
+            "the {shape} table of the multi-tile metric in {}",
+            path.display()
+        ),
+        false => format!(
+            "{search} (`{}` makes a table, far faster)",
+            data::mtm_build_command(shape, blank, dir)
+        ),
+    }
 }

@@ -1,0 +1,340 @@
+//! IDA* in the multi-tile metric, for boards too large for a table, guided
+//! by walking distances counted in that metric.
+//!
+//! # The heuristic
+//!
+//! The vertical walking distance forgets everything about a board but how
+//! many tiles of each goal row stand in each row, and the blank's row. A
+//! vertical MTM move (the blank jumps `k` rows) moves one tile from each of
+//! `k` rows one row toward the blank's; in the forgotten board that is one
+//! move that takes, from each of those rows, a tile of some goal row one row
+//! on. The fewest such moves from a board's counts to the goal's, found by
+//! a breadth-first search of every count, is at most the vertical moves of
+//! any answer, since every answer's vertical moves are such moves. A
+//! horizontal move changes no count, and moves no tile between columns. So
+//! the same distance of the columns bounds the horizontal moves, and the
+//! sum of the two bounds the moves of every answer: it is admissible.
+//! (Pattern databases of the single-tile metric are not: one MTM move can
+//! carry three tiles.)
+//!
+//! # The smallest answer
+//!
+//! The search spells answers letter by letter, in the order `d l r u`: a
+//! letter that goes on the way the last one went adds no move, any other
+//! starts one (going straight back is never shortest, and is not tried).
+//! With the moves' budget raised one at a time from the heuristic's
+//! estimate, the first answer found has the fewest moves, and of those the
+//! smallest letters.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, Mutex};
+
+use crate::answer::SolveError;
+use crate::board::Board;
+use crate::shape::{MAX_CELLS, Move, Shape};
+
+/// A hasher for keys that are already well spread: walking-distance counts.
+#[derive(Default)]
+struct Spread(u64);
+
+impl Hasher for Spread {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write_u128(&mut self, word: u128) {
+        self.write_u64(word as u64);
+        self.write_u64((word >> 64) as u64);
+    }
+}
+
+type Counts = [[u8; MAX_CELLS / 2]; MAX_CELLS / 2];
+
+/// The walking distance along one axis: `lines` lines (rows, or columns)
+/// of `len` cells each.
+struct Walking {
+    lines: usize,
+    /// Bits of one count.
+    bits: u32,
+    distance: HashMap<u128, u8, BuildHasherDefault<Spread>>,
+}
+
+impl Walking {
+    /// The distances of every count reachable from the goal's, whose blank
+    /// is on line `blank`.
+    fn new(lines: usize, len: usize, blank: usize) -> Walking {
+        let mut walking = Walking {
+            lines,
+            bits: usize::BITS - len.leading_zeros(),
+            distance: HashMap::default(),
+        };
+        let mut goal: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
+        for (line, counts) in goal.iter_mut().enumerate().take(lines) {
+            counts[line] = (len - usize::from(line == blank)) as u8;
+        }
+        let mut distance = HashMap::default();
+        distance.insert(walking.key(&goal, blank), 0);
+        let mut layer = vec![(goal, blank)];
+        let mut depth = 0u8;
+        while !layer.is_empty() {
+            depth += 1;
+            let mut next = Vec::new();
+            for (counts, blank) in layer {
+                for way in [1isize, -1] {
+                    let mut counts = counts;
+                    walking.jumps(&mut counts, blank, way, &mut |counts, blank| {
+                        distance
+                            .entry(walking.key(counts, blank))
+                            .or_insert_with(|| {
+                                next.push((*counts, blank));
+                                depth
+                            });
+                    });
+                }
+            }
+            layer = next;
+        }
+        walking.distance = distance;
+        walking
+    }
+
+    /// Hands `found` every count one jump of the blank from line `blank`
+    /// the `way` way leads to: one or more lines on, each passed line
+    /// giving a tile of any goal line to the line behind it.
+    fn jumps(
+        &self,
+        counts: &mut Counts,
+        blank: usize,
+        way: isize,
+        found: &mut impl FnMut(&Counts, usize),
+    ) {
+        let Some(from) = blank.checked_add_signed(way).filter(|&l| l < self.lines) else {
+            return;
+        };
+        for goal in 0..self.lines {
+            if counts[from][goal] == 0 {
+                continue;
+            }
+            counts[from][goal] -= 1;
+            counts[blank][goal] += 1;
+            found(counts, from);
+            self.jumps(counts, from, way, found);
+            counts[from][goal] += 1;
+            counts[blank][goal] -= 1;
+        }
+    }
+
+    /// The key of a count: every line's counts but its last goal line's
+    /// (the line's size tells it), then the blank's line.
+    fn key(&self, counts: &Counts, blank: usize) -> u128 {
+        let mut key = blank as u128;
+        for line in &counts[..self.lines] {
+            for &count in &line[..self.lines - 1] {
+                key = (key << self.bits) | u128::from(count);
+            }
+        }
+        key
+    }
+}
+
+/// The two walking distances toward one goal.
+struct Estimate {
+    shape: Shape,
+    rows: Walking,
+    cols: Walking,
+    /// The goal's cell of each tile.
+    home: [u8; MAX_CELLS],
+}
+
+impl Estimate {
+    fn new(goal: &Board) -> Estimate {
+        let shape = goal.shape();
+        let (rows, cols) = (shape.rows(), shape.cols());
+        let mut home = [0u8; MAX_CELLS];
+        for (cell, &tile) in goal.cells().iter().enumerate() {
+            home[usize::from(tile)] = cell as u8;
+        }
+        Estimate {
+            shape,
+            rows: Walking::new(rows, cols, goal.blank() / cols),
+            cols: Walking::new(cols, rows, goal.blank() % cols),
+            home,
+        }
+    }
+
+    /// A lower bound of the moves from the board of `cells`, the blank at
+    /// `blank`, to the goal.
+    fn of(&self, cells: &[u8; MAX_CELLS], blank: usize) -> u32 {
+        let cols = self.shape.cols();
+        let mut by_row: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
+        let mut by_col: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
+        for (cell, &tile) in cells[..self.shape.cells()].iter().enumerate() {
+            if tile != 0 {
+                let home = usize::from(self.home[usize::from(tile)]);
+                by_row[cell / cols][home / cols] += 1;
+                by_col[cell % cols][home % cols] += 1;
+            }
+        }
+        let rows = self.rows.distance[&self.rows.key(&by_row, blank / cols)];
+        let cols = self.cols.distance[&self.cols.key(&by_col, blank % cols)];
+        u32::from(rows) + u32::from(cols)
+    }
+}
+
+/// Optimal answers in the [multi-tile metric](crate::Metric) by IDA*
+/// over walking distances (see the [module](self)): any shape, any goal,
+/// no data. Each goal's distances are counted on its first board
+/// (milliseconds) and kept.
+pub struct MtmSearcher {
+    shape: Shape,
+    neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    estimates: Mutex<Vec<(Board, Arc<Estimate>)>>,
+}
+
+impl MtmSearcher {
+    /// A searcher for boards of `shape`.
+    pub fn new(shape: Shape) -> MtmSearcher {
+        MtmSearcher {
+            shape,
+            neighbors: shape.neighbor_table(),
+            estimates: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The shape of the boards it answers.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Solves `start` toward `goal`: the canonical answer, one move a
+    /// letter, or `None` if `goal` cannot be reached.
+    ///
+    /// # Errors
+    ///
+    /// Fails if a board is not of the searcher's shape.
+    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<Option<Vec<Move>>, SolveError> {
+        for board in [start, goal] {
+            if board.shape() != self.shape {
+                return Err(SolveError::Shape {
+                    expected: self.shape,
+                    got: board.shape(),
+                });
+            }
+        }
+        if !start.solvable_to(goal) {
+            return Ok(None);
+        }
+        let estimate = self.estimate(goal);
+        let mut target = [0u8; MAX_CELLS];
+        target[..goal.cells().len()].copy_from_slice(goal.cells());
+        let mut cells = [0u8; MAX_CELLS];
+        cells[..start.cells().len()].copy_from_slice(start.cells());
+        let mut search = Search {
+            neighbors: &self.neighbors,
+            estimate: &estimate,
+            target,
+            path: Vec::new(),
+        };
+        let mut budget = estimate.of(&cells, start.blank());
+        loop {
+            if search.down(&mut cells, start.blank(), None, budget) {
+                return Ok(Some(search.path));
+            }
+            budget += 1;
+        }
+    }
+
+    /// The estimate toward `goal`, counted on first use.
+    fn estimate(&self, goal: &Board) -> Arc<Estimate> {
+        let mut estimates = self.estimates.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, estimate)) = estimates.iter().find(|(g, _)| g == goal) {
+            return Arc::clone(estimate);
+        }
+        let estimate = Arc::new(Estimate::new(goal));
+        estimates.push((*goal, Arc::clone(&estimate)));
+        estimate
+    }
+}
+
+impl std::fmt::Debug for MtmSearcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MtmSearcher")
+            .field("shape", &self.shape)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Search<'a> {
+    neighbors: &'a [[Option<u8>; 4]; MAX_CELLS],
+    estimate: &'a Estimate,
+    target: [u8; MAX_CELLS],
+    path: Vec<Move>,
+}
+
+impl Search<'_> {
+    /// Whether an answer of at most `budget` more moves (a letter the way
+    /// of `run` being no new move) starts at `cells`, its letters then
+    /// pushed on the path.
+    fn down(
+        &mut self,
+        cells: &mut [u8; MAX_CELLS],
+        blank: usize,
+        run: Option<Move>,
+        budget: u32,
+    ) -> bool {
+        if *cells == self.target {
+            return true;
+        }
+        for mv in Move::ALL {
+            let Some(next) = self.neighbors[blank][usize::from(mv.code())] else {
+                continue;
+            };
+            let next = usize::from(next);
+            let left = match run {
+                Some(way) if way == mv => budget,
+                Some(way) if way == mv.opposite() => continue,
+                _ if budget == 0 => continue,
+                _ => budget - 1,
+            };
+            cells.swap(blank, next);
+            if self.within(cells, next, mv, left) {
+                self.path.push(mv);
+                if self.down(cells, next, Some(mv), left) {
+                    return true;
+                }
+                self.path.pop();
+            }
+            cells.swap(blank, next);
+        }
+        false
+    }
+
+    /// Whether the board may be `left` moves from the goal once the run of
+    /// `way` it is in ends, somewhere along it.
+    fn within(&self, cells: &[u8; MAX_CELLS], blank: usize, way: Move, left: u32) -> bool {
+        let (mut cells, mut blank) = (*cells, blank);
+        loop {
+            if self.estimate.of(&cells, blank) <= left {
+                return true;
+            }
+            match self.neighbors[blank][usize::from(way.code())] {
+                Some(next) => {
+                    cells.swap(blank, usize::from(next));
+                    blank = usize::from(next);
+                }
+                None => return false,
+            }
+        }
+    }
+}

@@ -1,0 +1,419 @@
+//! The walk of a table of next jumps.
+
+use std::fmt;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::answer::{Proof, SolveError, TableError};
+use crate::bfs::entries;
+use crate::board::{Board, board_rank};
+use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
+use crate::mtm::bfs::{prove, tree};
+use crate::mtm::{Jumps, code_at};
+use crate::shape::{MAX_CELLS, Move, Shape};
+
+/// Boards a section answers by walking before its answers are derived.
+const DERIVE_AFTER: u64 = 1 << 13;
+
+/// The most letters a derived answer holds.
+const MOST_LETTERS: u32 = 56;
+
+/// A table of next moves in the [multi-tile metric](crate::Metric), read
+/// in place from any bytes: for every board of a shape of up to 12 cells,
+/// the jump that starts its canonical answer (see the [file
+/// format](crate::file)).
+///
+/// As [`Table`](crate::Table) does, it checks the header cheaply when
+/// made, and each section's checksum when first used; [`MtmTable::proving`]
+/// proves each section right before its first use, [`MtmTable::verify`]
+/// every section at once. The proof shows from the codes alone that every
+/// board reaches the goal by them, that no jump from a board leads more
+/// than one move closer than its codes take it (so every count is the
+/// shortest), and that every code starts the canonical answer.
+pub struct MtmTable<D> {
+    file: RawFile<D>,
+    shape: Shape,
+    jumps: Jumps,
+    section_of: [Option<u8>; MAX_CELLS],
+    goals: Vec<Board>,
+    goal_ranks: Vec<u64>,
+    codes: Vec<OnceLock<Result<Decoded, TableError>>>,
+    /// Every section decoded when the program was built, back to back,
+    /// with the bytes of one.
+    decoded: Option<(&'static [u8], usize)>,
+    prove: bool,
+    bound: u32,
+    /// Each section's answers, derived once enough boards ask: `None` if
+    /// some answer is too long to derive.
+    answers: Vec<OnceLock<Option<Vec<u128>>>>,
+    asked: Vec<AtomicU64>,
+}
+
+impl<D: AsRef<[u8]>> MtmTable<D> {
+    /// Reads a table from `data`, checking its magic, version, header
+    /// checksum and layout: one section per goal, each a canonical goal, in
+    /// increasing order of the blank's cell, with one entry per board.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the first thing wrong with the header.
+    pub fn new(data: D) -> Result<MtmTable<D>, TableError> {
+        let file = RawFile::of_kind(data, Kind::NextJumps)?;
+        let shape = file.shape();
+        let bound = shape.diameter_bound();
+        let count = entries(shape);
+        let mut section_of = [None; MAX_CELLS];
+        let mut goals = Vec::new();
+        for (index, section) in file.header().sections.iter().enumerate() {
+            let blank = section.goal.iter().position(|&t| t == 0).unwrap_or(0);
+            let invalid = |error: HeaderError| TableError::File(FileError::Header(error));
+            if section.goal != Board::canonical(shape, blank).cells() || !section.tiles.is_empty() {
+                return Err(invalid(HeaderError::Goal { section: index }));
+            }
+            if goals.last().is_some_and(|g: &Board| g.blank() >= blank) {
+                return Err(invalid(HeaderError::Order { section: index }));
+            }
+            if section.entries != count || section.raw_len != count.div_ceil(2) {
+                return Err(invalid(HeaderError::Entries {
+                    section: index,
+                    expected: count,
+                    got: section.entries,
+                    len: section.raw_len,
+                }));
+            }
+            if section.max_depth > bound {
+                return Err(invalid(HeaderError::Depth {
+                    section: index,
+                    got: section.max_depth,
+                    shape,
+                    bound,
+                }));
+            }
+            section_of[blank] = Some(index as u8);
+            goals.push(Board::canonical(shape, blank));
+        }
+        let sections = goals.len();
+        Ok(MtmTable {
+            file,
+            shape,
+            jumps: Jumps::new(shape),
+            section_of,
+            goal_ranks: goals.iter().map(board_rank).collect(),
+            goals,
+            codes: (0..sections).map(|_| OnceLock::new()).collect(),
+            decoded: None,
+            prove: false,
+            bound,
+            answers: (0..sections).map(|_| OnceLock::new()).collect(),
+            asked: (0..sections).map(|_| AtomicU64::new(0)).collect(),
+        })
+    }
+
+    /// This table, reading its codes from `decoded`, its sections decoded
+    /// back to back when the program was built; `decoded` of another length
+    /// is not used.
+    pub(crate) fn with_decoded(mut self, decoded: &'static [u8]) -> MtmTable<D> {
+        let len: u64 = self.file.header().sections.iter().map(|s| s.raw_len).sum();
+        if decoded.len() as u64 == len {
+            self.decoded = Some((decoded, decoded.len() / self.goals.len()));
+        }
+        self
+    }
+
+    /// This table, with each section proven right before its first use.
+    pub fn proving(mut self) -> MtmTable<D> {
+        self.prove = true;
+        self
+    }
+
+    /// Checks the checksum of every section, decodes it and proves it
+    /// right, and checks the header's longest answers.
+    ///
+    /// # Errors
+    ///
+    /// Fails with the first section damaged or wrong.
+    pub fn verify(&self) -> Result<(), TableError> {
+        self.file.verify()?;
+        for index in 0..self.goals.len() {
+            let codes = self.file.decompress(index)?;
+            self.prove_section(index, &codes)?;
+            let _ = self.codes[index].set(Ok(codes));
+        }
+        Ok(())
+    }
+
+    /// Proves section `index` of `codes`, and its header's longest answer.
+    fn prove_section(&self, index: usize, codes: &[u8]) -> Result<(), TableError> {
+        let goal = &self.goals[index];
+        let wrong = |proof| TableError::Wrong {
+            section: index,
+            blank: goal.blank(),
+            proof,
+        };
+        let (_, histogram) = prove(&self.jumps, goal, codes).map_err(wrong)?;
+        let header = self.file.header().sections[index].max_depth;
+        let proven = histogram.len() as u32 - 1;
+        if header != proven {
+            return Err(wrong(Proof::MaxDepth { header, proven }));
+        }
+        Ok(())
+    }
+
+    /// The shape of the boards the table answers.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The raw file under the table.
+    pub fn file(&self) -> &RawFile<D> {
+        &self.file
+    }
+
+    /// Whether the table answers boards toward `goal`: any goal of its
+    /// shape whose blank is in the cell of one of its sections.
+    pub fn serves(&self, goal: &Board) -> bool {
+        goal.shape() == self.shape && self.section_of[goal.blank()].is_some()
+    }
+
+    /// The longest shortest answer toward goals with the blank where
+    /// `goal` has it, in moves, as the header says.
+    pub fn max_depth(&self, goal: &Board) -> Option<u32> {
+        let index = usize::from(self.section_of.get(goal.blank()).copied().flatten()?);
+        Some(self.file.header().sections[index].max_depth)
+    }
+
+    /// Solves `start` toward `goal`, handing each step of the blank of the
+    /// canonical answer to `emit`; the number of moves in the multi-tile
+    /// metric, or `None` if `goal` cannot be reached.
+    ///
+    /// # Errors
+    ///
+    /// Fails if a board is of another shape, the table has no section for
+    /// the goal's blank, or the section is damaged or wrong.
+    pub fn solve_each(
+        &self,
+        start: &Board,
+        goal: &Board,
+        mut emit: impl FnMut(Move),
+    ) -> Result<Option<usize>, SolveError> {
+        let Some((index, start, rank)) = self.place(start, goal)? else {
+            return Ok(None);
+        };
+        Ok(Some(self.walk(&start, rank, index, |mv, len| {
+            (0..len).for_each(|_| emit(mv))
+        })?))
+    }
+
+    /// Solves `start` toward `goal` as [`MtmTable::solve_each`] does,
+    /// appending the letters of the answer to `out`. Once
+    /// [`DERIVE_AFTER`] boards have asked a section, every answer of it is
+    /// derived at once from its codes (a board's answer is its jump, then
+    /// the answer of the board it leads to), if each fits in 56 letters:
+    /// 16 bytes a board, 2.9 MB for a 3x3 goal.
+    ///
+    /// # Errors
+    ///
+    /// As [`MtmTable::solve_each`].
+    pub fn write_answer(
+        &self,
+        start: &Board,
+        goal: &Board,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<usize>, SolveError> {
+        let Some((index, start, rank)) = self.place(start, goal)? else {
+            return Ok(None);
+        };
+        if let Some(answers) = self.answers(index)? {
+            let answer = answers[(rank / 2) as usize];
+            let letters = (answer & 0xff) as usize;
+            let mut bits = answer >> 16;
+            for _ in 0..letters {
+                out.push(b"dlru"[(bits & 3) as usize]);
+                bits >>= 2;
+            }
+            return Ok(Some(((answer >> 8) & 0xff) as usize));
+        }
+        Ok(Some(self.walk(&start, rank, index, |mv, len| {
+            out.extend(std::iter::repeat_n(mv.letter() as u8, usize::from(len)))
+        })?))
+    }
+
+    /// Every board whose shortest answer toward `goal` is exactly `depth`
+    /// moves, in no particular order.
+    ///
+    /// # Errors
+    ///
+    /// Fails as [`MtmTable::solve_each`] does for the goal.
+    pub fn at_distance(&self, goal: &Board, depth: u32) -> Result<Vec<Board>, SolveError> {
+        let index = self.section(goal, None)?;
+        let codes = self.codes(index)?;
+        let canonical = &self.goals[index];
+        let mut found = Vec::new();
+        if depth == 0 {
+            found.push(*canonical);
+        }
+        tree(&self.jumps, canonical, codes, depth, |step| {
+            if step.depth == depth {
+                found.push(Board::from_cell_array(self.shape, *step.cells));
+            }
+        });
+        Ok(found
+            .into_iter()
+            .map(|board| match goal == canonical {
+                true => board,
+                false => board.relabelled(canonical, goal),
+            })
+            .collect())
+    }
+
+    /// The section toward `goal`, `start` relabelled toward its canonical
+    /// goal, and its rank; `None` if `start` cannot reach `goal`.
+    fn place(
+        &self,
+        start: &Board,
+        goal: &Board,
+    ) -> Result<Option<(usize, Board, u64)>, SolveError> {
+        let index = self.section(goal, Some(start))?;
+        if !start.solvable_to(goal) {
+            return Ok(None);
+        }
+        let canonical = &self.goals[index];
+        let start = match goal == canonical {
+            true => *start,
+            false => start.relabelled(goal, canonical),
+        };
+        Ok(Some((index, start, board_rank(&start))))
+    }
+
+    /// The section that answers boards toward `goal`, once `goal` and
+    /// `start` are found of the table's shape.
+    fn section(&self, goal: &Board, start: Option<&Board>) -> Result<usize, SolveError> {
+        for board in start.into_iter().chain([goal]) {
+            if board.shape() != self.shape {
+                return Err(SolveError::Shape {
+                    expected: self.shape,
+                    got: board.shape(),
+                });
+            }
+        }
+        let blank = goal.blank();
+        self.section_of[blank]
+            .map(usize::from)
+            .ok_or(SolveError::NoData {
+                shape: self.shape,
+                blank,
+            })
+    }
+
+    /// Follows the codes of section `index` from `start` to its goal,
+    /// handing each jump to `emit`; the number of jumps.
+    fn walk(
+        &self,
+        start: &Board,
+        mut rank: u64,
+        index: usize,
+        mut emit: impl FnMut(Move, u8),
+    ) -> Result<usize, TableError> {
+        let codes = self.codes(index)?;
+        let goal_rank = self.goal_ranks[index];
+        let mut cells = [0u8; MAX_CELLS];
+        let n = start.cells().len();
+        cells[..n].copy_from_slice(start.cells());
+        let mut blank = start.blank();
+        let mut moves = 0;
+        let wrong = |problem| TableError::Wrong {
+            section: index,
+            blank: self.goals[index].blank(),
+            proof: Proof::Walk {
+                board: *start,
+                problem,
+            },
+        };
+        while rank != goal_rank {
+            if moves == self.bound {
+                return Err(wrong(
+                    "do not reach the goal within the longest answer of the board",
+                ));
+            }
+            let code = code_at(codes, rank / 2);
+            if !self.jumps.fits(blank, code) {
+                return Err(wrong("leave the board"));
+            }
+            self.jumps
+                .apply(&mut cells[..n], &mut blank, &mut rank, code);
+            let jump = self.jumps.jump(code);
+            emit(jump.mv, jump.len);
+            moves += 1;
+        }
+        Ok(moves as usize)
+    }
+
+    /// The codes of section `index`, checked, decoded (and proven, if
+    /// asked) on first use.
+    fn codes(&self, index: usize) -> Result<&[u8], TableError> {
+        if let Some((decoded, len)) = self.decoded
+            && !self.prove
+        {
+            return Ok(&decoded[index * len..(index + 1) * len]);
+        }
+        self.codes[index]
+            .get_or_init(|| {
+                let codes = self.file.decompress(index)?;
+                if self.prove {
+                    self.prove_section(index, &codes)?;
+                }
+                Ok(codes)
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    /// The answers of section `index`, if derived or worth deriving now.
+    #[inline]
+    fn answers(&self, index: usize) -> Result<Option<&[u128]>, TableError> {
+        if let Some(answers) = self.answers[index].get() {
+            return Ok(answers.as_deref());
+        }
+        if self.asked[index].fetch_add(1, Ordering::Relaxed) < DERIVE_AFTER {
+            return Ok(None);
+        }
+        let codes = self.codes(index)?;
+        Ok(self.answers[index]
+            .get_or_init(|| derive(&self.jumps, &self.goals[index], codes))
+            .as_deref())
+    }
+}
+
+/// Every answer of the section of `codes` toward `goal` by table entry:
+/// the letters' count in bits 0-7, the moves' in bits 8-15, then the
+/// letters, 2 bits each ([`Move::code`]), the first lowest; `None` if one
+/// is longer than [`MOST_LETTERS`].
+fn derive(jumps: &Jumps, goal: &Board, codes: &[u8]) -> Option<Vec<u128>> {
+    let mut answers = vec![0u128; entries(goal.shape()) as usize];
+    let mut fits = true;
+    tree(jumps, goal, codes, u32::MAX, |step| {
+        let parent = answers[step.parent as usize];
+        let jump = jumps.jump(step.code);
+        let letters = (parent & 0xff) as u32 + u32::from(jump.len);
+        if letters > MOST_LETTERS {
+            fits = false;
+            return;
+        }
+        let moves = ((parent >> 8) & 0xff) + 1;
+        let mut bits = parent >> 16;
+        for _ in 0..jump.len {
+            bits = (bits << 2) | u128::from(jump.mv.code());
+        }
+        answers[step.entry as usize] = u128::from(letters) | (moves << 8) | (bits << 16);
+    });
+    fits.then_some(answers)
+}
+
+impl<D> fmt::Debug for MtmTable<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MtmTable")
+            .field("shape", &self.shape)
+            .field("sections", &self.goals.len())
+            .finish_non_exhaustive()
+    }
+}
