@@ -801,6 +801,7 @@ impl Solver {
     ) -> Result<bool, SolveError> {
         match &self.engine {
             Engine::Table(table) => table.write_answers(starts, goal, out),
+            Engine::Jumps(table) => table.write_answers(starts, goal, out),
             _ => Ok(false),
         }
     }

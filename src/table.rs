@@ -29,6 +29,7 @@ pub use crate::table::derived::DERIVE_AFTER;
 use crate::table::derived::Near;
 pub use crate::table::lanes::GROUP;
 pub use crate::table::packed::Packed;
+pub(crate) use crate::table::packed::SPELLING;
 use crate::table::packed::spell;
 pub use crate::table::proof::prove;
 

@@ -123,7 +123,10 @@ fn the_tables_stay_small() {
     assert!(stm <= 400 * 1024, "the built-in tables take {stm} bytes");
     // 4 bits a board in the multi-tile metric: 528,000 bytes in all.
     let mtm = total("mtm");
-    assert!(mtm <= 560 * 1024, "the built-in MTM tables take {mtm} bytes");
+    assert!(
+        mtm <= 560 * 1024,
+        "the built-in MTM tables take {mtm} bytes"
+    );
 }
 
 #[test]

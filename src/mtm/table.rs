@@ -6,11 +6,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::answer::{Proof, SolveError, TableError};
 use crate::bfs::entries;
-use crate::board::{Board, board_rank};
+use crate::board::{Board, board_rank, board_rank_and_parity, board_rank_and_parity_of};
 use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
+use crate::mem::prefetch;
 use crate::mtm::bfs::{prove, tree};
 use crate::mtm::{Jumps, code_at};
 use crate::shape::{MAX_CELLS, Move, Shape};
+use crate::table::SPELLING;
 
 /// Boards a section answers by walking before its answers are derived.
 const DERIVE_AFTER: u64 = 1 << 13;
@@ -47,6 +49,10 @@ pub struct MtmTable<D> {
     /// some answer is too long to derive.
     answers: Vec<OnceLock<Option<Vec<u128>>>>,
     asked: Vec<AtomicU64>,
+    /// Per section: its goal's parity, and per cell the parity of the
+    /// cell's distance from the goal's blank (the solvability rule of
+    /// `connected`, with no division a board).
+    parities: Vec<(usize, [u8; MAX_CELLS])>,
 }
 
 impl<D: AsRef<[u8]>> MtmTable<D> {
@@ -93,6 +99,16 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
             goals.push(Board::canonical(shape, blank));
         }
         let sections = goals.len();
+        let parities = goals
+            .iter()
+            .map(|goal| {
+                let mut distance = [0u8; MAX_CELLS];
+                for (cell, parity) in distance.iter_mut().enumerate().take(shape.cells()) {
+                    *parity = (shape.distance(cell, goal.blank()) % 2) as u8;
+                }
+                (goal.parity(), distance)
+            })
+            .collect();
         Ok(MtmTable {
             file,
             shape,
@@ -106,6 +122,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
             bound,
             answers: (0..sections).map(|_| OnceLock::new()).collect(),
             asked: (0..sections).map(|_| AtomicU64::new(0)).collect(),
+            parities,
         })
     }
 
@@ -223,19 +240,81 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         let Some((index, start, rank)) = self.place(start, goal)? else {
             return Ok(None);
         };
-        if let Some(answers) = self.answers(index)? {
+        if let Some(answers) = self.answers_after(index, 1)? {
             let answer = answers[(rank / 2) as usize];
-            let letters = (answer & 0xff) as usize;
-            let mut bits = answer >> 16;
-            for _ in 0..letters {
-                out.push(b"dlru"[(bits & 3) as usize]);
-                bits >>= 2;
-            }
+            spell(answer, false, out);
             return Ok(Some(((answer >> 8) & 0xff) as usize));
         }
         Ok(Some(self.walk(&start, rank, index, |mv, len| {
             out.extend(std::iter::repeat_n(mv.letter() as u8, usize::from(len)))
         })?))
+    }
+
+    /// Answers a run of boards toward one goal, a line each (the letters,
+    /// or `unsolvable`), into `out`, once the section's answers are derived
+    /// (see [`MtmTable::write_answer`]), each answer fetched ahead so that
+    /// their loads overlap. Returns `false`, writing nothing, if the
+    /// answers are not derived or a board is of another shape.
+    ///
+    /// # Errors
+    ///
+    /// As [`MtmTable::solve_each`] for the goal.
+    pub fn write_answers(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, SolveError> {
+        if starts.iter().any(|s| s.shape() != self.shape) {
+            return Ok(false);
+        }
+        let Ok(index) = self.section(goal, None) else {
+            return Ok(false);
+        };
+        let Some(answers) = self.answers_after(index, starts.len() as u64)? else {
+            return Ok(false);
+        };
+        match self.shape.cells() {
+            9 => self.write_derived::<true>(starts, goal, index, answers, out),
+            _ => self.write_derived::<false>(starts, goal, index, answers, out),
+        }
+        Ok(true)
+    }
+
+    /// [`MtmTable::write_answers`] from the derived `answers` of section
+    /// `index`, on boards of 9 cells if `NINE`.
+    fn write_derived<const NINE: bool>(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        index: usize,
+        answers: &[u128],
+        out: &mut Vec<u8>,
+    ) {
+        const RUN: usize = 32;
+        let canonical = &self.goals[index];
+        let (goal_parity, distance) = &self.parities[index];
+        let mut entries = [u64::MAX; RUN];
+        for run in starts.chunks(RUN) {
+            for (start, entry) in run.iter().zip(&mut entries) {
+                let start = match goal == canonical {
+                    true => *start,
+                    false => start.relabelled_of::<NINE>(goal, canonical),
+                };
+                let (rank, parity) = board_rank_and_parity_of::<NINE>(&start);
+                *entry = match (parity ^ goal_parity) == usize::from(distance[start.blank()]) {
+                    true => rank / 2,
+                    false => u64::MAX,
+                };
+                prefetch(answers, *entry as usize);
+            }
+            for &entry in &entries[..run.len()] {
+                match answers.get(entry as usize) {
+                    Some(&answer) => spell(answer, true, out),
+                    None => out.extend_from_slice(b"unsolvable\n"),
+                }
+            }
+        }
     }
 
     /// Every board whose shortest answer toward `goal` is exactly `depth`
@@ -274,15 +353,15 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         goal: &Board,
     ) -> Result<Option<(usize, Board, u64)>, SolveError> {
         let index = self.section(goal, Some(start))?;
-        if !start.solvable_to(goal) {
-            return Ok(None);
-        }
         let canonical = &self.goals[index];
         let start = match goal == canonical {
             true => *start,
             false => start.relabelled(goal, canonical),
         };
-        Ok(Some((index, start, board_rank(&start))))
+        let (rank, parity) = board_rank_and_parity(&start);
+        let (goal_parity, distance) = &self.parities[index];
+        let reachable = (parity ^ goal_parity) == usize::from(distance[start.blank()]);
+        Ok(reachable.then_some((index, start, rank)))
     }
 
     /// The section that answers boards toward `goal`, once `goal` and
@@ -368,19 +447,51 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
             .map_err(Clone::clone)
     }
 
-    /// The answers of section `index`, if derived or worth deriving now.
+    /// The answers of section `index`, if derived or worth deriving now
+    /// that `boards` more boards ask for them.
     #[inline]
-    fn answers(&self, index: usize) -> Result<Option<&[u128]>, TableError> {
+    fn answers_after(&self, index: usize, boards: u64) -> Result<Option<&[u128]>, TableError> {
         if let Some(answers) = self.answers[index].get() {
             return Ok(answers.as_deref());
         }
-        if self.asked[index].fetch_add(1, Ordering::Relaxed) < DERIVE_AFTER {
+        if self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards < DERIVE_AFTER {
             return Ok(None);
         }
         let codes = self.codes(index)?;
         Ok(self.answers[index]
             .get_or_init(|| derive(&self.jumps, &self.goals[index], codes))
             .as_deref())
+    }
+
+    /// Derives the answers toward goals with the blank where `goal` has it
+    /// now, whatever the number of boards asked so far; `false` if some
+    /// answer is longer than 56 letters.
+    ///
+    /// # Errors
+    ///
+    /// As [`MtmTable::solve_each`] for the goal.
+    pub fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
+        let index = self.section(goal, None)?;
+        Ok(self.answers_after(index, DERIVE_AFTER)?.is_some())
+    }
+}
+
+/// Appends the letters of a derived answer to `out`, four a byte of it, and
+/// a newline after them if `line`.
+#[inline(always)]
+fn spell(answer: u128, line: bool, out: &mut Vec<u8>) {
+    let len = (answer & 0xff) as usize;
+    let bits = answer >> 16;
+    let start = out.len();
+    out.reserve(MOST_LETTERS as usize + 8);
+    for k in 0..(MOST_LETTERS as usize).div_ceil(8) {
+        let byte = |i: usize| ((bits >> (8 * (2 * k + i))) & 0xff) as usize;
+        let word = u64::from(SPELLING[byte(0)]) | (u64::from(SPELLING[byte(1)]) << 32);
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.truncate(start + len);
+    if line {
+        out.push(b'\n');
     }
 }
 

@@ -7,26 +7,27 @@ use crate::shape::Move;
 /// marker bit.
 pub(super) const MAX_PACKED: u32 = 31;
 
+/// The letters of each byte of four 2-bit codes ([`Move::code`]), the
+/// lowest first, as the bytes of a word.
+pub(crate) const SPELLING: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut i = 0;
+        while i < 4 {
+            table[byte] |= (b"dlru"[(byte >> (2 * i)) & 3] as u32) << (8 * i);
+            i += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// Appends the letters of a packed answer to `out`, four a step, and a
 /// newline after them if `line`; returns its length. An answer never
 /// derived (0) is empty.
 #[inline(always)]
 pub(super) fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
-    /// The letters of each byte of four 2-bit codes, the lowest first, as
-    /// the bytes of a word.
-    const SPELLING: [u32; 256] = {
-        let mut table = [0u32; 256];
-        let mut byte = 0;
-        while byte < 256 {
-            let mut i = 0;
-            while i < 4 {
-                table[byte] |= (b"dlru"[(byte >> (2 * i)) & 3] as u32) << (8 * i);
-                i += 1;
-            }
-            byte += 1;
-        }
-        table
-    };
     let len = Packed(answer).len();
     // Every letter the word may hold, eight a word, then the answer's
     // length kept: the words go out whole, with no buffer read back and no
