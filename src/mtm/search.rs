@@ -135,6 +135,23 @@ impl Walking {
         }
     }
 
+    /// What the key of a count changes by when a tile of goal line `goal`
+    /// goes from line `from` to line `to`, the blank the other way.
+    #[inline(always)]
+    fn step(&self, key: u128, goal: usize, from: usize, to: usize) -> u128 {
+        let counts = self.lines * (self.lines - 1);
+        let one = |line: usize| -> u128 {
+            match goal + 1 < self.lines {
+                true => 1 << (self.bits as usize * (counts - 1 - (line * (self.lines - 1) + goal))),
+                false => 0,
+            }
+        };
+        let blank = self.bits as usize * counts;
+        // The blank's line goes from `to` to `from`.
+        let key = key + one(to) - one(from);
+        key - ((to as u128) << blank) + ((from as u128) << blank)
+    }
+
     /// The key of a count: every line's counts but its last goal line's
     /// (the line's size tells it), then the blank's line.
     fn key(&self, counts: &Counts, blank: usize) -> u128 {
@@ -173,9 +190,9 @@ impl Estimate {
         }
     }
 
-    /// A lower bound of the moves from the board of `cells`, the blank at
-    /// `blank`, to the goal.
-    fn of(&self, cells: &[u8; MAX_CELLS], blank: usize) -> u32 {
+    /// The keys of the two counts of the board of `cells`, the blank at
+    /// `blank`.
+    fn keys(&self, cells: &[u8; MAX_CELLS], blank: usize) -> Keys {
         let cols = self.shape.cols();
         let mut by_row: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
         let mut by_col: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
@@ -186,10 +203,46 @@ impl Estimate {
                 by_col[cell % cols][home % cols] += 1;
             }
         }
-        let rows = self.rows.distance[&self.rows.key(&by_row, blank / cols)];
-        let cols = self.cols.distance[&self.cols.key(&by_col, blank % cols)];
-        u32::from(rows) + u32::from(cols)
+        Keys {
+            rows: self.rows.key(&by_row, blank / cols),
+            cols: self.cols.key(&by_col, blank % cols),
+        }
     }
+
+    /// The keys once the blank at `blank` steps to `target`, taking the
+    /// place of `tile`.
+    #[inline(always)]
+    fn stepped(&self, keys: Keys, tile: u8, blank: usize, target: usize) -> Keys {
+        let cols = self.shape.cols();
+        let home = usize::from(self.home[usize::from(tile)]);
+        match blank % cols == target % cols {
+            true => Keys {
+                rows: self
+                    .rows
+                    .step(keys.rows, home / cols, target / cols, blank / cols),
+                ..keys
+            },
+            false => Keys {
+                cols: self
+                    .cols
+                    .step(keys.cols, home % cols, target % cols, blank % cols),
+                ..keys
+            },
+        }
+    }
+
+    /// A lower bound of the moves to the goal from the board of `keys`.
+    #[inline(always)]
+    fn of(&self, keys: Keys) -> u32 {
+        u32::from(self.rows.distance[&keys.rows]) + u32::from(self.cols.distance[&keys.cols])
+    }
+}
+
+/// The keys of a board's two counts, row by row and column by column.
+#[derive(Clone, Copy)]
+struct Keys {
+    rows: u128,
+    cols: u128,
 }
 
 /// Optimal answers in the [multi-tile metric](crate::Metric) by IDA*
@@ -246,9 +299,10 @@ impl MtmSearcher {
             target,
             path: Vec::new(),
         };
-        let mut budget = estimate.of(&cells, start.blank());
+        let keys = estimate.keys(&cells, start.blank());
+        let mut budget = estimate.of(keys);
         loop {
-            if search.down(&mut cells, start.blank(), None, budget) {
+            if search.down(&mut cells, start.blank(), keys, None, budget) {
                 return Ok(Some(search.path));
             }
             budget += 1;
@@ -290,6 +344,7 @@ impl Search<'_> {
         &mut self,
         cells: &mut [u8; MAX_CELLS],
         blank: usize,
+        keys: Keys,
         run: Option<Move>,
         budget: u32,
     ) -> bool {
@@ -307,10 +362,11 @@ impl Search<'_> {
                 _ if budget == 0 => continue,
                 _ => budget - 1,
             };
+            let keys = self.estimate.stepped(keys, cells[next], blank, next);
             cells.swap(blank, next);
-            if self.within(cells, next, mv, left) {
+            if self.within(cells, next, keys, mv, left) {
                 self.path.push(mv);
-                if self.down(cells, next, Some(mv), left) {
+                if self.down(cells, next, keys, Some(mv), left) {
                     return true;
                 }
                 self.path.pop();
@@ -322,16 +378,26 @@ impl Search<'_> {
 
     /// Whether the board may be `left` moves from the goal once the run of
     /// `way` it is in ends, somewhere along it.
-    fn within(&self, cells: &[u8; MAX_CELLS], blank: usize, way: Move, left: u32) -> bool {
-        let (mut cells, mut blank) = (*cells, blank);
+    fn within(
+        &self,
+        cells: &[u8; MAX_CELLS],
+        blank: usize,
+        keys: Keys,
+        way: Move,
+        left: u32,
+    ) -> bool {
+        let (mut keys, mut blank) = (keys, blank);
+        let mut cells = *cells;
         loop {
-            if self.estimate.of(&cells, blank) <= left {
+            if self.estimate.of(keys) <= left {
                 return true;
             }
             match self.neighbors[blank][usize::from(way.code())] {
                 Some(next) => {
-                    cells.swap(blank, usize::from(next));
-                    blank = usize::from(next);
+                    let next = usize::from(next);
+                    keys = self.estimate.stepped(keys, cells[next], blank, next);
+                    cells.swap(blank, next);
+                    blank = next;
                 }
                 None => return false,
             }
