@@ -173,3 +173,271 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
         None
     );
 }
+
+/// The program's answer to each line of `input` with `args`.
+fn answers(args: &[&str], input: &str) -> Vec<String> {
+    let (out, err, code) = common::run(args, input);
+    assert_eq!(code, 0, "{err}");
+    out.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn every_mode_counts_in_the_metric_asked_for() {
+    let mut rng = Rng(31);
+    let goal = canonical(9, 8);
+    let oracle = MtmOracle::new(3, &goal, u32::MAX);
+    let boards: Vec<Vec<u8>> = (0..200).map(|_| rng.board(9)).collect();
+    let input: String = boards.iter().map(|b| common::text(b) + "\n").collect();
+    let expected: Vec<Option<String>> = boards.iter().map(|b| oracle.best_path(b)).collect();
+    let plain = answers(&["--metric", "mtm"], &input);
+    let length = answers(&["--metric", "mtm", "--length"], &input);
+    let runs_spelled = answers(&["--metric", "mtm", "--notation", "tile-runs"], &input);
+    let json = answers(&["--metric", "mtm", "--json"], &input);
+    for (k, want) in expected.iter().enumerate() {
+        match want {
+            Some(path) => {
+                assert_eq!(plain[k], *path);
+                assert_eq!(length[k], runs(path).to_string());
+                // One token per move: a letter, and a count over one.
+                let tokens = runs_spelled[k]
+                    .chars()
+                    .filter(|c| c.is_ascii_uppercase())
+                    .count();
+                assert_eq!(tokens, runs(path));
+                let line: serde_json::Value = serde_json::from_str(&json[k]).unwrap();
+                assert_eq!(line["moves"], path.as_str());
+                assert_eq!(line["length"], runs(path));
+                assert_eq!(line["metric"], "mtm");
+            }
+            None => assert_eq!(plain[k], "unsolvable"),
+        }
+    }
+    // The single-tile metric stays the default, and its JSON unchanged.
+    let stm = answers(&["--json"], "1 2 3 4 5 6 x 7 8\n");
+    assert_eq!(
+        stm[0],
+        r#"{"line":1,"board":"1 2 3 4 5 6 x 7 8","goal":"1 2 3 4 5 6 7 8 x","moves":"rr","length":2}"#
+    );
+    assert_eq!(
+        answers(&["--metric", "mtm", "--length"], "1 2 3 4 5 6 x 7 8\n"),
+        ["1"]
+    );
+    let show = answers(&["--metric", "mtm", "--show"], "1 2 3 4 5 6 x 7 8\n");
+    assert_eq!(show[0], "rr");
+    assert!(show.len() > 3, "the boards along the answer are drawn");
+}
+
+#[test]
+fn judge_pairs_goal_and_random_depth_count_in_mtm() {
+    let judged = answers(
+        &["--metric", "mtm", "--judge"],
+        "1 2 3 4 5 6 x 7 8 rr\n1 2 3 4 5 6 x 7 8 rlrr\n1 2 3 4 5 6 x 7 8 r\n",
+    );
+    assert_eq!(judged, ["optimal", "longer by 2", "not at goal"]);
+    // --pairs: the count, then the moves, toward each case's target.
+    let pairs = answers(
+        &["--metric", "mtm", "--pairs"],
+        "2\n1 2 3 4 5 6 x 7 8\n1 2 3 4 5 6 7 8 x\n8 6 7 2 5 4 3 x 1\n1 2 3 4 5 6 7 8 x\n",
+    );
+    let oracle = MtmOracle::new(3, &canonical(9, 8), u32::MAX);
+    let far = oracle.best_path(&[8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+    assert_eq!(
+        pairs,
+        [
+            "Case 1: 1",
+            "rr",
+            &format!("Case 2: {}", runs(&far)),
+            far.as_str()
+        ]
+    );
+    // Another goal.
+    let other = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+    let oracle = MtmOracle::new(3, &other, u32::MAX);
+    let board = [8, 6, 7, 2, 5, 4, 3, 0, 1];
+    assert_eq!(
+        answers(
+            &["--metric", "mtm", "--goal", "x 1 2 3 4 5 6 7 8"],
+            &common::text(&board)
+        ),
+        [oracle.best_path(&board).unwrap()]
+    );
+    // Boards drawn exactly D moves away, in MTM.
+    let drawn = answers(
+        &[
+            "--metric", "mtm", "--random", "50", "--depth", "20", "--seed", "4",
+        ],
+        "",
+    );
+    let input: String = drawn.iter().map(|b| format!("{b}\n")).collect();
+    let lengths = answers(&["--metric", "mtm", "--length"], &input);
+    assert!(lengths.iter().all(|l| l == "20"), "{lengths:?}");
+    let (_, err, code) = common::run(&["--metric", "mtm", "--random", "1", "--depth", "25"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("24"), "{err}");
+}
+
+#[test]
+fn bad_lines_keep_their_places_in_mtm() {
+    let input = "1 2 3 4 5 6 x 7 8\n1 2 3\nhello\n1 2 3 4 5 6 7 8 x\n";
+    let (out, err, code) = common::run(&["--metric", "mtm"], input);
+    assert_eq!(out, "rr\ninvalid\ninvalid\n\n");
+    assert_eq!(code, 1);
+    assert!(err.contains(":2:") && err.contains(":3:"), "{err}");
+    let (_, err, code) = common::run(&["--metric", "kings"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("stm or mtm"), "{err}");
+}
+
+#[test]
+fn a_made_2x5_table_answers_from_the_data_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    common::eight_gen()
+        .args(["--quiet", "--metric", "mtm", "--shape", "2x5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let data = dir.path().to_str().unwrap();
+    let goal = canonical(10, 9);
+    let oracle = MtmOracle::new(5, &goal, 11);
+    let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
+    near.sort();
+    let mut rng = Rng(10);
+    let boards: Vec<&Vec<u8>> = (0..300).map(|_| near[rng.below(near.len())]).collect();
+    let input: String = boards.iter().map(|b| common::text(b) + "\n").collect();
+    let (out, err, code) = common::run(
+        &["--metric", "mtm", "--shape", "2x5", "--data", data, "-v"],
+        input,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2x5-mtm-blank9.table"), "{err}");
+    for (board, line) in boards.iter().zip(out.lines()) {
+        assert_eq!(Some(line.to_string()), oracle.best_path(board));
+    }
+    // --check finds it equal; --table reads it with --metric mtm only.
+    common::eight_gen()
+        .args([
+            "--check", "--quiet", "--metric", "mtm", "--shape", "2x5", "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let table = dir.path().join("2x5-mtm-blank9.table");
+    let table = table.to_str().unwrap();
+    let (_, err, code) = common::run(&["--table", table], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--metric mtm"), "{err}");
+    let (out, _, _) = common::run(
+        &["--table", table, "--metric", "mtm"],
+        common::text(boards[0]) + "\n",
+    );
+    assert_eq!(
+        Some(out.trim_end().to_string()),
+        oracle.best_path(boards[0])
+    );
+    // Without the table, the search answers the same.
+    let empty = tempfile::tempdir().unwrap();
+    let (out, err, code) = common::run(
+        &[
+            "--metric",
+            "mtm",
+            "--shape",
+            "2x5",
+            "--data",
+            empty.path().to_str().unwrap(),
+            "-v",
+        ],
+        boards[..20]
+            .iter()
+            .map(|b| common::text(b) + "\n")
+            .collect::<String>(),
+    );
+    assert_eq!(code, 0);
+    assert!(err.contains("makes a table"), "{err}");
+    for (board, line) in boards.iter().zip(out.lines()) {
+        assert_eq!(Some(line.to_string()), oracle.best_path(board));
+    }
+}
+
+#[test]
+fn the_15_puzzle_is_searched_out_of_the_box() {
+    let goal = canonical(16, 15);
+    let oracle = MtmOracle::new(4, &goal, 6);
+    let mut rng = Rng(16);
+    let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
+    near.sort();
+    let boards: Vec<&Vec<u8>> = (0..30).map(|_| near[rng.below(near.len())]).collect();
+    let input: String = boards.iter().map(|b| common::text(b) + "\n").collect();
+    let out = answers(&["--metric", "mtm"], &input);
+    for (board, line) in boards.iter().zip(&out) {
+        assert_eq!(Some(line.clone()), oracle.best_path(board));
+    }
+}
+
+/// The 3x4 table takes one and a half minutes to make: run with
+/// `cargo test --test mtm -- --ignored`.
+#[test]
+#[ignore]
+fn a_made_3x4_table_matches_the_oracle_on_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    common::eight_gen()
+        .args(["--quiet", "--metric", "mtm", "--shape", "3x4", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let goal = canonical(12, 11);
+    let oracle = MtmOracle::new(4, &goal, 9);
+    let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
+    near.sort();
+    let mut rng = Rng(12);
+    let boards: Vec<&Vec<u8>> = (0..2000).map(|_| near[rng.below(near.len())]).collect();
+    let input: String = boards.iter().map(|b| common::text(b) + "\n").collect();
+    let data = dir.path().to_str().unwrap();
+    let (out, err, code) = common::run(
+        &["--metric", "mtm", "--shape", "3x4", "--data", data],
+        input,
+    );
+    assert_eq!(code, 0, "{err}");
+    for (board, line) in boards.iter().zip(out.lines()) {
+        assert_eq!(Some(line.to_string()), oracle.best_path(board));
+    }
+}
+
+#[test]
+fn the_readme_examples_of_the_metric_are_true() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split("### The multi-tile metric")
+        .nth(1)
+        .expect("the README has the section");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("eight");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut examples = 0;
+    for example in block.split("$ ").skip(1) {
+        let (command, expected) = example.split_once('\n').unwrap();
+        let command = command.split("  #").next().unwrap().trim();
+        let output = std::process::Command::new("sh")
+            .args(["-c", command])
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(output.stdout).unwrap(),
+            expected,
+            "{command}"
+        );
+        examples += 1;
+    }
+    assert_eq!(examples, 2);
+}
