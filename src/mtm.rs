@@ -37,6 +37,7 @@ use crate::rank::{rank_delta, unrank};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
 mod bfs;
+mod pdb;
 mod search;
 mod table;
 
@@ -45,13 +46,20 @@ pub use self::search::MtmSearcher;
 pub use self::table::MtmTable;
 
 /// How moves are counted.
+///
+/// In the multi-tile metric an answer is still written one letter per cell
+/// the blank passes (`ddl` is two moves: two cells down, then one left);
+/// two moves of a shortest answer never go the same way one after the
+/// other, so its runs of equal letters are its moves ([`Metric::count`]).
+/// Of the answers with the fewest moves, the canonical one is the
+/// lexicographically smallest letter string (`d < l < r < u`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Metric {
     /// The single-tile metric: every tile slid one cell is a move.
     #[default]
     Stm,
     /// The multi-tile metric: a run of tiles slid along a row or column at
-    /// once is a move (see the [module](self)).
+    /// once is a move.
     Mtm,
 }
 

@@ -710,7 +710,7 @@ impl Solver {
             Engine::Table(_) => format!("the {} table", self.shape()),
             Engine::Jumps(_) => format!("the {} table of the multi-tile metric", self.shape()),
             Engine::JumpSearch(_) => format!(
-                "IDA* in the multi-tile metric over walking distances on {}",
+                "IDA* in the multi-tile metric over walking distances and pattern databases on {}",
                 self.shape()
             ),
             Engine::Search(searcher) => format!(

@@ -164,6 +164,22 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
         let letters: Option<String> = found.map(|moves| moves.iter().map(|m| m.letter()).collect());
         assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
     }
+    // The pattern databases join the walking distances past a million
+    // positions: here from the first, on near boards toward two goals.
+    let strong = MtmSearcher::new(shape).with_databases_at_once();
+    for goal_cells in [canonical(16, 15), canonical(16, 5)] {
+        let oracle = MtmOracle::new(4, &goal_cells, 6);
+        let goal = board(shape, &goal_cells);
+        let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
+        near.sort();
+        for _ in 0..150 {
+            let cells = near[rng.below(near.len())];
+            let found = strong.solve_to(&board(shape, cells), &goal).unwrap();
+            let letters: Option<String> =
+                found.map(|moves| moves.iter().map(|m| m.letter()).collect());
+            assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
+        }
+    }
     let swapped = board(
         shape,
         &[2, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0],
@@ -440,4 +456,31 @@ fn the_readme_examples_of_the_metric_are_true() {
         examples += 1;
     }
     assert_eq!(examples, 2);
+}
+
+#[test]
+fn the_search_matches_a_table_on_random_2x5_boards() {
+    // Boards of every depth: the search, with and without its pattern
+    // databases, against the table (itself checked against the oracle).
+    let shape: Shape = "2x5".parse().unwrap();
+    let table = MtmTable::new(generate_mtm(shape, &[2, 9], |_, _, _| {})).unwrap();
+    table.verify().unwrap();
+    let walking = MtmSearcher::new(shape);
+    let strong = MtmSearcher::new(shape).with_databases_at_once();
+    let mut rng = Rng(25);
+    for blank in [9, 2] {
+        let goal = Board::canonical(shape, blank);
+        for _ in 0..60 {
+            let start = board(shape, &rng.board(10));
+            let mut letters = Vec::new();
+            let moves = table.write_answer(&start, &goal, &mut letters).unwrap();
+            let expected: Option<Vec<u8>> = moves.map(|_| letters);
+            for searcher in [&walking, &strong] {
+                let found = searcher.solve_to(&start, &goal).unwrap();
+                let found: Option<Vec<u8>> =
+                    found.map(|moves| moves.iter().map(|m| m.letter() as u8).collect());
+                assert_eq!(found, expected, "{start}");
+            }
+        }
+    }
 }

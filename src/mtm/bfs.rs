@@ -20,7 +20,7 @@ fn threads() -> usize {
 
 /// Runs `work` on every core, each on its share of `0..len` (split at even
 /// numbers), and returns their results in order.
-fn on_every_core<R: Send>(len: u64, work: impl Fn(u64, u64) -> R + Sync) -> Vec<R> {
+pub(crate) fn on_every_core<R: Send>(len: u64, work: impl Fn(u64, u64) -> R + Sync) -> Vec<R> {
     let threads = threads() as u64;
     let bound = |part: u64| (len * part / threads) & !1;
     std::thread::scope(|scope| {

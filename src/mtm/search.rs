@@ -1,5 +1,6 @@
 //! IDA* in the multi-tile metric, for boards too large for a table, guided
-//! by walking distances counted in that metric.
+//! by walking distances counted in that metric and, once a search needs
+//! more, by pattern databases of that metric ([`MtmPdb`]).
 //!
 //! # The heuristic
 //!
@@ -15,7 +16,9 @@
 //! the same distance of the columns bounds the horizontal moves, and the
 //! sum of the two bounds the moves of every answer: it is admissible.
 //! (Pattern databases of the single-tile metric are not: one MTM move can
-//! carry three tiles.)
+//! carry three tiles.) It is about half a board's count; the largest of it
+//! and the counts of the MTM databases of the tiles five at a time is 70
+//! to 80%.
 //!
 //! # The smallest answer
 //!
@@ -28,10 +31,11 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::answer::SolveError;
 use crate::board::Board;
+use crate::mtm::pdb::MtmPdb;
 use crate::shape::{MAX_CELLS, Move, Shape};
 
 /// A hasher for keys that are already well spread: walking-distance counts.
@@ -172,6 +176,10 @@ struct Estimate {
     cols: Walking,
     /// The goal's cell of each tile.
     home: [u8; MAX_CELLS],
+    goal: Board,
+    /// Pattern databases, built when a search needs more than the walking
+    /// distances (see [`MtmSearcher::solve_to`]).
+    databases: OnceLock<Vec<MtmPdb>>,
 }
 
 impl Estimate {
@@ -187,7 +195,22 @@ impl Estimate {
             rows: Walking::new(rows, cols, goal.blank() / cols),
             cols: Walking::new(cols, rows, goal.blank() % cols),
             home,
+            goal: *goal,
+            databases: OnceLock::new(),
         }
+    }
+
+    /// The pattern databases of the goal, built on first use: the tiles
+    /// in order, in groups of [`GROUP`] (three on 4x4, 5.8 million
+    /// placements each, built in about 2 seconds on 2 cores).
+    fn databases(&self) -> &[MtmPdb] {
+        self.databases.get_or_init(|| {
+            let tiles: Vec<u8> = (1..self.shape.cells() as u8).collect();
+            tiles
+                .chunks(GROUP)
+                .map(|group| MtmPdb::build(&self.goal, group))
+                .collect()
+        })
     }
 
     /// The keys of the two counts of the board of `cells`, the blank at
@@ -246,11 +269,16 @@ struct Keys {
 }
 
 /// Optimal answers in the [multi-tile metric](crate::Metric) by IDA*
-/// over walking distances (see the [module](self)): any shape, any goal,
-/// no data. Each goal's distances are counted on its first board
-/// (milliseconds) and kept.
+/// over walking distances and pattern databases (`docs/metric.md` says why
+/// they are admissible):
+/// any shape, any goal, no data files. The distances toward each goal's
+/// blank cell are counted on its first board (milliseconds), the databases
+/// once a search tries a million positions without them (seconds), and
+/// both are kept.
 pub struct MtmSearcher {
     shape: Shape,
+    /// Positions a search tries with the walking distances alone.
+    walking_alone: u64,
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
     estimates: Mutex<Vec<(Board, Arc<Estimate>)>>,
 }
@@ -260,9 +288,18 @@ impl MtmSearcher {
     pub fn new(shape: Shape) -> MtmSearcher {
         MtmSearcher {
             shape,
+            walking_alone: WALKING_ALONE,
             neighbors: shape.neighbor_table(),
             estimates: Mutex::new(Vec::new()),
         }
+    }
+
+    /// This searcher, with the pattern databases from the first position:
+    /// for tests of the search over them on near boards.
+    #[doc(hidden)]
+    pub fn with_databases_at_once(mut self) -> MtmSearcher {
+        self.walking_alone = 0;
+        self
     }
 
     /// The shape of the boards it answers.
@@ -288,25 +325,48 @@ impl MtmSearcher {
         if !start.solvable_to(goal) {
             return Ok(None);
         }
-        let estimate = self.estimate(goal);
+        // Toward the canonical goal with the blank in the goal's cell: the
+        // same moves, and one estimate for every goal of the cell.
+        let canonical = Board::canonical(self.shape, goal.blank());
+        let start = start.relabelled(goal, &canonical);
+        let estimate = self.estimate(&canonical);
         let mut target = [0u8; MAX_CELLS];
-        target[..goal.cells().len()].copy_from_slice(goal.cells());
+        target[..canonical.cells().len()].copy_from_slice(canonical.cells());
         let mut cells = [0u8; MAX_CELLS];
         cells[..start.cells().len()].copy_from_slice(start.cells());
-        let mut search = Search {
-            neighbors: &self.neighbors,
-            estimate: &estimate,
-            target,
-            path: Vec::new(),
-        };
-        let keys = estimate.keys(&cells, start.blank());
-        let mut budget = estimate.of(keys);
-        loop {
-            if search.down(&mut cells, start.blank(), keys, None, budget) {
-                return Ok(Some(search.path));
-            }
-            budget += 1;
+        let mut cell_of = [0u8; MAX_CELLS];
+        for (cell, &tile) in start.cells().iter().enumerate() {
+            cell_of[usize::from(tile)] = cell as u8;
         }
+        let keys = estimate.keys(&cells, start.blank());
+        // The walking distances alone answer near boards at once; past
+        // a million positions, the pattern databases join them.
+        for strong in [false, true] {
+            let (databases, limit) = match strong {
+                false => (&[][..], self.walking_alone),
+                true => (estimate.databases(), u64::MAX),
+            };
+            let mut search = Search {
+                neighbors: &self.neighbors,
+                estimate: &estimate,
+                databases,
+                n: self.shape.cells(),
+                target,
+                path: Vec::new(),
+                nodes: 0,
+                limit,
+            };
+            let mut budget = search.bound(keys, &cell_of);
+            let (mut cells, mut cell_of) = (cells, cell_of);
+            loop {
+                match search.down(&mut cells, &mut cell_of, start.blank(), keys, None, budget) {
+                    Some(true) => return Ok(Some(search.path)),
+                    Some(false) => budget += 1,
+                    None => break,
+                }
+            }
+        }
+        unreachable!("a search with no limit ends with an answer")
     }
 
     /// The estimate toward `goal`, counted on first use.
@@ -329,27 +389,65 @@ impl std::fmt::Debug for MtmSearcher {
     }
 }
 
+/// Tiles in a group of a pattern database of the multi-tile metric.
+const GROUP: usize = 5;
+
+/// Positions a search tries with the walking distances alone.
+const WALKING_ALONE: u64 = 1 << 20;
+
 struct Search<'a> {
     neighbors: &'a [[Option<u8>; 4]; MAX_CELLS],
     estimate: &'a Estimate,
+    databases: &'a [MtmPdb],
+    n: usize,
     target: [u8; MAX_CELLS],
     path: Vec<Move>,
+    /// Positions tried, and how many may be.
+    nodes: u64,
+    limit: u64,
 }
 
 impl Search<'_> {
+    /// The estimate of the board of `keys` whose tile `t` is on cell
+    /// `cell_of[t]`.
+    fn bound(&self, keys: Keys, cell_of: &[u8; MAX_CELLS]) -> u32 {
+        let walking = self.estimate.of(keys);
+        self.databases
+            .iter()
+            .map(|db| db.count(cell_of, self.n))
+            .fold(walking, u32::max)
+    }
+
+    /// Whether the board may be `left` moves from the goal: no estimate
+    /// says more.
+    #[inline(always)]
+    fn may(&self, keys: Keys, cell_of: &[u8; MAX_CELLS], left: u32) -> bool {
+        self.estimate.of(keys) <= left
+            && self
+                .databases
+                .iter()
+                .all(|db| db.count(cell_of, self.n) <= left)
+    }
+
     /// Whether an answer of at most `budget` more moves (a letter the way
     /// of `run` being no new move) starts at `cells`, its letters then
-    /// pushed on the path.
+    /// pushed on the path; `None` once the search has tried as many
+    /// positions as it may.
     fn down(
         &mut self,
         cells: &mut [u8; MAX_CELLS],
+        cell_of: &mut [u8; MAX_CELLS],
         blank: usize,
         keys: Keys,
         run: Option<Move>,
         budget: u32,
-    ) -> bool {
+    ) -> Option<bool> {
         if *cells == self.target {
-            return true;
+            return Some(true);
+        }
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return None;
         }
         for mv in Move::ALL {
             let Some(next) = self.neighbors[blank][usize::from(mv.code())] else {
@@ -362,18 +460,28 @@ impl Search<'_> {
                 _ if budget == 0 => continue,
                 _ => budget - 1,
             };
-            let keys = self.estimate.stepped(keys, cells[next], blank, next);
+            let tile = cells[next];
+            let keys = self.estimate.stepped(keys, tile, blank, next);
             cells.swap(blank, next);
-            if self.within(cells, next, keys, mv, left) {
+            cell_of[usize::from(tile)] = blank as u8;
+            cell_of[0] = next as u8;
+            let mut found = Some(false);
+            if self.within(cells, cell_of, next, keys, mv, left) {
                 self.path.push(mv);
-                if self.down(cells, next, keys, Some(mv), left) {
-                    return true;
+                found = self.down(cells, cell_of, next, keys, Some(mv), left);
+                if found != Some(true) {
+                    self.path.pop();
                 }
-                self.path.pop();
+            }
+            if found == Some(true) {
+                return found;
             }
             cells.swap(blank, next);
+            cell_of[usize::from(tile)] = next as u8;
+            cell_of[0] = blank as u8;
+            found?;
         }
-        false
+        Some(false)
     }
 
     /// Whether the board may be `left` moves from the goal once the run of
@@ -381,26 +489,27 @@ impl Search<'_> {
     fn within(
         &self,
         cells: &[u8; MAX_CELLS],
+        cell_of: &[u8; MAX_CELLS],
         blank: usize,
         keys: Keys,
         way: Move,
         left: u32,
     ) -> bool {
-        let (mut keys, mut blank) = (keys, blank);
-        let mut cells = *cells;
+        let (mut cells, mut cell_of, mut keys, mut blank) = (*cells, *cell_of, keys, blank);
         loop {
-            if self.estimate.of(keys) <= left {
+            if self.may(keys, &cell_of, left) {
                 return true;
             }
-            match self.neighbors[blank][usize::from(way.code())] {
-                Some(next) => {
-                    let next = usize::from(next);
-                    keys = self.estimate.stepped(keys, cells[next], blank, next);
-                    cells.swap(blank, next);
-                    blank = next;
-                }
-                None => return false,
-            }
+            let Some(next) = self.neighbors[blank][usize::from(way.code())] else {
+                return false;
+            };
+            let next = usize::from(next);
+            let tile = cells[next];
+            keys = self.estimate.stepped(keys, tile, blank, next);
+            cells.swap(blank, next);
+            cell_of[usize::from(tile)] = blank as u8;
+            cell_of[0] = next as u8;
+            blank = next;
         }
     }
 }

@@ -223,7 +223,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
 
     /// Solves `start` toward `goal` as [`MtmTable::solve_each`] does,
     /// appending the letters of the answer to `out`. Once
-    /// [`DERIVE_AFTER`] boards have asked a section, every answer of it is
+    /// 8,192 boards have asked a section, every answer of it is
     /// derived at once from its codes (a board's answer is its jump, then
     /// the answer of the board it leads to), if each fits in 56 letters:
     /// 16 bytes a board, 2.9 MB for a 3x3 goal.

@@ -328,7 +328,7 @@ fn show_where(dir: &Result<DataDir, data::NoDataDir>, metric: Metric) -> Result<
 /// What answers `shape`'s boards toward goals with the blank at `blank` in
 /// the multi-tile metric, telling without proving.
 fn describe_mtm(shape: Shape, blank: usize, dir: &Result<DataDir, data::NoDataDir>) -> String {
-    let search = "IDA* in the multi-tile metric over walking distances";
+    let search = "IDA* in the multi-tile metric over walking distances and pattern databases";
     if data::is_builtin(shape) {
         return format!("the {shape} table of the multi-tile metric built into the program");
     }
