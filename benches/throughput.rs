@@ -9,7 +9,9 @@
 //! times start-up on one board against the same program doing nothing
 //! (`eight --version`), against `cat` on the same board and against `true`,
 //! then `--pairs` on 100,000 cases against as many plain boards and as many
-//! cases that need no walk (medians of alternating runs), and the generator.
+//! cases that need no walk (medians of alternating runs), the million boards
+//! in the multi-tile metric against the same in the single-tile one
+//! (alternating), and the generator.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
@@ -28,6 +30,8 @@ const STARTS: usize = 200;
 /// need no walk, alternating.
 const PAIRS_RUNS: usize = 15;
 const RUNS: usize = 5;
+/// Runs of the million boards in each metric, alternating.
+const METRIC_RUNS: usize = 15;
 const SEED: u64 = 8;
 
 const EIGHT: &str = env!("CARGO_BIN_EXE_eight");
@@ -132,6 +136,19 @@ fn main() {
     }
     let [pairs_time, plain_time, unsolvable_time] = times.map(median);
 
+    // The multi-tile metric against the single-tile one, pair by pair.
+    let mut metric_ratios = Vec::new();
+    let mut metric_times = [Vec::new(), Vec::new()];
+    for _ in 0..METRIC_RUNS {
+        let mtm = run_eight(&["--metric", "mtm"], &input_path, &output_path);
+        let stm = run_eight(&[], &input_path, &output_path);
+        metric_ratios.push(mtm.as_secs_f64() / stm.as_secs_f64());
+        metric_times[0].push(mtm);
+        metric_times[1].push(stm);
+    }
+    metric_ratios.sort_by(f64::total_cmp);
+    let [mtm_time, stm_time] = metric_times.map(median);
+
     // The generator, in this process.
     let mut table = Vec::new();
     let generate_time = best_of(RUNS, || {
@@ -188,6 +205,14 @@ fn main() {
         "             {:>8.1} ms for {PAIRS} cases that need no walk (all unsolvable): {:.2}x a board",
         ms(unsolvable_time),
         unsolvable_time.as_secs_f64() / plain_time.as_secs_f64()
+    );
+    println!(
+        "  --metric mtm {:>6.1} ms against {:.1} ms: {:.2}x the single-tile time (pairs {:.2}-{:.2}; medians of {METRIC_RUNS}, alternating)",
+        ms(mtm_time),
+        ms(stm_time),
+        metric_ratios[METRIC_RUNS / 2],
+        metric_ratios[0],
+        metric_ratios[METRIC_RUNS - 1],
     );
     println!(
         "  generator  {:>8.1} ms for all nine goals, {} bytes ({:.1} KB per goal)",

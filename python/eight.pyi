@@ -28,11 +28,14 @@ def solve(
     shape: Optional[str] = None,
     data: Optional[Path] = None,
     notation: str = "blank",
+    metric: str = "stm",
 ) -> Union[Optional[str], list[Optional[str]]]:
     """The shortest moves to the goal, the lexicographically smallest of
     them: a str ("" at the goal) or None when the board cannot reach it; a
     list of those for a batch. notation: "blank" (u d l r), "tile" (U D L R,
-    where the moved tile goes) or "tile-runs" (R2U2LDLD)."""
+    where the moved tile goes) or "tile-runs" (R2U2LDLD). metric: "stm"
+    (each tile slid a move) or "mtm" (a run of tiles slid at once a move;
+    the letters stay one per cell the blank passes)."""
 
 def length(
     boards: Union[Board, Boards],
@@ -40,9 +43,11 @@ def length(
     goal: Optional[Board] = None,
     shape: Optional[str] = None,
     data: Optional[Path] = None,
+    metric: str = "stm",
 ) -> Union[int, npt.NDArray[np.int16]]:
-    """The number of moves of the shortest answer: an int (-1 when the board
-    cannot reach the goal), or an int16 array for a batch."""
+    """The number of moves of the shortest answer, counted in `metric`: an
+    int (-1 when the board cannot reach the goal), or an int16 array for a
+    batch."""
 
 def judge(
     board: Board,
@@ -51,8 +56,9 @@ def judge(
     goal: Optional[Board] = None,
     shape: Optional[str] = None,
     data: Optional[Path] = None,
+    metric: str = "stm",
 ) -> str:
-    """The verdict of `eight --judge` on moves someone found (blank letters,
+    """The verdict of `eight --judge` (counted in `metric`) on moves someone found (blank letters,
     "" or "-" for none): "optimal", "longer by K", "not at goal",
     "illegal move I" or "unsolvable"."""
 
@@ -64,7 +70,9 @@ def random(
     depth: Optional[int] = None,
     goal: Optional[Board] = None,
     data: Optional[Path] = None,
+    metric: str = "stm",
 ) -> npt.NDArray[np.uint8]:
     """n random boards, shape (n, cells), 0 the blank: drawn uniformly from
     the boards that can reach the goal, or with depth from those exactly that
-    many moves away; the same boards as `eight --random n --seed S`."""
+    many moves away (counted in `metric`); the same boards as
+    `eight --random n --seed S`."""

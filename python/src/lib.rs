@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use eight::random::{DepthError, Draw};
 use eight::stream::{self, Answers, Config, Host, Quiet, Solvers, StreamError, Style};
-use eight::{Board, DataDir, Layout, Notation, Shape};
+use eight::{Board, DataDir, Layout, Metric, Notation, Shape};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
@@ -251,21 +251,27 @@ fn read_goal(goal: Option<&Bound<'_, PyAny>>, shape: Option<Shape>) -> PyResult<
 /// Solvers kept from call to call, one set per data folder: a goal's data
 /// is loaded (and its answers derived) once a process, not once a call
 /// (one 4x4 board took 7.4 ms a call, loading its databases each time).
-static KEPT: Mutex<Vec<(Option<PathBuf>, Solvers)>> = Mutex::new(Vec::new());
+static KEPT: Mutex<Vec<(Kept, Solvers)>> = Mutex::new(Vec::new());
+
+/// What kept solvers are kept under: their data folder and metric.
+type Kept = (Option<PathBuf>, Metric);
 
 /// The solvers reading data from `data=`, else `$EIGHT_DATA` or the user's
-/// data folder, as kept from an earlier call if one was; with the folder
-/// they read, to [`keep`] them under.
-fn solvers(data: Option<PathBuf>) -> (Option<PathBuf>, Solvers) {
+/// data folder, counting in `metric`, as kept from an earlier call if one
+/// was; with what to [`keep`] them under.
+fn solvers(data: Option<PathBuf>, metric: Metric) -> (Kept, Solvers) {
     let dir = match data {
         Some(path) => Ok(DataDir::at(path)),
         None => DataDir::locate(),
     };
-    let key = dir.as_ref().ok().map(|dir| dir.path().to_path_buf());
+    let key = (
+        dir.as_ref().ok().map(|dir| dir.path().to_path_buf()),
+        metric,
+    );
     let mut kept = KEPT.lock().unwrap_or_else(|err| err.into_inner());
-    let solvers = match kept.iter().position(|(folder, _)| *folder == key) {
+    let solvers = match kept.iter().position(|(other, _)| *other == key) {
         Some(at) => kept.swap_remove(at).1,
-        None => Solvers::new(&Quiet).with_data(dir),
+        None => Solvers::new(&Quiet).with_data(dir).with_metric(metric),
     };
     (key, solvers)
 }
@@ -273,11 +279,18 @@ fn solvers(data: Option<PathBuf>) -> (Option<PathBuf>, Solvers) {
 /// Keeps `solvers` for later calls, after a call that succeeded (one that
 /// failed to load data is not kept, so that data made since is looked for
 /// again).
-fn keep((folder, solvers): (Option<PathBuf>, Solvers)) {
+fn keep((key, solvers): (Kept, Solvers)) {
     let mut kept = KEPT.lock().unwrap_or_else(|err| err.into_inner());
-    if !kept.iter().any(|(other, _)| *other == folder) {
-        kept.push((folder, solvers));
+    if !kept.iter().any(|(other, _)| *other == key) {
+        kept.push((key, solvers));
     }
+}
+
+/// The metric named by `metric=`.
+fn read_metric(metric: &str) -> PyResult<Metric> {
+    metric
+        .parse()
+        .map_err(|err: String| PyValueError::new_err(format!("metric {metric:?}: {err}")))
 }
 
 /// Answers `boards` in `style` with the GIL released. Refuses first, with
@@ -314,7 +327,7 @@ fn answer(
     let mut config = Config::new(Layout::Auto);
     config.goal = goal;
     config.style = style;
-    let (folder, mut solvers) = solvers(data);
+    let (folder, mut solvers) = solvers(data, style.metric);
     let answers = py
         .detach(|| {
             let solvers = &mut solvers;
@@ -387,8 +400,15 @@ fn read_notation(notation: &str) -> PyResult<Notation> {
 /// ['', None]
 /// >>> eight.solve("2 3 4 1 5 x 7 6 8", notation="tile-runs")
 /// 'URDLDR2U2LDLUR2DLUL'
+///
+/// With ``metric="mtm"``, a run of tiles slid at once is one move: the
+/// fewest such moves, still one letter per cell the blank passes.
+///
+/// >>> eight.solve("2 3 4 1 5 x 7 6 8", metric="mtm", notation="tile-runs")
+/// 'RULD2R2U2LDLUR2DL2U'
 #[pyfunction]
-#[pyo3(signature = (boards, *, goal=None, shape=None, data=None, notation="blank"))]
+#[pyo3(signature = (boards, *, goal=None, shape=None, data=None, notation="blank", metric="stm"))]
+#[allow(clippy::too_many_arguments)]
 fn solve<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
@@ -396,10 +416,12 @@ fn solve<'py>(
     shape: Option<&str>,
     data: Option<PathBuf>,
     notation: &str,
+    metric: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let style = || {
         Ok(Style {
             notation: read_notation(notation)?,
+            metric: read_metric(metric)?,
             ..Style::default()
         })
     };
@@ -426,24 +448,34 @@ fn solve<'py>(
 /// 19
 /// >>> eight.length(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [2, 1, 3, 4, 5, 6, 7, 8, 0]]))
 /// array([ 0, -1], dtype=int16)
+/// >>> eight.length("2 3 4 1 5 x 7 6 8", metric="mtm")
+/// 14
 #[pyfunction]
-#[pyo3(signature = (boards, *, goal=None, shape=None, data=None))]
+#[pyo3(signature = (boards, *, goal=None, shape=None, data=None, metric="stm"))]
 fn length<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     goal: Option<&Bound<'py, PyAny>>,
     shape: Option<&str>,
     data: Option<PathBuf>,
+    metric: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    // The plain answers, the engine's fastest form: a line's letters are
-    // its moves.
-    let (one, answers) = answer_call(py, boards, goal, shape, data, || Ok(Style::default()))?;
+    // The plain answers, the engine's fastest form, counted here: a line's
+    // letters, or its runs of letters, are its moves.
+    let metric = read_metric(metric)?;
+    let style = || {
+        Ok(Style {
+            metric,
+            ..Style::default()
+        })
+    };
+    let (one, answers) = answer_call(py, boards, goal, shape, data, style)?;
     let mut lengths: Vec<i16> = Vec::new();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', &answers.text) {
         lengths.push(match &answers.text[start..end] {
             b"unsolvable" => -1,
-            moves => i16::try_from(moves.len()).unwrap_or(i16::MAX),
+            moves => i16::try_from(metric.count(moves)).unwrap_or(i16::MAX),
         });
         start = end + 1;
     }
@@ -467,8 +499,10 @@ fn length<'py>(
 /// 'optimal'
 /// >>> eight.judge("1 2 3 4 5 6 7 x 8", "rlr")
 /// 'longer by 2'
+/// >>> eight.judge("1 2 3 4 5 6 x 7 8", "rr", metric="mtm")
+/// 'optimal'
 #[pyfunction]
-#[pyo3(signature = (board, moves, *, goal=None, shape=None, data=None))]
+#[pyo3(signature = (board, moves, *, goal=None, shape=None, data=None, metric="stm"))]
 fn judge(
     py: Python<'_>,
     board: &Bound<'_, PyAny>,
@@ -476,7 +510,9 @@ fn judge(
     goal: Option<&Bound<'_, PyAny>>,
     shape: Option<&str>,
     data: Option<PathBuf>,
+    metric: &str,
 ) -> PyResult<String> {
+    let metric = read_metric(metric)?;
     let shape = read_shape(shape)?;
     let start = read_board(board, shape).map_err(PyValueError::new_err)?;
     let goal = read_goal(goal, shape)?.unwrap_or_else(|| Board::goal(start.shape()));
@@ -484,7 +520,7 @@ fn judge(
         "-" => "",
         moves => moves,
     };
-    let (folder, mut solvers) = solvers(data);
+    let (folder, mut solvers) = solvers(data, metric);
     let verdict = py
         .detach(|| {
             let solver = solvers
@@ -516,8 +552,11 @@ fn judge(
 /// ((3, 9), dtype('uint8'))
 /// >>> eight.length(eight.random(4, seed=1, depth=20)).tolist()
 /// [20, 20, 20, 20]
+/// >>> eight.length(eight.random(2, seed=1, depth=20, metric="mtm"), metric="mtm").tolist()
+/// [20, 20]
 #[pyfunction]
-#[pyo3(signature = (n, *, shape=None, seed=None, depth=None, goal=None, data=None))]
+#[pyo3(signature = (n, *, shape=None, seed=None, depth=None, goal=None, data=None, metric="stm"))]
+#[allow(clippy::too_many_arguments)]
 fn random<'py>(
     py: Python<'py>,
     n: usize,
@@ -526,7 +565,9 @@ fn random<'py>(
     depth: Option<u32>,
     goal: Option<&Bound<'py, PyAny>>,
     data: Option<PathBuf>,
+    metric: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let metric = read_metric(metric)?;
     let shape = read_shape(shape)?;
     let goal =
         read_goal(goal, shape)?.unwrap_or_else(|| Board::goal(shape.unwrap_or(Shape::EIGHT)));
@@ -536,7 +577,7 @@ fn random<'py>(
         let draw = match depth {
             None => Draw::new(goal, seed),
             Some(depth) => {
-                let (folder, mut solvers) = solvers(data);
+                let (folder, mut solvers) = solvers(data, metric);
                 let solver = solvers
                     .get(&goal)
                     .map_err(|err| PyErrText::Data(err.to_string()))?;

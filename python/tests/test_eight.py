@@ -232,6 +232,24 @@ def test_answers_are_the_programs_in_every_mode():
     assert eight.solve(shape, shape="2x4") == run(["--shape", "2x4"], lines).splitlines()
 
 
+def test_the_multi_tile_metric_is_the_programs():
+    boards = eight.random(2000, seed=6)
+    lines = "".join(text(b) + "\n" for b in boards.tolist())
+    expected = run(["--metric", "mtm"], lines).splitlines()
+    assert eight.solve(boards, metric="mtm") == [a if a != "unsolvable" else None for a in expected]
+    expected = [int(n) for n in run(["--metric", "mtm", "--length"], lines).splitlines()]
+    assert eight.length(boards, metric="mtm").tolist() == expected
+    # A run of letters is one move: every MTM count is at most the STM one.
+    assert (eight.length(boards, metric="mtm") <= eight.length(boards)).all()
+    cases = [("1 2 3 4 5 6 x 7 8", "rr"), ("1 2 3 4 5 6 x 7 8", "rlrr"), ("1 2 3 4 5 6 x 7 8", "r")]
+    expected = run(["--metric", "mtm", "--judge"], "".join(f"{b} {m}\n" for b, m in cases))
+    assert [eight.judge(b, m, metric="mtm") for b, m in cases] == expected.splitlines()
+    drawn = eight.random(50, seed=3, depth=22, metric="mtm")
+    assert set(eight.length(drawn, metric="mtm").tolist()) == {22}
+    with pytest.raises(ValueError, match="stm or mtm"):
+        eight.length("1 2 3 4 5 6 7 8 x", metric="kings")
+
+
 def test_verdicts_are_the_programs():
     cases = [
         ("1 2 3 4 5 6 7 x 8", "r"),
