@@ -180,6 +180,11 @@ struct Estimate {
     /// Pattern databases, built when a search needs more than the walking
     /// distances (see [`MtmSearcher::solve_to`]).
     databases: OnceLock<Vec<MtmPdb>>,
+    /// On a square board whose goal's blank is on the diagonal, the
+    /// transposed board's tiles renamed toward the goal: its count is the
+    /// board's, so the databases are probed on it too. Per cell, its
+    /// transposed cell; per tile, its new name.
+    mirror: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
 }
 
 impl Estimate {
@@ -197,6 +202,7 @@ impl Estimate {
             home,
             goal: *goal,
             databases: OnceLock::new(),
+            mirror: mirror(goal),
         }
     }
 
@@ -259,6 +265,25 @@ impl Estimate {
     fn of(&self, keys: Keys) -> u32 {
         u32::from(self.rows.distance[&keys.rows]) + u32::from(self.cols.distance[&keys.cols])
     }
+}
+
+/// The transposition of a square board, for goals whose blank is on the
+/// diagonal: per cell its image, per tile the tile of `goal` on the image of
+/// the tile's cell in `goal` (so that the image of `goal` is `goal`).
+fn mirror(goal: &Board) -> Option<([u8; MAX_CELLS], [u8; MAX_CELLS])> {
+    let shape = goal.shape();
+    let side = shape.rows();
+    let image = |cell: usize| (cell % side) * side + cell / side;
+    if shape.cols() != side || image(goal.blank()) != goal.blank() {
+        return None;
+    }
+    let mut cells = [0u8; MAX_CELLS];
+    let mut names = [0u8; MAX_CELLS];
+    for (cell, &tile) in goal.cells().iter().enumerate() {
+        cells[cell] = image(cell) as u8;
+        names[usize::from(tile)] = goal.cells()[image(cell)];
+    }
+    Some((cells, names))
 }
 
 /// The keys of a board's two counts, row by row and column by column.
@@ -412,9 +437,10 @@ impl Search<'_> {
     /// `cell_of[t]`.
     fn bound(&self, keys: Keys, cell_of: &[u8; MAX_CELLS]) -> u32 {
         let walking = self.estimate.of(keys);
-        self.databases
-            .iter()
-            .map(|db| db.count(cell_of, self.n))
+        let mirrored = self.mirrored(cell_of);
+        std::iter::once(cell_of)
+            .chain(mirrored.as_ref())
+            .flat_map(|cell_of| self.databases.iter().map(|db| db.count(cell_of, self.n)))
             .fold(walking, u32::max)
     }
 
@@ -422,11 +448,37 @@ impl Search<'_> {
     /// says more.
     #[inline(always)]
     fn may(&self, keys: Keys, cell_of: &[u8; MAX_CELLS], left: u32) -> bool {
-        self.estimate.of(keys) <= left
-            && self
+        if self.estimate.of(keys) > left
+            || self
                 .databases
                 .iter()
-                .all(|db| db.count(cell_of, self.n) <= left)
+                .any(|db| db.count(cell_of, self.n) > left)
+        {
+            return false;
+        }
+        match self.mirrored(cell_of) {
+            Some(mirrored) => self
+                .databases
+                .iter()
+                .all(|db| db.count(&mirrored, self.n) <= left),
+            None => true,
+        }
+    }
+
+    /// Where each tile of the mirrored board stands, if the databases are
+    /// probed on it (see [`Estimate::mirror`]).
+    #[inline(always)]
+    fn mirrored(&self, cell_of: &[u8; MAX_CELLS]) -> Option<[u8; MAX_CELLS]> {
+        let (cells, names) = self
+            .estimate
+            .mirror
+            .as_ref()
+            .filter(|_| !self.databases.is_empty())?;
+        let mut mirrored = [0u8; MAX_CELLS];
+        for tile in 0..self.n {
+            mirrored[usize::from(names[tile])] = cells[usize::from(cell_of[tile])];
+        }
+        Some(mirrored)
     }
 
     /// Whether an answer of at most `budget` more moves (a letter the way
