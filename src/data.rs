@@ -183,8 +183,16 @@ pub fn mtm_table_file(shape: Shape, blank: Option<usize>) -> String {
     }
 }
 
-/// The command that makes the table of `shape` in the multi-tile metric
-/// for goals with the blank at `blank` into `dir`.
+/// The name of a file of pattern databases of the multi-tile metric of
+/// `shape` with groups of `sizes` toward the goal with the blank at
+/// `blank`: `4x4-mtm-6-6-3-blank15.pdb`.
+pub fn mtm_pdb_file(shape: Shape, sizes: &[usize], blank: usize) -> String {
+    format!("{shape}-mtm-{}-blank{blank}.pdb", join_sizes(sizes))
+}
+
+/// The command that makes the data of `shape` in the multi-tile metric
+/// for goals with the blank at `blank` into `dir`: a table, or pattern
+/// databases for shapes searched.
 pub fn mtm_build_command(shape: Shape, blank: usize, dir: &DataDir) -> String {
     let mut command = format!("eight-gen --metric mtm --shape {shape} --blank {blank}");
     if dir.source() == Source::Given {

@@ -63,6 +63,15 @@
 //!   frame of `raw_len = ceil(entries / 2)` bytes: small enough to build
 //!   into the program, decoded into memory when opened.
 //!
+//! - **Pattern databases of the multi-tile metric**
+//!   ([`RankScheme::BlankPlacement`], [`Codec::Raw8`]): one section per
+//!   group, all with the same goal (a canonical one), each group's tiles
+//!   led by the blank (`0`); the groups hold every other tile at most
+//!   once. Entry `i` is for the placement of rank `i` of the blank and the
+//!   group's tiles, in that order: the fewest multi-tile moves that bring
+//!   them home, every jump of the blank one move. One byte an entry,
+//!   uncompressed.
+//!
 //! A section never has more than [`MAX_SECTION_ENTRIES`] entries, so that a
 //! damaged or hostile header cannot make a reader allocate or read without
 //! bound.
@@ -113,6 +122,9 @@ pub enum RankScheme {
     /// tiles, among all placements of that many tiles (`k`-permutations of
     /// the `n` cells) in lexicographic order.
     Placement,
+    /// As [`RankScheme::Placement`], of the section's tiles led by the
+    /// blank (its first tile, `0`).
+    BlankPlacement,
 }
 
 /// How a section's entries are stored.
@@ -138,6 +150,9 @@ pub enum Kind {
     /// Next moves of the multi-tile metric toward canonical goals, read
     /// by [`MtmTable`](crate::MtmTable).
     NextJumps,
+    /// Pattern databases of the multi-tile metric of one goal, read by
+    /// [`MtmSearcher`](crate::MtmSearcher).
+    JumpDbs,
     /// Pattern databases of one goal, read by
     /// [`PdbTable`](crate::PdbTable).
     PatternDbs,
@@ -150,6 +165,7 @@ impl Kind {
             (RankScheme::LehmerHalf, Codec::Zstd2Bit) => Some(Kind::NextMoves),
             (RankScheme::LehmerHalf, Codec::ZstdNibbles) => Some(Kind::NextJumps),
             (RankScheme::Placement, Codec::Raw8 | Codec::ZstdNibbles) => Some(Kind::PatternDbs),
+            (RankScheme::BlankPlacement, Codec::Raw8) => Some(Kind::JumpDbs),
             _ => None,
         }
     }
@@ -161,6 +177,7 @@ impl fmt::Display for Kind {
             Kind::NextMoves => "a table of next moves",
             Kind::NextJumps => "a table of next moves in the multi-tile metric",
             Kind::PatternDbs => "pattern databases",
+            Kind::JumpDbs => "pattern databases of the multi-tile metric",
         })
     }
 }

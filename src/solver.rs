@@ -24,7 +24,7 @@ use crate::trust;
 use crate::answer::{Solution, SolveError, Verdict, Walk};
 use crate::data::{
     Method, build_command, builtin_pdb, database_blank, database_shape, default_partition,
-    is_builtin, join_sizes, mtm_build_command, mtm_table_file, pdb_file, table_file,
+    is_builtin, join_sizes, mtm_build_command, mtm_pdb_file, mtm_table_file, pdb_file, table_file,
 };
 
 /// The sizes of a set of databases' groups.
@@ -386,10 +386,11 @@ impl Solver {
             engine: Engine::JumpSearch(MtmSearcher::new(shape)),
             origin: Origin::Builtin,
         };
-        if Method::of(shape) == Method::Search {
-            return Ok(search);
-        }
         let build = mtm_build_command(shape, blank, dir);
+        if Method::of(shape) == Method::Search {
+            return Solver::load_mtm_databases(shape, blank, dir, &build, &mut progress)
+                .map(|found| found.unwrap_or(search));
+        }
         let path = dir.path().join(mtm_table_file(shape, Some(blank)));
         let map = match map_file(&path, &build) {
             Err(DataError::Open {
@@ -422,6 +423,61 @@ impl Solver {
             engine: Engine::Jumps(table),
             origin: Origin::File { path, build },
         })
+    }
+
+    /// The data folder's databases of the multi-tile metric of `shape` for
+    /// goals with the blank at `blank` (see [`Solver::load_mtm`]), proven at
+    /// their first use; `None` if there are none.
+    fn load_mtm_databases(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        build: &str,
+        progress: &mut dyn FnMut(&Proving<'_>),
+    ) -> Result<Option<Solver>, DataError> {
+        let sizes = crate::mtm::default_partition(shape);
+        let path = dir.path().join(mtm_pdb_file(shape, &sizes, blank));
+        let map = match map_file(&path, build) {
+            Err(DataError::Open {
+                problem: OpenError::Missing,
+                ..
+            }) => return Ok(None),
+            map => map?,
+        };
+        let stamp = map.stamp();
+        let damaged = |problem| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.to_string(),
+        };
+        let (goal, databases) = crate::mtm::read_databases(map.as_ref())
+            .map_err(|e| damaged(Damage::Pdb(PdbError::File(e))))?;
+        let groups: Vec<usize> = databases.iter().map(|db| db.tiles().len() - 1).collect();
+        if goal != Board::canonical(shape, blank) || groups != sizes {
+            return Err(damaged(Damage::Mismatch {
+                expected: format!(
+                    "the {shape} pattern databases of the multi-tile metric ({}) for goals with the blank at cell {blank}",
+                    join_sizes(&sizes)
+                ),
+                got: format!(
+                    "those of the {} goal with the blank at cell {} ({})",
+                    goal.shape(),
+                    goal.blank(),
+                    join_sizes(&groups)
+                ),
+            }));
+        }
+        prove_once(&path, stamp, progress, |report| {
+            crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::Pdb)
+        })
+        .map_err(damaged)?;
+        Ok(Some(Solver {
+            engine: Engine::JumpSearch(MtmSearcher::new(shape).with_databases(&goal, databases)),
+            origin: Origin::File {
+                path,
+                build: build.to_string(),
+            },
+        }))
     }
 
     /// The solver of [`Solver::load`], its data-folder file proven unless
@@ -709,10 +765,16 @@ impl Solver {
         let what = match &self.engine {
             Engine::Table(_) => format!("the {} table", self.shape()),
             Engine::Jumps(_) => format!("the {} table of the multi-tile metric", self.shape()),
-            Engine::JumpSearch(_) => format!(
-                "IDA* in the multi-tile metric over walking distances and pattern databases on {}",
-                self.shape()
-            ),
+            Engine::JumpSearch(searcher) => match searcher.databases_read() {
+                Some(groups) => format!(
+                    "IDA* in the multi-tile metric over the {} pattern databases ({groups})",
+                    self.shape()
+                ),
+                None => format!(
+                    "IDA* in the multi-tile metric over walking distances and pattern databases on {}",
+                    self.shape()
+                ),
+            },
             Engine::Search(searcher) => format!(
                 "IDA* over the {} pattern databases ({})",
                 self.shape(),

@@ -484,3 +484,53 @@ fn the_search_matches_a_table_on_random_2x5_boards() {
         }
     }
 }
+
+#[test]
+fn databases_made_by_the_generator_serve_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    common::eight_gen()
+        .args(["--quiet", "--metric", "mtm", "--shape", "2x7", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let file = dir.path().join("2x7-mtm-6-6-1-blank13.pdb");
+    assert!(file.exists());
+    let data = dir.path().to_str().unwrap();
+    let goal = canonical(14, 13);
+    let oracle = MtmOracle::new(7, &goal, 6);
+    let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
+    near.sort();
+    let mut rng = Rng(14);
+    let boards: Vec<&Vec<u8>> = (0..100).map(|_| near[rng.below(near.len())]).collect();
+    let input: String = boards.iter().map(|b| common::text(b) + "\n").collect();
+    let (out, err, code) = common::run(
+        &["--metric", "mtm", "--shape", "2x7", "--data", data, "-v"],
+        input.clone(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("pattern databases (6-6-1) in"), "{err}");
+    for (board, line) in boards.iter().zip(out.lines()) {
+        assert_eq!(Some(line.to_string()), oracle.best_path(board));
+    }
+    common::eight_gen()
+        .args([
+            "--check", "--quiet", "--metric", "mtm", "--shape", "2x7", "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    // A changed byte is refused with the command that makes the file anew.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    let (out, err, code) = common::run(
+        &["--metric", "mtm", "--shape", "2x7", "--data", data],
+        input,
+    );
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(
+        err.contains("eight-gen --metric mtm --shape 2x7 --blank 13"),
+        "{err}"
+    );
+}

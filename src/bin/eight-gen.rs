@@ -24,7 +24,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// data folder ($EIGHT_DATA, else the user's data folder; see --where):
 /// tables of next moves for shapes of up to 12 cells (one file per goal's
 /// blank cell), pattern databases for larger ones. With --metric mtm: the
-/// tables of the multi-tile metric instead (larger shapes need no data).
+/// tables of the multi-tile metric instead, and for larger shapes its
+/// pattern databases (groups of six tiles: 6-6-3 on 4x4), which make its
+/// searches faster than those it builds itself.
 #[derive(clap::Parser, Debug)]
 #[command(version)]
 struct Args {
@@ -98,7 +100,7 @@ impl Target {
     fn proof_recorded(&self) -> bool {
         let shape = match &self.what {
             What::Table { shape, .. } | What::JumpTable { shape, .. } => *shape,
-            What::Databases { goal, .. } => goal.shape(),
+            What::Databases { goal, .. } | What::JumpDatabases { goal, .. } => goal.shape(),
         };
         self.data_folder && data::proof_recorded(shape)
     }
@@ -110,6 +112,9 @@ enum What {
     Table { shape: Shape, blanks: Vec<usize> },
     /// A table of next jumps of the multi-tile metric.
     JumpTable { shape: Shape, blanks: Vec<usize> },
+    /// Pattern databases of the multi-tile metric toward `goal`, of the
+    /// tiles in order in groups of `sizes`.
+    JumpDatabases { goal: Board, sizes: Vec<usize> },
     /// Pattern databases of these groups toward `goal`, stored so.
     Databases {
         goal: Board,
@@ -243,13 +248,24 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         },
     };
     if args.metric == Some(Metric::Mtm) {
-        if method == Method::Search {
-            bail!(
-                "--metric mtm: {shape} boards are searched in the multi-tile metric with no data \
-                 (tables are for shapes of up to 12 cells)"
-            );
-        }
         let metric_flag = " --metric mtm";
+        if method == Method::Search {
+            let sizes = generate::mtm_default_partition(shape);
+            return Ok(blanks
+                .into_iter()
+                .map(|blank| Target {
+                    what: What::JumpDatabases {
+                        goal: Board::canonical(shape, blank),
+                        sizes: sizes.clone(),
+                    },
+                    path: dir.join(data::mtm_pdb_file(shape, &sizes, blank)),
+                    command: format!(
+                        "eight-gen{metric_flag} --shape {shape} --blank {blank}{flag}"
+                    ),
+                    data_folder: true,
+                })
+                .collect());
+        }
         return Ok(match builtin {
             true => vec![Target {
                 what: What::JumpTable { shape, blanks },
@@ -377,6 +393,19 @@ fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
     match &target.what {
         What::Table { shape, blanks } => Ok(make_table(args, *shape, blanks)),
         What::JumpTable { shape, blanks } => Ok(make_jump_table(args, *shape, blanks)),
+        What::JumpDatabases { goal, sizes } => {
+            let progress = bar(
+                args,
+                sizes.len() as u64,
+                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} databases",
+            );
+            progress.set_prefix(format!("{} mtm blank {}", goal.shape(), goal.blank()));
+            let bytes = generate::generate_mtm_databases(goal, sizes, |done, _| {
+                progress.set_position(done as u64)
+            });
+            progress.finish_and_clear();
+            Ok(bytes)
+        }
         What::Databases {
             goal,
             groups,

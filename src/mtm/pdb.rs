@@ -9,16 +9,20 @@
 //! largest of several databases' counts. They do not add up, as the
 //! single-tile metric's do: one MTM move can carry tiles of three groups.
 
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::bfs::UNSEEN;
 use crate::board::Board;
+use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile};
 use crate::mtm::bfs::on_every_core;
+use crate::pdb::PdbError;
 use crate::rank::{placements, rank_placement, unrank_placement};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
 /// One database: the count of every placement of the blank and a group's
 /// tiles, by the placement's rank.
+#[derive(Debug)]
 pub(crate) struct MtmPdb {
     /// The blank, then the group's tiles.
     tiles: Vec<u8>,
@@ -84,6 +88,11 @@ impl MtmPdb {
         }
     }
 
+    /// The group's tiles, the blank first.
+    pub(crate) fn tiles(&self) -> &[u8] {
+        &self.tiles
+    }
+
     /// The count of the board whose tile `t` stands on cell `cell_of[t]`.
     #[inline(always)]
     pub(crate) fn count(&self, cell_of: &[u8; MAX_CELLS], n: usize) -> u32 {
@@ -93,6 +102,150 @@ impl MtmPdb {
         }
         u32::from(self.counts[rank_placement(&at[..self.tiles.len()], n) as usize])
     }
+}
+
+/// The groups of a database file of the multi-tile metric of `shape`
+/// unless told: the tiles in order, six at a time (6-6-3 on 4x4).
+pub fn default_partition(shape: Shape) -> Vec<usize> {
+    let tiles = shape.cells() - 1;
+    (0..tiles)
+        .step_by(6)
+        .map(|first| (tiles - first).min(6))
+        .collect()
+}
+
+/// Builds the databases of the multi-tile metric toward `goal` (a
+/// canonical goal) of groups of `sizes` (the tiles in order) and writes
+/// them in the one file format; `progress` hears of each database done.
+/// The bytes depend only on the goal and the sizes.
+///
+/// # Panics
+///
+/// Panics if the sizes do not add up to the goal's tiles.
+pub fn generate_databases(
+    goal: &Board,
+    sizes: &[usize],
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<u8> {
+    let tiles: Vec<u8> = (1..goal.shape().cells() as u8).collect();
+    assert_eq!(
+        sizes.iter().sum::<usize>(),
+        tiles.len(),
+        "groups of every tile"
+    );
+    let mut first = 0;
+    let dbs: Vec<MtmPdb> = sizes
+        .iter()
+        .enumerate()
+        .map(|(index, &size)| {
+            let db = MtmPdb::build(goal, &tiles[first..first + size]);
+            first += size;
+            progress(index + 1, sizes.len());
+            db
+        })
+        .collect();
+    let mut out = Vec::new();
+    write(goal, &dbs, &mut out).expect("writing into memory cannot fail");
+    out
+}
+
+/// Writes the databases `dbs` toward `goal` in the one file format (see
+/// [`crate::file`]): one section a database, its entries raw.
+///
+/// # Errors
+///
+/// Fails if `out` fails.
+pub(crate) fn write(goal: &Board, dbs: &[MtmPdb], out: &mut impl Write) -> io::Result<()> {
+    let sections: Vec<NewSection<'_>> = dbs
+        .iter()
+        .map(|db| NewSection {
+            goal: *goal,
+            tiles: db.tiles.clone(),
+            entries: db.counts.len() as u64,
+            max_depth: u32::from(db.counts.iter().copied().max().unwrap_or(0)),
+            raw_len: db.counts.len() as u64,
+            bytes: &db.counts,
+        })
+        .collect();
+    file::write(
+        out,
+        goal.shape(),
+        RankScheme::BlankPlacement,
+        Codec::Raw8,
+        &sections,
+    )
+}
+
+/// Reads the databases of a file (see [`write`]) toward its goal, checking
+/// the header, every group (the blank first, no tile twice) and every
+/// checksum: the goal, and the databases, copied into memory.
+///
+/// # Errors
+///
+/// Fails with the first thing wrong.
+pub(crate) fn read(data: &[u8]) -> Result<(Board, Vec<MtmPdb>), FileError> {
+    let file = RawFile::of_kind(data, Kind::JumpDbs)?;
+    let shape = file.shape();
+    let n = shape.cells();
+    let header = file.header();
+    let goal = Board::from_cells(shape, &header.sections[0].goal)
+        .map_err(|_| HeaderError::Goal { section: 0 })?;
+    let mut dbs = Vec::new();
+    for (index, section) in header.sections.iter().enumerate() {
+        let tiles = &section.tiles;
+        let distinct = tiles
+            .iter()
+            .enumerate()
+            .all(|(i, t)| !tiles[..i].contains(t));
+        let fits =
+            tiles.len() >= 2 && tiles.len() <= n && tiles.iter().all(|&t| usize::from(t) < n);
+        if section.goal != goal.cells() || tiles.first() != Some(&0) || !distinct || !fits {
+            return Err(HeaderError::Goal { section: index }.into());
+        }
+        let expected = placements(n, tiles.len());
+        if section.entries != expected || section.raw_len != expected || section.len != expected {
+            return Err(HeaderError::Entries {
+                section: index,
+                expected,
+                got: section.entries,
+                len: section.raw_len,
+            }
+            .into());
+        }
+        dbs.push(MtmPdb {
+            tiles: tiles.clone(),
+            counts: file.section(index)?.to_vec(),
+        });
+    }
+    Ok((goal, dbs))
+}
+
+/// Proves databases read from a file right: each is its search made anew,
+/// entry for entry. `progress` hears of each database done.
+///
+/// # Errors
+///
+/// The first entry found wrong.
+pub(crate) fn prove(
+    goal: &Board,
+    dbs: &[MtmPdb],
+    mut progress: impl FnMut(u64, u64),
+) -> Result<(), PdbError> {
+    for (group, db) in dbs.iter().enumerate() {
+        let made = MtmPdb::build(goal, &db.tiles[1..]);
+        if let Some(entry) = (0..db.counts.len()).find(|&e| db.counts[e] != made.counts[e]) {
+            let mut cells = vec![0u8; db.tiles.len()];
+            unrank_placement(entry as u64, goal.shape().cells(), &mut cells);
+            return Err(PdbError::NotAsSearched {
+                group,
+                cells,
+                got: u32::from(db.counts[entry]),
+                expected: made.counts[entry],
+            });
+        }
+        progress(group as u64 + 1, dbs.len() as u64);
+    }
+    Ok(())
 }
 
 /// Hands `found` the placement (the blank's cell first) after every jump of

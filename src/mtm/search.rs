@@ -72,7 +72,15 @@ struct Walking {
     /// Bits of one count.
     bits: u32,
     distance: HashMap<u128, u8, BuildHasherDefault<Spread>>,
+    /// Whether the distances were counted: not along an axis of more than
+    /// [`MOST_LINES`] lines, whose counts are too many to search quickly
+    /// (0.7 s for 3x5's five columns, minutes for 2x7's seven); its bound
+    /// is then 0, and the pattern databases bound alone.
+    counted: bool,
 }
+
+/// The most lines of an axis whose walking distances are counted.
+const MOST_LINES: usize = 4;
 
 impl Walking {
     /// The distances of every count reachable from the goal's, whose blank
@@ -82,7 +90,11 @@ impl Walking {
             lines,
             bits: usize::BITS - len.leading_zeros(),
             distance: HashMap::default(),
+            counted: lines <= MOST_LINES,
         };
+        if !walking.counted {
+            return walking;
+        }
         let mut goal: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
         for (line, counts) in goal.iter_mut().enumerate().take(lines) {
             counts[line] = (len - usize::from(line == blank)) as u8;
@@ -139,6 +151,15 @@ impl Walking {
         }
     }
 
+    /// The distance of the count of `key`, 0 if none were counted.
+    #[inline(always)]
+    fn of(&self, key: u128) -> u32 {
+        match self.counted {
+            true => u32::from(self.distance[&key]),
+            false => 0,
+        }
+    }
+
     /// What the key of a count changes by when a tile of goal line `goal`
     /// goes from line `from` to line `to`, the blank the other way.
     #[inline(always)]
@@ -178,8 +199,11 @@ struct Estimate {
     home: [u8; MAX_CELLS],
     goal: Board,
     /// Pattern databases, built when a search needs more than the walking
-    /// distances (see [`MtmSearcher::solve_to`]).
+    /// distances (see [`MtmSearcher::solve_to`]), or read from a file.
     databases: OnceLock<Vec<MtmPdb>>,
+    /// Whether the databases were read from a file: searches use them from
+    /// the first position.
+    read: bool,
     /// On a square board whose goal's blank is on the diagonal, the
     /// transposed board's tiles renamed toward the goal: its count is the
     /// board's, so the databases are probed on it too. Per cell, its
@@ -202,6 +226,7 @@ impl Estimate {
             home,
             goal: *goal,
             databases: OnceLock::new(),
+            read: false,
             mirror: mirror(goal),
         }
     }
@@ -263,7 +288,7 @@ impl Estimate {
     /// A lower bound of the moves to the goal from the board of `keys`.
     #[inline(always)]
     fn of(&self, keys: Keys) -> u32 {
-        u32::from(self.rows.distance[&keys.rows]) + u32::from(self.cols.distance[&keys.cols])
+        self.rows.of(keys.rows) + self.cols.of(keys.cols)
     }
 }
 
@@ -302,6 +327,8 @@ struct Keys {
 /// both are kept.
 pub struct MtmSearcher {
     shape: Shape,
+    /// The groups of the databases read from a file, if any.
+    described: Option<String>,
     /// Positions a search tries with the walking distances alone.
     walking_alone: u64,
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
@@ -313,10 +340,37 @@ impl MtmSearcher {
     pub fn new(shape: Shape) -> MtmSearcher {
         MtmSearcher {
             shape,
+            described: None,
             walking_alone: WALKING_ALONE,
             neighbors: shape.neighbor_table(),
             estimates: Mutex::new(Vec::new()),
         }
+    }
+
+    /// This searcher, with pattern databases read from a file toward
+    /// `goal` (a canonical goal): boards toward goals with its blank cell
+    /// use them from the first position.
+    pub(crate) fn with_databases(self, goal: &Board, databases: Vec<MtmPdb>) -> MtmSearcher {
+        let mut estimate = Estimate::new(goal);
+        estimate.read = true;
+        let sizes: Vec<String> = databases
+            .iter()
+            .map(|db| (db.tiles().len() - 1).to_string())
+            .collect();
+        let _ = estimate.databases.set(databases);
+        self.estimates
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((*goal, Arc::new(estimate)));
+        MtmSearcher {
+            described: Some(sizes.join("-")),
+            ..self
+        }
+    }
+
+    /// The groups of the databases read from a file (`6-6-3`), if any.
+    pub(crate) fn databases_read(&self) -> Option<&str> {
+        self.described.as_deref()
     }
 
     /// This searcher, with the pattern databases from the first position:
@@ -366,7 +420,7 @@ impl MtmSearcher {
         let keys = estimate.keys(&cells, start.blank());
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them.
-        for strong in [false, true] {
+        for strong in [estimate.read, true] {
             let (databases, limit) = match strong {
                 false => (&[][..], self.walking_alone),
                 true => (estimate.databases(), u64::MAX),

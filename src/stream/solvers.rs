@@ -163,10 +163,13 @@ impl Solvers {
         let mut line = format!("{} boards: {}", solver.shape(), solver.describe());
         if solver.metric() == Metric::Mtm
             && solver.searches()
-            && data::Method::of(goal.shape()) == data::Method::Table
+            && *solver.origin() == Origin::Builtin
         {
             let build = data::mtm_build_command(goal.shape(), goal.blank(), dir);
-            line += &format!(" (`{build}` makes a table, far faster)");
+            line += &match data::Method::of(goal.shape()) {
+                data::Method::Table => format!(" (`{build}` makes a table, far faster)"),
+                data::Method::Search => format!(" (`{build}` makes larger databases, faster)"),
+            };
         } else if solver.searches()
             && *solver.origin() == Origin::Builtin
             && solver.metric() == Metric::Stm
