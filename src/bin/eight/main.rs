@@ -332,20 +332,34 @@ fn describe_mtm(shape: Shape, blank: usize, dir: &Result<DataDir, data::NoDataDi
     if data::is_builtin(shape) {
         return format!("the {shape} table of the multi-tile metric built into the program");
     }
-    if Method::of(shape) == Method::Search {
-        return search.to_string();
-    }
     let Ok(dir) = dir else {
-        return format!("{search} (no data folder for a table)");
+        return format!("{search} (no data folder)");
     };
-    let path = dir.path().join(data::mtm_table_file(shape, Some(blank)));
-    match path.exists() {
-        true => format!(
+    let (name, made) = match Method::of(shape) {
+        Method::Table => (
+            data::mtm_table_file(shape, Some(blank)),
+            "a table, far faster",
+        ),
+        Method::Search => {
+            let sizes = eight::generate::mtm_default_partition(shape);
+            (
+                data::mtm_pdb_file(shape, &sizes, blank),
+                "larger databases, faster",
+            )
+        }
+    };
+    let path = dir.path().join(name);
+    match (path.exists(), Method::of(shape)) {
+        (true, Method::Table) => format!(
             "the {shape} table of the multi-tile metric in {}",
             path.display()
         ),
-        false => format!(
-            "{search} (`{}` makes a table, far faster)",
+        (true, Method::Search) => format!(
+            "IDA* in the multi-tile metric over the pattern databases in {}",
+            path.display()
+        ),
+        (false, _) => format!(
+            "{search} (`{}` makes {made})",
             data::mtm_build_command(shape, blank, dir)
         ),
     }
