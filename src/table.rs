@@ -48,6 +48,51 @@ fn comes_back(codes: &[u8], entry: u64, mv: Move) -> bool {
     code_at(codes, entry) == mv.opposite().code()
 }
 
+/// Checks the sections of a table file, of next moves (`per_byte` 4, see
+/// [`crate::file`]) or jumps (2): one per goal, each a canonical goal, in
+/// increasing order of the blank's cell, with one entry per board, and
+/// longest answers no longer than the shape's bound. The section of each
+/// blank cell, and the goals.
+pub(crate) fn canonical_sections<D: AsRef<[u8]>>(
+    file: &RawFile<D>,
+    per_byte: u64,
+) -> Result<([Option<u8>; MAX_CELLS], Vec<Board>), TableError> {
+    let shape = file.shape();
+    let bound = shape.diameter_bound();
+    let entries = bfs::entries(shape);
+    let mut section_of = [None; MAX_CELLS];
+    let mut goals: Vec<Board> = Vec::new();
+    for (index, section) in file.header().sections.iter().enumerate() {
+        let blank = section.goal.iter().position(|&t| t == 0).unwrap_or(0);
+        let invalid = |error: HeaderError| TableError::File(FileError::Header(error));
+        if section.goal != Board::canonical(shape, blank).cells() || !section.tiles.is_empty() {
+            return Err(invalid(HeaderError::Goal { section: index }));
+        }
+        if goals.last().is_some_and(|g| g.blank() >= blank) {
+            return Err(invalid(HeaderError::Order { section: index }));
+        }
+        if section.entries != entries || section.raw_len != entries.div_ceil(per_byte) {
+            return Err(invalid(HeaderError::Entries {
+                section: index,
+                expected: entries,
+                got: section.entries,
+                len: section.raw_len,
+            }));
+        }
+        if section.max_depth > bound {
+            return Err(invalid(HeaderError::Depth {
+                section: index,
+                got: section.max_depth,
+                shape,
+                bound,
+            }));
+        }
+        section_of[blank] = Some(index as u8);
+        goals.push(Board::canonical(shape, blank));
+    }
+    Ok((section_of, goals))
+}
+
 /// A table of next moves, read in place from any bytes: a `Vec<u8>`, a
 /// [memory map](crate::map), or a table built into the program.
 ///
@@ -123,38 +168,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let shape = file.shape();
         let bound = shape.diameter_bound();
         let entries = bfs::entries(shape);
-        let mut section_of = [None; MAX_CELLS];
-        let mut goals = Vec::new();
-        let mut previous = None;
-        for (index, section) in file.header().sections.iter().enumerate() {
-            let blank = section.goal.iter().position(|&t| t == 0).unwrap_or(0);
-            let invalid = |error: HeaderError| TableError::File(FileError::Header(error));
-            if section.goal != Board::canonical(shape, blank).cells() || !section.tiles.is_empty() {
-                return Err(invalid(HeaderError::Goal { section: index }));
-            }
-            if previous.is_some_and(|p| p >= blank) {
-                return Err(invalid(HeaderError::Order { section: index }));
-            }
-            previous = Some(blank);
-            if section.entries != entries || section.raw_len != entries.div_ceil(4) {
-                return Err(invalid(HeaderError::Entries {
-                    section: index,
-                    expected: entries,
-                    got: section.entries,
-                    len: section.raw_len,
-                }));
-            }
-            if section.max_depth > bound {
-                return Err(invalid(HeaderError::Depth {
-                    section: index,
-                    got: section.max_depth,
-                    shape,
-                    bound,
-                }));
-            }
-            section_of[blank] = Some(index as u8);
-            goals.push(Board::canonical(shape, blank));
-        }
+        let (section_of, goals) = canonical_sections(&file, 4)?;
         let count = goals.len();
         let distance_parity = goals
             .iter()

@@ -20,7 +20,7 @@ fn threads() -> usize {
 
 /// Runs `work` on every core, each on its share of `0..len` (split at even
 /// numbers), and returns their results in order.
-pub(crate) fn on_every_core<R: Send>(len: u64, work: impl Fn(u64, u64) -> R + Sync) -> Vec<R> {
+fn on_every_core<R: Send>(len: u64, work: impl Fn(u64, u64) -> R + Sync) -> Vec<R> {
     let threads = threads() as u64;
     let bound = |part: u64| (len * part / threads) & !1;
     std::thread::scope(|scope| {
@@ -45,25 +45,29 @@ pub(crate) fn on_every_core<R: Send>(len: u64, work: impl Fn(u64, u64) -> R + Sy
     })
 }
 
-/// The MTM distance of every board from `goal` (a canonical goal), by
-/// table entry, layer by layer on every core; `progress` hears of each
+/// A breadth-first search over the entries `0..len` from `start`, layer
+/// by layer on every core: `expand(entry, found)` hands `found` the entry
+/// of each position one move from the position of `entry`. The depth of
+/// every entry ([`UNSEEN`] if none reaches it); `progress` hears of each
 /// layer's depth and size.
-pub(crate) fn distances(jumps: &Jumps, goal: &Board, mut progress: impl FnMut(u8, u64)) -> Vec<u8> {
-    let len = entries(goal.shape());
-    let distance: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNSEEN)).collect();
-    distance[(board_rank(goal) / 2) as usize].store(0, Ordering::Relaxed);
+pub(crate) fn layers(
+    len: u64,
+    start: u64,
+    expand: impl Fn(u64, &mut dyn FnMut(u64)) + Sync,
+    mut progress: impl FnMut(u8, u64),
+) -> Vec<u8> {
+    let depths: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNSEEN)).collect();
+    depths[start as usize].store(0, Ordering::Relaxed);
     progress(0, 1);
     for depth in 0u8.. {
         let found: u64 = on_every_core(len, |low, high| {
             let mut found = 0;
             for entry in low..high {
-                if distance[entry as usize].load(Ordering::Relaxed) != depth {
+                if depths[entry as usize].load(Ordering::Relaxed) != depth {
                     continue;
                 }
-                let (cells, blank, rank) = jumps.board_of(entry, goal);
-                for &(code, _) in jumps.from(blank) {
-                    let (_, _, next) = jumps.reach(&cells, blank, rank, code);
-                    let slot = &distance[(next / 2) as usize];
+                expand(entry, &mut |next| {
+                    let slot = &depths[next as usize];
                     if slot.load(Ordering::Relaxed) == UNSEEN
                         && slot
                             .compare_exchange(
@@ -76,7 +80,7 @@ pub(crate) fn distances(jumps: &Jumps, goal: &Board, mut progress: impl FnMut(u8
                     {
                         found += 1;
                     }
-                }
+                });
             }
             found
         })
@@ -87,7 +91,26 @@ pub(crate) fn distances(jumps: &Jumps, goal: &Board, mut progress: impl FnMut(u8
         }
         progress(depth + 1, found);
     }
-    distance.into_iter().map(AtomicU8::into_inner).collect()
+    depths.into_iter().map(AtomicU8::into_inner).collect()
+}
+
+/// The MTM distance of every board from `goal` (a canonical goal), by
+/// table entry, layer by layer on every core; `progress` hears of each
+/// layer's depth and size.
+pub(crate) fn distances(jumps: &Jumps, goal: &Board, progress: impl FnMut(u8, u64)) -> Vec<u8> {
+    let expand = |entry: u64, found: &mut dyn FnMut(u64)| {
+        let (cells, blank, rank) = jumps.board_of(entry, goal);
+        for &(code, _) in jumps.from(blank) {
+            let (_, _, next) = jumps.reach(&cells, blank, rank, code);
+            found(next / 2);
+        }
+    };
+    layers(
+        entries(goal.shape()),
+        board_rank(goal) / 2,
+        expand,
+        progress,
+    )
 }
 
 /// The codes of every board's next move toward `goal` (the goal's own is

@@ -10,12 +10,10 @@
 //! single-tile metric's do: one MTM move can carry tiles of three groups.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicU8, Ordering};
 
-use crate::bfs::UNSEEN;
 use crate::board::Board;
 use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile};
-use crate::mtm::bfs::on_every_core;
+use crate::mtm::bfs::layers;
 use crate::pdb::PdbError;
 use crate::rank::{placements, rank_placement, unrank_placement};
 use crate::shape::{MAX_CELLS, Move, Shape};
@@ -45,46 +43,23 @@ impl MtmPdb {
                     .expect("every tile") as u8
             })
             .collect();
-        let len = placements(n, items.len());
-        let counts: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNSEEN)).collect();
-        counts[rank_placement(&home, n) as usize].store(0, Ordering::Relaxed);
         let neighbors = shape.neighbor_table();
-        for depth in 0u8.. {
-            let found: u64 = on_every_core(len, |low, high| {
-                let mut found = 0;
-                let mut at = [0u8; MAX_CELLS];
-                for entry in low..high {
-                    if counts[entry as usize].load(Ordering::Relaxed) != depth {
-                        continue;
-                    }
-                    unrank_placement(entry, n, &mut at[..items.len()]);
-                    jumps(shape, &neighbors, &at[..items.len()], |next| {
-                        let slot = &counts[rank_placement(next, n) as usize];
-                        if slot.load(Ordering::Relaxed) == UNSEEN
-                            && slot
-                                .compare_exchange(
-                                    UNSEEN,
-                                    depth + 1,
-                                    Ordering::Relaxed,
-                                    Ordering::Relaxed,
-                                )
-                                .is_ok()
-                        {
-                            found += 1;
-                        }
-                    });
-                }
-                found
-            })
-            .into_iter()
-            .sum();
-            if found == 0 {
-                break;
-            }
-        }
+        let expand = |entry: u64, found: &mut dyn FnMut(u64)| {
+            let mut at = [0u8; MAX_CELLS];
+            unrank_placement(entry, n, &mut at[..items.len()]);
+            jumps(shape, &neighbors, &at[..items.len()], |next| {
+                found(rank_placement(next, n))
+            });
+        };
+        let counts = layers(
+            placements(n, items.len()),
+            rank_placement(&home, n),
+            expand,
+            |_, _| {},
+        );
         MtmPdb {
             tiles: items,
-            counts: counts.into_iter().map(AtomicU8::into_inner).collect(),
+            counts,
         }
     }
 

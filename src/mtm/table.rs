@@ -7,12 +7,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::answer::{Proof, SolveError, TableError};
 use crate::bfs::entries;
 use crate::board::{Board, board_rank, board_rank_and_parity, board_rank_and_parity_of};
-use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
+use crate::file::{Decoded, Kind, RawFile};
 use crate::mem::prefetch;
 use crate::mtm::bfs::{prove, tree};
 use crate::mtm::{Jumps, code_at};
 use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::table::SPELLING;
+use crate::table::canonical_sections;
 
 /// Boards a section answers by walking before its answers are derived.
 const DERIVE_AFTER: u64 = 1 << 13;
@@ -67,37 +68,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         let file = RawFile::of_kind(data, Kind::NextJumps)?;
         let shape = file.shape();
         let bound = shape.diameter_bound();
-        let count = entries(shape);
-        let mut section_of = [None; MAX_CELLS];
-        let mut goals = Vec::new();
-        for (index, section) in file.header().sections.iter().enumerate() {
-            let blank = section.goal.iter().position(|&t| t == 0).unwrap_or(0);
-            let invalid = |error: HeaderError| TableError::File(FileError::Header(error));
-            if section.goal != Board::canonical(shape, blank).cells() || !section.tiles.is_empty() {
-                return Err(invalid(HeaderError::Goal { section: index }));
-            }
-            if goals.last().is_some_and(|g: &Board| g.blank() >= blank) {
-                return Err(invalid(HeaderError::Order { section: index }));
-            }
-            if section.entries != count || section.raw_len != count.div_ceil(2) {
-                return Err(invalid(HeaderError::Entries {
-                    section: index,
-                    expected: count,
-                    got: section.entries,
-                    len: section.raw_len,
-                }));
-            }
-            if section.max_depth > bound {
-                return Err(invalid(HeaderError::Depth {
-                    section: index,
-                    got: section.max_depth,
-                    shape,
-                    bound,
-                }));
-            }
-            section_of[blank] = Some(index as u8);
-            goals.push(Board::canonical(shape, blank));
-        }
+        let (section_of, goals) = canonical_sections(&file, 2)?;
         let sections = goals.len();
         let parities = goals
             .iter()

@@ -88,12 +88,7 @@ impl Oracle {
 
     /// The number of boards at each distance.
     pub fn histogram(&self) -> Vec<u64> {
-        let deepest = self.distance.values().max().copied().unwrap_or(0) as usize;
-        let mut histogram = vec![0u64; deepest + 1];
-        for &d in self.distance.values() {
-            histogram[d as usize] += 1;
-        }
-        histogram
+        histogram(&self.distance)
     }
 }
 
@@ -169,13 +164,18 @@ impl MtmOracle {
 
     /// The number of boards at each distance.
     pub fn histogram(&self) -> Vec<u64> {
-        let deepest = self.distance.values().max().copied().unwrap_or(0) as usize;
-        let mut histogram = vec![0u64; deepest + 1];
-        for &d in self.distance.values() {
-            histogram[d as usize] += 1;
-        }
-        histogram
+        histogram(&self.distance)
     }
+}
+
+/// The number of boards at each distance of `distance`.
+fn histogram(distance: &HashMap<Cells, u32>) -> Vec<u64> {
+    let deepest = distance.values().max().copied().unwrap_or(0) as usize;
+    let mut histogram = vec![0u64; deepest + 1];
+    for &d in distance.values() {
+        histogram[d as usize] += 1;
+    }
+    histogram
 }
 
 /// The moves of `letters` in the multi-tile metric: their runs.
