@@ -139,6 +139,8 @@ pub(crate) struct Jumps {
     target: [[u8; 16]; MAX_CELLS],
     /// `neighbors[cell][move code]`: where one step goes.
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    /// The code of the jump that undoes each code's.
+    undo: [u8; 16],
 }
 
 impl Jumps {
@@ -166,12 +168,24 @@ impl Jumps {
                 }
             }
         }
+        let mut undo = [NONE; 16];
+        for (code, jump) in all.iter().enumerate() {
+            let back = Jump {
+                mv: jump.mv.opposite(),
+                len: jump.len,
+            };
+            undo[code] = all
+                .iter()
+                .position(|&j| j == back)
+                .expect("every jump has an opposite") as u8;
+        }
         Jumps {
             shape,
             all,
             from,
             target,
             neighbors: shape.neighbor_table(),
+            undo,
         }
     }
 
@@ -193,16 +207,9 @@ impl Jumps {
     }
 
     /// The code of the jump that undoes the jump of `code`.
+    #[inline(always)]
     pub(crate) fn undo(&self, code: u8) -> u8 {
-        let jump = self.jump(code);
-        let back = Jump {
-            mv: jump.mv.opposite(),
-            len: jump.len,
-        };
-        self.all
-            .iter()
-            .position(|&j| j == back)
-            .expect("every jump has an opposite") as u8
+        self.undo[usize::from(code)]
     }
 
     /// Makes the jump of `code` on `cells` (a fitting one), keeping the

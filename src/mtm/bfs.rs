@@ -231,12 +231,17 @@ pub(crate) fn tree(
     let goal_rank = board_rank(goal);
     let mut cells = [0u8; MAX_CELLS];
     cells[..goal.cells().len()].copy_from_slice(goal.cells());
-    let mut stack = vec![(cells, goal.blank(), goal_rank, 0u32)];
-    while let Some((cells, blank, rank, depth)) = stack.pop() {
+    // Each board with the code of the jump that led to it from its parent
+    // (none for the goal): the jump back to the parent is never a child's.
+    let mut stack = vec![(cells, goal.blank(), goal_rank, 0u32, None)];
+    while let Some((cells, blank, rank, depth, came)) = stack.pop() {
         if depth == limit {
             continue;
         }
         for &(code, _) in jumps.from(blank) {
+            if came.is_some_and(|came| code == jumps.undo(came)) {
+                continue;
+            }
             let (after, at, next) = jumps.reach(&cells, blank, rank, code);
             let back = jumps.undo(code);
             if next / 2 != goal_rank / 2 && code_at(codes, next / 2) == back {
@@ -247,7 +252,7 @@ pub(crate) fn tree(
                     cells: &after,
                     depth: depth + 1,
                 });
-                stack.push((after, at, next, depth + 1));
+                stack.push((after, at, next, depth + 1, Some(code)));
             }
         }
     }
