@@ -683,7 +683,11 @@ impl Solver {
                 searcher.table().prove(|_, _| {}).map_err(Damage::Pdb)
             }
             (Engine::Jumps(table), _) => table.verify().map_err(Damage::Table),
-            (Engine::JumpSearch(_), _) => Ok(()),
+            // Walking distances and databases counted in memory need no
+            // proof; databases read from a file are made anew.
+            (Engine::JumpSearch(searcher), _) => {
+                searcher.prove_databases_read().map_err(Damage::Pdb)
+            }
         };
         damage.map_err(|problem| match &self.origin {
             Origin::Builtin => DataError::Builtin {

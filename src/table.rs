@@ -93,6 +93,29 @@ pub(crate) fn canonical_sections<D: AsRef<[u8]>>(
     Ok((section_of, goals))
 }
 
+/// Of a table of `shape` with a section for the blank cells of
+/// `section_of`, the section that answers boards toward `goal`, once `goal`
+/// and `start` are found of the table's shape.
+pub(crate) fn section_toward(
+    shape: Shape,
+    section_of: &[Option<u8>; MAX_CELLS],
+    goal: &Board,
+    start: Option<&Board>,
+) -> Result<usize, SolveError> {
+    for board in start.into_iter().chain([goal]) {
+        if board.shape() != shape {
+            return Err(SolveError::Shape {
+                expected: shape,
+                got: board.shape(),
+            });
+        }
+    }
+    let blank = goal.blank();
+    section_of[blank]
+        .map(usize::from)
+        .ok_or(SolveError::NoData { shape, blank })
+}
+
 /// A table of next moves, read in place from any bytes: a `Vec<u8>`, a
 /// [memory map](crate::map), or a table built into the program.
 ///
@@ -365,21 +388,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The section that answers boards toward `goal`, once `goal` and
     /// `start` are found of the table's shape.
     fn section(&self, goal: &Board, start: Option<&Board>) -> Result<usize, SolveError> {
-        for board in start.into_iter().chain([goal]) {
-            if board.shape() != self.shape {
-                return Err(SolveError::Shape {
-                    expected: self.shape,
-                    got: board.shape(),
-                });
-            }
-        }
-        let blank = goal.blank();
-        self.section_of[blank]
-            .map(usize::from)
-            .ok_or(SolveError::NoData {
-                shape: self.shape,
-                blank,
-            })
+        section_toward(self.shape, &self.section_of, goal, start)
     }
 
     /// Follows the codes of section `index` from `start` to its goal,

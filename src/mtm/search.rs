@@ -368,6 +368,20 @@ impl MtmSearcher {
         }
     }
 
+    /// Proves the databases read from a file right again (see
+    /// [`Solver::verify`](crate::Solver::verify)): each made anew.
+    ///
+    /// # Errors
+    ///
+    /// The first entry found wrong.
+    pub(crate) fn prove_databases_read(&self) -> Result<(), crate::pdb::PdbError> {
+        let estimates = self.estimates.lock().unwrap_or_else(|e| e.into_inner());
+        for (goal, estimate) in estimates.iter().filter(|(_, e)| e.read) {
+            crate::mtm::prove_databases(goal, estimate.databases(), |_, _| {})?;
+        }
+        Ok(())
+    }
+
     /// The groups of the databases read from a file (`6-6-3`), if any.
     pub(crate) fn databases_read(&self) -> Option<&str> {
         self.described.as_deref()

@@ -13,7 +13,7 @@ use crate::mtm::bfs::{prove, tree};
 use crate::mtm::{Jumps, code_at};
 use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::table::SPELLING;
-use crate::table::canonical_sections;
+use crate::table::{canonical_sections, section_toward};
 
 /// Boards a section answers by walking before its answers are derived.
 const DERIVE_AFTER: u64 = 1 << 13;
@@ -338,21 +338,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
     /// The section that answers boards toward `goal`, once `goal` and
     /// `start` are found of the table's shape.
     fn section(&self, goal: &Board, start: Option<&Board>) -> Result<usize, SolveError> {
-        for board in start.into_iter().chain([goal]) {
-            if board.shape() != self.shape {
-                return Err(SolveError::Shape {
-                    expected: self.shape,
-                    got: board.shape(),
-                });
-            }
-        }
-        let blank = goal.blank();
-        self.section_of[blank]
-            .map(usize::from)
-            .ok_or(SolveError::NoData {
-                shape: self.shape,
-                blank,
-            })
+        section_toward(self.shape, &self.section_of, goal, start)
     }
 
     /// Follows the codes of section `index` from `start` to its goal,
