@@ -133,8 +133,8 @@ pub(crate) struct Jumps {
     /// The jump of each code.
     all: Vec<Jump>,
     /// `from[cell]`: the codes of the jumps that stay on the board from
-    /// the blank at `cell`, in code order, with the cell each reaches.
-    from: Vec<Vec<(u8, u8)>>,
+    /// the blank at `cell`, in code order.
+    from: Vec<Vec<u8>>,
     /// `target[cell][code]`: the cell the jump reaches, or [`NONE`].
     target: [[u8; 16]; MAX_CELLS],
     /// `neighbors[cell][move code]`: where one step goes.
@@ -164,7 +164,7 @@ impl Jumps {
                 }
                 if let Some(at) = at {
                     target[cell][code] = at as u8;
-                    from[cell].push((code as u8, at as u8));
+                    from[cell].push(code as u8);
                 }
             }
         }
@@ -194,8 +194,8 @@ impl Jumps {
         self.all[usize::from(code)]
     }
 
-    /// The jumps from the blank at `cell`, with the cells they reach.
-    pub(crate) fn from(&self, cell: usize) -> &[(u8, u8)] {
+    /// The codes of the jumps from the blank at `cell`.
+    pub(crate) fn from(&self, cell: usize) -> &[u8] {
         &self.from[cell]
     }
 
@@ -276,7 +276,7 @@ pub(crate) fn next_code(
     distance: impl Fn(u64) -> u8,
 ) -> Option<u8> {
     let mut chosen: Option<(Move, u8)> = None;
-    for &(code, _) in jumps.from(blank) {
+    for &code in jumps.from(blank) {
         let jump = jumps.jump(code);
         if chosen.is_some_and(|(mv, _)| mv != jump.mv) {
             break;
@@ -308,7 +308,7 @@ fn first_letter(
     d: u8,
     distance: &impl Fn(u64) -> u8,
 ) -> Option<Move> {
-    jumps.from(blank).iter().find_map(|&(code, _)| {
+    jumps.from(blank).iter().find_map(|&code| {
         let (_, _, next) = jumps.reach(cells, blank, rank, code);
         (distance(next / 2) == d - 1).then(|| jumps.jump(code).mv)
     })
@@ -352,10 +352,7 @@ mod tests {
         ];
         assert_eq!(codes, expected);
         // From the middle every jump of one cell fits, none of two.
-        assert_eq!(
-            jumps.from(4).iter().map(|&(c, _)| c).collect::<Vec<_>>(),
-            [0, 2, 4, 6]
-        );
+        assert_eq!(jumps.from(4), [0, 2, 4, 6]);
         assert_eq!(jumps.undo(1), 7);
         assert!(jumps.fits(0, 1) && !jumps.fits(0, 2));
     }

@@ -93,6 +93,18 @@ pub(crate) fn canonical_sections<D: AsRef<[u8]>>(
     Ok((section_of, goals))
 }
 
+/// Per cell of `goal`'s shape, the parity of its distance from the goal's
+/// blank: with the goal's parity, the solvability rule of
+/// [`connected`](crate::board::connected) with no division a board.
+pub(crate) fn distance_parities(goal: &Board) -> [u8; MAX_CELLS] {
+    let shape = goal.shape();
+    let mut parity = [0u8; MAX_CELLS];
+    for (cell, p) in parity.iter_mut().enumerate().take(shape.cells()) {
+        *p = (shape.distance(cell, goal.blank()) % 2) as u8;
+    }
+    parity
+}
+
 /// Of a table of `shape` with a section for the blank cells of
 /// `section_of`, the section that answers boards toward `goal`, once `goal`
 /// and `start` are found of the table's shape.
@@ -193,16 +205,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let entries = bfs::entries(shape);
         let (section_of, goals) = canonical_sections(&file, 4)?;
         let count = goals.len();
-        let distance_parity = goals
-            .iter()
-            .map(|goal| {
-                let mut parity = [0u8; MAX_CELLS];
-                for (cell, p) in parity.iter_mut().enumerate().take(shape.cells()) {
-                    *p = (shape.distance(cell, goal.blank()) % 2) as u8;
-                }
-                parity
-            })
-            .collect();
+        let distance_parity = goals.iter().map(distance_parities).collect();
         let codes = goals.iter().map(|_| OnceLock::new()).collect::<Vec<_>>();
         let goal_ranks = goals.iter().map(|g| board_rank_and_parity(g).0).collect();
         let goal_parities = goals.iter().map(Board::parity).collect();

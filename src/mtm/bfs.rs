@@ -100,7 +100,7 @@ pub(crate) fn layers(
 pub(crate) fn distances(jumps: &Jumps, goal: &Board, progress: impl FnMut(u8, u64)) -> Vec<u8> {
     let expand = |entry: u64, found: &mut dyn FnMut(u64)| {
         let (cells, blank, rank) = jumps.board_of(entry, goal);
-        for &(code, _) in jumps.from(blank) {
+        for &code in jumps.from(blank) {
             let (_, _, next) = jumps.reach(&cells, blank, rank, code);
             found(next / 2);
         }
@@ -238,7 +238,7 @@ pub(crate) fn tree(
         if depth == limit {
             continue;
         }
-        for &(code, _) in jumps.from(blank) {
+        for &code in jumps.from(blank) {
             if came.is_some_and(|came| code == jumps.undo(came)) {
                 continue;
             }
@@ -301,7 +301,7 @@ pub(crate) fn prove(
             let (cells, blank, rank) = jumps.board_of(entry, goal);
             let d = distance_ref[entry as usize];
             let board = || Board::from_cell_array(goal.shape(), cells);
-            for &(code, _) in jumps.from(blank) {
+            for &code in jumps.from(blank) {
                 let (_, _, next) = jumps.reach(&cells, blank, rank, code);
                 if distance_ref[(next / 2) as usize] + 1 < d {
                     return Err(Proof::NotShortest {

@@ -13,7 +13,7 @@ use crate::mtm::bfs::{prove, tree};
 use crate::mtm::{Jumps, code_at};
 use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::table::SPELLING;
-use crate::table::{canonical_sections, section_toward};
+use crate::table::{canonical_sections, distance_parities, section_toward};
 
 /// Boards a section answers by walking before its answers are derived.
 const DERIVE_AFTER: u64 = 1 << 13;
@@ -72,13 +72,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         let sections = goals.len();
         let parities = goals
             .iter()
-            .map(|goal| {
-                let mut distance = [0u8; MAX_CELLS];
-                for (cell, parity) in distance.iter_mut().enumerate().take(shape.cells()) {
-                    *parity = (shape.distance(cell, goal.blank()) % 2) as u8;
-                }
-                (goal.parity(), distance)
-            })
+            .map(|goal| (goal.parity(), distance_parities(goal)))
             .collect();
         Ok(MtmTable {
             file,
