@@ -72,7 +72,7 @@ fn solve_all(partition: &str, first: usize, required: bool) -> Option<(Duration,
             return None;
         };
         // SAFETY: the file is only read, and nothing writes it while this runs.
-        Data::Mapped(unsafe { map::map(&file) }.expect("the databases map"))
+        Data::Mapped(unsafe { map::map(&file, &path) }.expect("the databases map"))
     };
     let table = PdbTable::new(data).expect("the databases are valid");
     let searcher = Searcher::new(table);

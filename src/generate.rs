@@ -31,4 +31,4 @@ pub use crate::pdb::{
     write as write_databases,
 };
 pub use crate::rank::placements;
-pub use crate::trust::record_as_is as record_proof;
+pub use crate::trust::{holds as file_holds, record as record_proof};

@@ -113,6 +113,9 @@ pub struct Searcher<D> {
     /// Whether the entries are fetched a node ahead: for databases too large
     /// for the cache, where each lookup is a trip to memory.
     ahead: bool,
+    /// The file the databases are read from in place, looked at every
+    /// [`CHANGE_CHECK`] nodes: a search over a file that changed stops.
+    watch: Option<crate::map::Watch>,
 }
 
 impl<D> std::fmt::Debug for Searcher<D> {
@@ -200,7 +203,20 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             parallel_after: PARALLEL_AFTER,
             prune_after: Some(PRUNE_AFTER),
+            watch: None,
         }
+    }
+
+    /// Stops every search with [`SolveError::Changed`] once `watch` says
+    /// the file the databases are read from changed.
+    pub(crate) fn watching(mut self, watch: Option<crate::map::Watch>) -> Searcher<D> {
+        self.watch = watch;
+        self
+    }
+
+    /// Whether the file the databases are read from changed.
+    pub(crate) fn data_changed(&self) -> bool {
+        self.watch.as_ref().is_some_and(crate::map::Watch::changed)
     }
 
     /// Sets whether the search fetches a node's children's entries before

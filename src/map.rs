@@ -6,65 +6,37 @@
 //! process with every answer not yet written. A program that calls
 //! [`guard_truncation`] (the `eight` binary does; the library never installs
 //! a signal handler of itself) has its maps guarded: on Linux, a `SIGBUS`
-//! inside a guarded map is caught, the page is replaced by zeros so the
-//! reader can go on, and [`changed`] turns true.
-//! A file rewritten in place keeps its length but not its [`Stamp`]: every
-//! mapped file's stamp is looked at again by [`changed`]. Whoever reads a
-//! map checks [`changed`] after the work that read it and drops that work's
-//! results: the run ends with a message, after the answers made before the
-//! change.
+//! inside a guarded map is caught and the page replaced by zeros so the
+//! reader can go on.
+//!
+//! Every [`Mapping`] is watched: its [`Watch`] tells whether the file's
+//! bytes may have changed since it was mapped (a file cut short or rewritten
+//! in place has another [`Stamp`]). Whoever reads a map checks its watch
+//! after the work that read it and drops that work's results. A file
+//! replaced by renaming another over its name, as `eight-gen` does, keeps
+//! its bytes: its mapping stays good, and a solver loaded anew reads the
+//! new file.
 
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::ops::Deref;
-use std::os::fd::{AsRawFd, FromRawFd, RawFd};
-use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-/// Whether a mapped file has been found changed underneath: a guarded map
-/// cut short (see the [module](self) docs), or any file mapped here whose
-/// [`Stamp`] is no longer what it was when it was mapped (a file rewritten
-/// in place). Once true, it stays true.
-pub fn changed() -> bool {
-    if CHANGED.load(Ordering::SeqCst) {
-        return true;
-    }
-    let watched = WATCHED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let moved = watched.iter().any(|(_, file, stamp)| {
-        // SAFETY: the descriptor is open: a mapping leaves the list before
-        // its file is closed.
-        let file = std::mem::ManuallyDrop::new(unsafe { File::from_raw_fd(*file) });
-        Stamp::of(&file).map_or(true, |now| now != *stamp)
-    });
-    if moved {
-        CHANGED.store(true, Ordering::SeqCst);
-    }
-    moved
-}
-
-static CHANGED: AtomicBool = AtomicBool::new(false);
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether maps are guarded against their files being cut short.
 static GUARDED: AtomicBool = AtomicBool::new(false);
 
 /// Guards every map made from now on against its file being cut short (see
 /// the [module](self) docs): on Linux, installs a process-wide `SIGBUS`
-/// handler that reads a page past the file's new end as zeros and sets
-/// [`changed`], where the signal would otherwise end the process. A program
-/// opts into it; elsewhere than Linux it does nothing.
+/// handler that reads a page past the file's new end as zeros, where the
+/// signal would otherwise end the process; the file's [`Watch`] says it
+/// changed. A program opts into it; elsewhere than Linux it does nothing.
 pub fn guard_truncation() {
     #[cfg(target_os = "linux")]
     guard::install();
     GUARDED.store(true, Ordering::SeqCst);
 }
-
-/// The files of live mappings, by a number of their own, with their stamps
-/// when mapped.
-static WATCHED: Mutex<Vec<(u64, RawFd, Stamp)>> = Mutex::new(Vec::new());
-static NEXT_WATCH: AtomicU64 = AtomicU64::new(0);
 
 /// What changes whenever a file's bytes may have: its device and inode (a
 /// file put in its place), size, and modification and status-change times
@@ -91,17 +63,39 @@ impl Stamp {
     ///
     /// Fails if the file's metadata cannot be read.
     pub fn of(file: &File) -> io::Result<Stamp> {
+        Ok(Stamp::of_metadata(&file.metadata()?))
+    }
+
+    fn of_metadata(meta: &std::fs::Metadata) -> Stamp {
         use std::os::unix::fs::MetadataExt;
-        let meta = file.metadata()?;
         let nanos =
             |seconds: i64, nanos: i64| i128::from(seconds) * 1_000_000_000 + i128::from(nanos);
-        Ok(Stamp {
+        Stamp {
             dev: meta.dev(),
             ino: meta.ino(),
             size: meta.size(),
             modified: nanos(meta.mtime(), meta.mtime_nsec()),
             changed: nanos(meta.ctime(), meta.ctime_nsec()),
-        })
+        }
+    }
+
+    /// Whether the open `file`, stamped `self` before, may hold other bytes
+    /// now. A file with no name left (another renamed over it, or removed)
+    /// changes its status-change time when it loses its last name, and
+    /// nothing else: its bytes are what they were while its size and
+    /// modification time are.
+    pub fn changed_since(&self, file: &File) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = file.metadata() else {
+            return true;
+        };
+        let now = Stamp::of_metadata(&meta);
+        let unlinked = meta.nlink() == 0
+            && Stamp {
+                changed: self.changed,
+                ..now
+            } == *self;
+        now != *self && !unlinked
     }
 }
 
@@ -187,39 +181,76 @@ pub struct Mapping {
     map: memmap2::Mmap,
     #[cfg(target_os = "linux")]
     slot: Option<usize>,
-    /// The file, held open so that its descriptor in the watched list stays
-    /// its own until the mapping leaves the list.
-    _file: File,
-    /// The file's stamp when mapped.
-    stamp: Stamp,
-    /// Its number among the watched files.
-    watch: u64,
+    watch: Watch,
 }
 
-/// Maps all of `file` for reading.
+/// Tells whether a mapped file's bytes may have changed since it was
+/// mapped; cheap to clone, and kept by whoever answers from the map.
+#[derive(Clone, Debug)]
+pub struct Watch(Arc<Watched>);
+
+#[derive(Debug)]
+struct Watched {
+    /// The file, held open so that its stamp can be looked at again.
+    file: File,
+    /// Its name, for messages.
+    path: PathBuf,
+    /// Its stamp when mapped.
+    stamp: Stamp,
+    /// Whether it was found changed: once changed, always changed.
+    changed: AtomicBool,
+}
+
+impl Watch {
+    /// Whether the file's bytes may differ from those mapped: it was cut
+    /// short or written to (its [`Stamp`] is another). Once true, it stays
+    /// true.
+    pub fn changed(&self) -> bool {
+        let watched = &self.0;
+        if watched.changed.load(Ordering::Relaxed) {
+            return true;
+        }
+        let changed = watched.stamp.changed_since(&watched.file);
+        if changed {
+            watched.changed.store(true, Ordering::Relaxed);
+        }
+        changed
+    }
+
+    /// The file's path when it was mapped.
+    pub fn path(&self) -> &Path {
+        &self.0.path
+    }
+
+    /// The file's stamp when it was mapped.
+    pub fn stamp(&self) -> Stamp {
+        self.0.stamp
+    }
+
+    /// The file mapped, open.
+    pub fn file(&self) -> &File {
+        &self.0.file
+    }
+}
+
+/// Maps all of `file`, opened from `path`, for reading.
 ///
 /// # Safety
 ///
 /// The map shows the file's bytes as they are on disk at each read. The
 /// caller must not rely on them staying as they were checked: a file
 /// rewritten in place shows new bytes, and one made shorter shows zeros past
-/// its new end, with [`changed`] set, once [`guard_truncation`] was called
-/// (on Linux; else the read ends the process with `SIGBUS`). Readers in this
-/// crate check every value they follow
-/// against bounds before use, and the `eight` binary drops answers computed
-/// after [`changed`] turns true. `eight-gen` never changes a file in place:
-/// it writes a new one and renames it.
-pub unsafe fn map(file: &File) -> Result<Mapping, OpenError> {
+/// its new end once [`guard_truncation`] was called (on Linux; else the read
+/// ends the process with `SIGBUS`). Readers in this crate check every value
+/// they follow against bounds before use, and drop what they computed once
+/// the mapping's [`Watch`] says the file changed. `eight-gen` never changes
+/// a file in place: it writes a new one and renames it.
+pub unsafe fn map(file: &File, path: &Path) -> Result<Mapping, OpenError> {
     let file = file.try_clone().map_err(OpenError::Io)?;
     let stamp = Stamp::of(&file).map_err(OpenError::Io)?;
     // SAFETY: see this function's contract, which the caller accepts; the
     // guard below keeps a shortened file from killing the process.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(OpenError::Io)?;
-    let watch = NEXT_WATCH.fetch_add(1, Ordering::Relaxed);
-    WATCHED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .push((watch, file.as_raw_fd(), stamp));
     Ok(Mapping {
         #[cfg(target_os = "linux")]
         slot: match GUARDED.load(Ordering::SeqCst) {
@@ -227,17 +258,25 @@ pub unsafe fn map(file: &File) -> Result<Mapping, OpenError> {
             false => None,
         },
         map,
-        _file: file,
-        stamp,
-        watch,
+        watch: Watch(Arc::new(Watched {
+            file,
+            path: path.to_path_buf(),
+            stamp,
+            changed: AtomicBool::new(false),
+        })),
     })
 }
 
 impl Mapping {
     /// The file's stamp when it was mapped: the bytes seen through the map
-    /// are those it stamps as long as [`changed`] is false.
+    /// are those it stamps as long as the [`Watch`] says unchanged.
     pub fn stamp(&self) -> Stamp {
-        self.stamp
+        self.watch.stamp()
+    }
+
+    /// The watch on the file mapped.
+    pub fn watch(&self) -> &Watch {
+        &self.watch
     }
 }
 
@@ -261,10 +300,6 @@ impl Drop for Mapping {
         if let Some(slot) = self.slot {
             guard::unwatch(slot);
         }
-        WATCHED
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .retain(|(watch, _, _)| *watch != self.watch);
     }
 }
 
@@ -272,6 +307,7 @@ impl std::fmt::Debug for Mapping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Mapping")
             .field("len", &self.map.len())
+            .field("path", &self.watch.path())
             .finish_non_exhaustive()
     }
 }
@@ -330,8 +366,7 @@ mod guard {
         }
     }
 
-    /// On a fault inside a guarded range: note the change and put a page of
-    /// zeros where the file's page was, so the read that faulted returns 0.
+    /// On a fault inside a guarded range: put a page of zeros where the file's page was, so the read that faulted returns 0.
     /// Anywhere else: restore the default action, which the repeated fault
     /// then takes.
     extern "C" fn handle(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
@@ -346,7 +381,6 @@ mod guard {
         // page replaced lies inside a live read-only map of ours.
         unsafe {
             if guarded {
-                super::CHANGED.store(true, std::sync::atomic::Ordering::SeqCst);
                 let page = libc::sysconf(libc::_SC_PAGESIZE).max(4096) as usize;
                 let at = address & !(page - 1);
                 let zeros = libc::mmap(

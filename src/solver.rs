@@ -14,7 +14,7 @@ use crate::board::Board;
 use crate::data::{self, DataDir};
 use crate::file::FileError;
 use crate::ida::Searcher;
-use crate::map::{self, Mapping, OpenError, Stamp};
+use crate::map::{self, Mapping, OpenError, Stamp, Watch};
 use crate::mtm::{Metric, MtmSearcher, MtmTable};
 use crate::pdb::{PdbError, PdbTable};
 use crate::shape::{Move, Shape};
@@ -64,12 +64,13 @@ fn map_file(path: &std::path::Path, build: &str) -> Result<Mapping, DataError> {
     // SAFETY: see `map::map`: every reader here checks what it follows
     // against bounds, and callers check `map::changed` after use (the
     // stream after every batch of answers, the search as it goes).
-    unsafe { map::map(&file) }.map_err(open)
+    unsafe { map::map(&file, path) }.map_err(open)
 }
 
 /// How far the proof of a data file has come: a data-folder file is
-/// proven before its first answer, and the proof recorded beside it as
-/// `NAME.proof` for later runs, which trust the file while it is unchanged.
+/// proven before its first answer, and the proof recorded (beside it as
+/// `NAME.proof`, else in the user's cache folder) for later runs, which
+/// trust the file while it is unchanged.
 #[derive(Clone, Copy, Debug)]
 pub struct Proving<'a> {
     /// The file.
@@ -79,38 +80,46 @@ pub struct Proving<'a> {
     pub done: u64,
     /// The work in all, in the same units; `done == of` once proven.
     pub of: u64,
+    /// Once proven: where the proof is recorded, or why it could not be
+    /// (it is made again on the next run).
+    pub recorded: Option<Result<&'a std::path::Path, &'a str>>,
 }
 
-/// Proves the data-folder file at `path`, mapped as `stamp` says, before
-/// its first answer, unless a proof of it as it is now is recorded (see
+/// Proves the data-folder file that `watch` watches, before its first
+/// answer, unless a proof of it as it was mapped is recorded (see
 /// [`crate::trust`]); then records the proof. `prove` reports its work
 /// done and in all.
 fn prove_once(
-    path: &std::path::Path,
-    stamp: Stamp,
+    watch: &Watch,
     progress: &mut dyn FnMut(&Proving<'_>),
     prove: impl FnOnce(&mut dyn FnMut(u64, u64)) -> Result<(), Damage>,
 ) -> Result<(), Damage> {
+    let (path, stamp) = (watch.path(), watch.stamp());
     if trust::is_recorded(path, &stamp) {
         return Ok(());
     }
-    progress(&Proving {
+    let proving = |done, of| Proving {
         path,
-        done: 0,
-        of: 1,
-    });
-    prove(&mut |done, of| progress(&Proving { path, done, of }))?;
-    // The proof is of the bytes it read only if the file stayed as it was.
-    let now = map::open(path).map_err(|_| Damage::Changed)?;
-    if Stamp::of(&now).ok() != Some(stamp) {
+        done,
+        of,
+        recorded: None,
+    };
+    progress(&proving(0, 1));
+    prove(&mut |done, of| progress(&proving(done, of)))?;
+    // The proof is of the bytes it read only if the file stayed as it was,
+    // as its descriptor tells (its name may name another file by now).
+    if watch.changed() {
         return Err(Damage::Changed);
     }
-    // Unrecorded, the proof is made again next time: nothing worse.
-    let _ = trust::record(path, &stamp);
+    // Unrecorded, the proof is made again next time: nothing worse. A file
+    // replaced since is left to its own record.
+    let recorded = match Stamp::of(watch.file()) {
+        Ok(now) if now == stamp => trust::record(path, &stamp).map_err(|err| err.to_string()),
+        _ => Err("the file was replaced under its name".to_string()),
+    };
     progress(&Proving {
-        path,
-        done: 1,
-        of: 1,
+        recorded: Some(recorded.as_deref().map_err(String::as_str)),
+        ..proving(1, 1)
     });
     Ok(())
 }
@@ -126,6 +135,16 @@ pub enum Data {
     Mapped(Mapping),
     /// In memory.
     Owned(Vec<u8>),
+}
+
+impl Data {
+    /// The watch on the file mapped, if the bytes are a file's.
+    fn watch(&self) -> Option<&Watch> {
+        match self {
+            Data::Mapped(map) => Some(map.watch()),
+            _ => None,
+        }
+    }
 }
 
 impl AsRef<[u8]> for Data {
@@ -308,10 +327,32 @@ impl Solver {
 
     /// A solver searching with `searcher`.
     pub fn from_search(searcher: Searcher<Data>, origin: Origin) -> Solver {
+        let watch = searcher.table().file().data().watch().cloned();
         Solver {
-            engine: Engine::Search(searcher),
+            engine: Engine::Search(searcher.watching(watch)),
             origin,
         }
+    }
+
+    /// The watch on the file the solver reads in place, if it reads one.
+    fn watch(&self) -> Option<&Watch> {
+        let data = match &self.engine {
+            Engine::Table(table) => table.file().data(),
+            Engine::Search(searcher) => searcher.table().file().data(),
+            Engine::Jumps(table) => table.file().data(),
+            Engine::JumpSearch(_) => return None,
+        };
+        data.watch()
+    }
+
+    /// The file the solver reads in place, if its bytes may have changed
+    /// since it was loaded (see [`map::Watch`]): answers made from it since
+    /// cannot be trusted, and a solver loaded anew reads the file as it is
+    /// now.
+    pub fn changed(&self) -> Option<&std::path::Path> {
+        self.watch()
+            .filter(|watch| watch.changed())
+            .map(Watch::path)
     }
 
     /// The solver for `shape` toward goals with the blank at `blank`: the
@@ -399,7 +440,7 @@ impl Solver {
             }) => return Ok(search),
             map => map?,
         };
-        let stamp = map.stamp();
+        let watch = map.watch().clone();
         let damaged = |problem| DataError::Damaged {
             path: path.clone(),
             problem,
@@ -415,7 +456,7 @@ impl Solver {
                 got: format!("the {} table of other goals", table.shape()),
             }));
         }
-        prove_once(&path, stamp, &mut progress, |_| {
+        prove_once(&watch, &mut progress, |_| {
             table.verify().map_err(Damage::Table)
         })
         .map_err(damaged)?;
@@ -444,7 +485,7 @@ impl Solver {
             }) => return Ok(None),
             map => map?,
         };
-        let stamp = map.stamp();
+        let watch = map.watch().clone();
         let damaged = |problem| DataError::Damaged {
             path: path.clone(),
             problem,
@@ -467,7 +508,7 @@ impl Solver {
                 ),
             }));
         }
-        prove_once(&path, stamp, progress, |report| {
+        prove_once(&watch, progress, |report| {
             crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::Pdb)
         })
         .map_err(damaged)?;
@@ -512,13 +553,11 @@ impl Solver {
     ) -> Result<String, DataError> {
         let solver = Solver::open(shape, blank, dir, sizes, None)?;
         let mut text = solver.describe();
-        if let Origin::File { path, .. } = &solver.origin {
-            let recorded = map::open(path)
-                .ok()
-                .and_then(|file| Stamp::of(&file).ok())
-                .is_some_and(|stamp| trust::is_recorded(path, &stamp));
-            if !recorded {
-                text += " (not proven yet: it will be at its first use)";
+        if let Some(watch) = solver.watch() {
+            match trust::recorded(watch.path(), &watch.stamp()) {
+                Some(at) if at == trust::record_path(watch.path()) => {}
+                Some(at) => text += &format!(" (proven, recorded in {})", at.display()),
+                None => text += " (not proven yet: it will be at its first use)",
             }
         }
         Ok(text)
@@ -540,7 +579,7 @@ impl Solver {
             _ => " (half a minute and a gigabyte of memory)",
         };
         let map = map_data(&path, &what, &build, cost)?;
-        let stamp = map.stamp();
+        let watch = map.watch().clone();
         let damaged = |problem| DataError::Damaged {
             path: path.clone(),
             problem,
@@ -559,10 +598,8 @@ impl Solver {
             }));
         }
         if let Some(progress) = progress {
-            prove_once(&path, stamp, progress, |_| {
-                table.verify().map_err(Damage::Table)
-            })
-            .map_err(damaged)?;
+            prove_once(&watch, progress, |_| table.verify().map_err(Damage::Table))
+                .map_err(damaged)?;
         }
         Ok(Solver::from_table(table, Origin::File { path, build }))
     }
@@ -615,7 +652,7 @@ impl Solver {
             }
             map => map?,
         };
-        let stamp = map.stamp();
+        let watch = map.watch().clone();
         let damaged = |problem| DataError::Damaged {
             path: path.clone(),
             problem,
@@ -636,7 +673,7 @@ impl Solver {
             }));
         }
         if let Some(progress) = progress {
-            prove_once(&path, stamp, progress, |report| {
+            prove_once(&watch, progress, |report| {
                 table.prove(report).map_err(Damage::Pdb)
             })
             .map_err(damaged)?;

@@ -240,3 +240,64 @@ fn the_three_by_four_table_has_the_published_depth() {
     assert_eq!(search.histogram.iter().sum::<u64>(), 239_500_800);
     assert_eq!(search.max_depth(), 53);
 }
+
+/// Where the record of a proof cannot be written beside its file (here a
+/// folder stands in its place, as a read-only data folder would refuse
+/// it), it is kept in the user's cache folder: proven once, trusted after,
+/// and said where. A record that is a FIFO is never waited on.
+#[test]
+fn proofs_of_a_folder_that_cannot_be_written_are_kept_in_the_cache() {
+    let (dir, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let blocked = dir.path().join("2x5-blank9.table.proof");
+    std::fs::create_dir_all(blocked.join("in the way")).unwrap();
+    let made = eight_gen()
+        .args(["--shape", "2x5"])
+        .env("EIGHT_DATA", dir.path())
+        .env("XDG_CACHE_HOME", cache.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&made.stderr);
+    assert!(made.status.success(), "{said}");
+    let records = cache.path().join("eight").join("proofs");
+    assert!(said.contains(&records.display().to_string()), "{said}");
+    assert_eq!(names(&records).len(), 1, "one record, in the cache");
+    let eight = || {
+        let output = common::eight()
+            .args(["--shape", "2x5", "--verbose"])
+            .env("EIGHT_DATA", dir.path())
+            .env("XDG_CACHE_HOME", cache.path())
+            .write_stdin("1 2 3 4 5 6 7 8 x 9\n")
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let err = eight();
+    assert!(!err.contains("proving"), "trusted at once: {err}");
+    // The record gone, the next run proves the file and says where the
+    // proof is kept; the run after trusts it.
+    std::fs::remove_dir_all(&records).unwrap();
+    let err = eight();
+    assert!(
+        err.contains("proof is recorded in") && err.contains(&records.display().to_string()),
+        "{err}"
+    );
+    assert!(!eight().contains("proving"));
+    // A FIFO where the record is read: read as no record, never waited on.
+    std::fs::remove_dir_all(&records).unwrap();
+    std::fs::remove_dir_all(&blocked).unwrap();
+    let fifo = std::ffi::CString::new(blocked.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let output = common::eight()
+        .args(["--where", "--data", dir.path().to_str().unwrap()])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success());
+    assert!(out.contains("2x5-blank9.table (not proven yet"), "{out}");
+    let err = eight();
+    assert!(err.contains("proving"), "{err}");
+}

@@ -820,3 +820,88 @@ fn the_library_engine_answers_as_the_program_does() {
         assert!(finish.invalid && from_file.2 == Some(1), "{args:?}");
     }
 }
+
+/// `eight-gen` remaking a table while `eight` answers from it renames a
+/// new file over the old one, whose bytes stay as they were: the run goes
+/// on from the mapping it holds, with every answer and exit 0.
+#[test]
+fn a_table_remade_under_a_run_leaves_it_answering() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let remake = || {
+        common::eight_gen()
+            .args(["--quiet", "--shape", "2x5", "--out", data])
+            .assert()
+            .success();
+    };
+    remake();
+    let mut child = Command::new(cargo_bin("eight"))
+        .args(["--shape", "2x5", "--data", data])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut answers = String::new();
+    stdin.write_all(b"1 2 3 4 5 6 7 8 x 9\n").unwrap();
+    stdin.flush().unwrap();
+    stdout.read_line(&mut answers).unwrap();
+    remake();
+    stdin.write_all(b"1 2 3 4 5 x 6 7 8 9\n").unwrap();
+    drop(stdin);
+    std::io::Read::read_to_string(&mut stdout, &mut answers).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(answers, "r\nrrrr\n", "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}
+
+/// A table rewritten in place under a run ends it naming the file; a
+/// process that goes on (a library user's, Python's) reads the file as it
+/// is at its next run, and answers only the boards that need it from it.
+#[test]
+fn a_table_changed_between_runs_is_read_anew_by_the_next() {
+    use eight::Layout;
+    use eight::stream::{self, Config, Quiet, Solvers};
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    common::eight_gen()
+        .args(["--quiet", "--shape", "2x5", "--out", data])
+        .assert()
+        .success();
+    let path = dir.path().join("2x5-blank9.table");
+    let right = std::fs::read(&path).unwrap();
+    let mut solvers = Solvers::new(&Quiet).with_data(Ok(eight::DataDir::at(dir.path())));
+    let boards = b"1 2 3 4 5 6 7 8 x 9\n1 2 3 4 5 x 6 7 8 9\n".to_vec();
+    let config = || Config::new(Layout::Fixed("2x5".parse().unwrap()));
+    let answers = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
+    assert_eq!(answers.text, b"r\nrrrr\n");
+    // Rewritten in place, the same bytes, a tick of the clock later: the
+    // file's stamp is another, so its bytes may be.
+    std::thread::sleep(Duration::from_millis(30));
+    std::fs::write(&path, &right).unwrap();
+    let answers = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
+    assert_eq!(answers.text, b"r\nrrrr\n", "loaded and proven anew");
+    // Cut short: the runs that need it fail, naming it; others answer.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(100)
+        .unwrap();
+    let err = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap_err();
+    assert!(err.to_string().contains("2x5-blank9.table"), "{err}");
+    let eight = stream::answer_text(
+        b"1 2 3 4 5 6 7 x 8\n".to_vec(),
+        Config::new(Layout::Auto),
+        &mut solvers,
+        &Quiet,
+    );
+    assert_eq!(eight.unwrap().text, b"r\n");
+    std::fs::write(&path, &right).unwrap();
+    let answers = stream::answer_text(boards, config(), &mut solvers, &Quiet).unwrap();
+    assert_eq!(answers.text, b"r\nrrrr\n", "made again, read again");
+}

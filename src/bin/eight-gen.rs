@@ -147,9 +147,9 @@ fn run(args: &Args) -> Result<ExitCode> {
             failed |= !check(target, &bytes, args.quiet);
             continue;
         }
-        publish(&target.path, &bytes)?;
+        let written = publish(&target.path, &bytes)?;
         if target.proof_recorded() {
-            record_proof(&target.path);
+            record_proof(&target.path, &written, &bytes, args.quiet);
         }
         if !args.quiet {
             say(&format!(
@@ -524,7 +524,13 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
         say(&format!("eight-gen: a fresh {}: {err}", path.display()));
         return false;
     }
-    match std::fs::read(path) {
+    let on_disk = eight::map::open(path)
+        .map_err(|err| err.to_string())
+        .and_then(|file| {
+            let holds = generate::file_holds(&file, fresh).map_err(|err| err.to_string())?;
+            Ok((file, holds))
+        });
+    match on_disk {
         Err(err) => {
             say(&format!(
                 "eight-gen: cannot read {}: {err}; run `{command}` to make it",
@@ -532,20 +538,21 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
             ));
             false
         }
-        Ok(on_disk) if on_disk != fresh => {
+        Ok((file, None)) => {
+            let len = file.metadata().map_or(0, |meta| meta.len());
             say(&format!(
-                "eight-gen: {} differs from a fresh generation ({} bytes on disk, {} made); \
+                "eight-gen: {} differs from a fresh generation ({len} bytes on disk, {} made); \
                  run `{command}`{commit}",
                 path.display(),
-                on_disk.len(),
                 fresh.len(),
             ));
             false
         }
-        Ok(_) => {
-            // Equal to a fresh generation: proven.
+        Ok((_, Some(stamp))) => {
+            // Equal to a fresh generation, read through the descriptor that
+            // is stamped: proven.
             if target.proof_recorded() {
-                record_proof(path);
+                report_record(path, generate::record_proof(path, &stamp), quiet);
             }
             if !quiet {
                 say(&format!(
@@ -559,16 +566,40 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
     }
 }
 
-/// Records that the data-folder file at `path` is proven (it was just
-/// made, or found equal to what is made), so that `eight` trusts it at once
-/// while it stays unchanged. A record that cannot be written only means
-/// `eight` proves the file at its first use.
-fn record_proof(path: &Path) {
-    if let Err(err) = generate::record_proof(path) {
-        say(&format!(
+/// Records that the data-folder file at `path`, just written through
+/// `file`, is proven, so that `eight` trusts it at once while it stays
+/// unchanged: once `file` is read back equal to `bytes` under one stamp. A
+/// record that cannot be made only means `eight` proves the file at its
+/// first use.
+fn record_proof(path: &Path, file: &File, bytes: &[u8], quiet: bool) {
+    match generate::file_holds(file, bytes) {
+        Ok(Some(stamp)) => report_record(path, generate::record_proof(path, &stamp), quiet),
+        Ok(None) => say(&format!(
+            "eight-gen: {} changed as it was written; its proof is not recorded: eight proves \
+             it at its first use",
+            path.display()
+        )),
+        Err(err) => say(&format!(
+            "eight-gen: cannot read back {} ({err}): eight proves it at its first use",
+            path.display()
+        )),
+    }
+}
+
+/// Says where the proof of `path` was recorded if not beside it, or that it
+/// could not be.
+fn report_record(path: &Path, recorded: io::Result<PathBuf>, quiet: bool) {
+    match recorded {
+        Ok(at) if quiet || at.parent() == path.parent() => {}
+        Ok(at) => say(&format!(
+            "the proof of {} is recorded in {} (its folder cannot be written)",
+            path.display(),
+            at.display()
+        )),
+        Err(err) => say(&format!(
             "eight-gen: cannot record the proof of {} ({err}): eight proves it at its first use",
             path.display()
-        ));
+        )),
     }
 }
 
@@ -576,8 +607,9 @@ fn record_proof(path: &Path) {
 /// name in the same folder, which is then given a name of its own (unique
 /// to this run) and renamed over `path`. A reader sees the old file or the
 /// new one, never half of one; two runs at once never share a file; and a
-/// run that fails or is killed while writing leaves nothing behind.
-fn publish(path: &Path, bytes: &[u8]) -> Result<()> {
+/// run that fails or is killed while writing leaves nothing behind. The
+/// file written comes back, open.
+fn publish(path: &Path, bytes: &[u8]) -> Result<File> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -616,14 +648,14 @@ fn publish(path: &Path, bytes: &[u8]) -> Result<()> {
                 .as_file()
                 .sync_all()
                 .with_context(|| cannot("write"))?;
-            named.persist(path).with_context(|| cannot("write"))?;
-            return Ok(());
+            return named.persist(path).with_context(|| cannot("write"));
         }
     }
     std::fs::rename(&temporary, path).map_err(|err| {
         let _ = std::fs::remove_file(&temporary);
         anyhow!(err).context(cannot("move into place"))
-    })
+    })?;
+    Ok(unnamed)
 }
 
 /// A number unique to this call within the run.

@@ -296,7 +296,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
     ) -> Step {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHANGE_CHECK) {
-            if crate::map::changed() {
+            if self.solver.data_changed() {
                 return Step::Changed;
             }
             if let Some((found, me)) = self.stop

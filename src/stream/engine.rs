@@ -52,6 +52,8 @@ pub fn run(
         errors_piece,
         errors_terminal,
     } = io;
+    // Data remade since an earlier run is read as it is now.
+    solvers.refresh();
     let mut session = Session {
         pipeline: Pipeline::new(
             &config,

@@ -11,7 +11,6 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 
 use crate::board::{Board, Layout};
-use crate::map;
 use crate::solver::Solver;
 use crate::stream::batch::answer_batch;
 use crate::stream::chunk::{answer_chunk, board_lines, clean_cut};
@@ -476,10 +475,11 @@ impl<'a> Pipeline<'a> {
     pub(super) fn write(&mut self, done: Done) -> Result<()> {
         // A data file changed while the answers were made (or before): none
         // of them can be trusted.
-        if map::changed() {
+        if let Some(path) = self.shared.iter().find_map(|solver| solver.changed()) {
             return Err(anyhow!(
-                "a data file was changed or cut short while being read; the answers from then \
-                 on were dropped: run again once it is complete"
+                "{} was changed or cut short while being read; the answers from then on were \
+                 dropped: run again once it is complete",
+                path.display()
             ));
         }
         self.reporter.extend(&done.errors);

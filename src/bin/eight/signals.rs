@@ -63,9 +63,11 @@ impl Host for Cli {
         spawn(work)
     }
 
-    /// On a terminal, a line on stderr kept up to date; elsewhere nothing.
+    /// On a terminal, a line on stderr kept up to date; its end, where the
+    /// proof is recorded, with `--verbose` too.
     fn proving(&self, proving: &Proving<'_>) {
-        if !io::stderr().is_terminal() {
+        let terminal = io::stderr().is_terminal();
+        if !terminal && !self.verbose {
             return;
         }
         let mut state = self.proving.lock().unwrap_or_else(|e| e.into_inner());
@@ -74,20 +76,36 @@ impl Host for Cli {
         }
         let (_, started, shown) = state.as_mut().expect("set above");
         let percent = proving.done * 100 / proving.of.max(1);
-        if *shown == Some(percent) {
-            return;
-        }
-        *shown = Some(percent);
-        let end = match proving.done == proving.of && proving.done > 0 {
-            true => format!(
-                "proven in {:.0} s, recorded for later runs\n",
-                started.elapsed().as_secs_f64()
+        let seconds = started.elapsed().as_secs_f64();
+        let (start, end) = match (proving.recorded, terminal) {
+            (Some(Ok(at)), _) if at.parent() == proving.path.parent() => (
+                "",
+                format!("proven in {seconds:.0} s, recorded for later runs\n"),
             ),
-            false => format!("{percent}%"),
+            (Some(Ok(at)), _) => (
+                "",
+                format!(
+                    "proven in {seconds:.0} s; its folder cannot be written, so the proof is \
+                     recorded in {}\n",
+                    at.display()
+                ),
+            ),
+            (Some(Err(why)), _) => (
+                "",
+                format!(
+                    "proven in {seconds:.0} s, but the proof cannot be recorded ({why}): it is \
+                     made again on every run\n"
+                ),
+            ),
+            (None, false) => return,
+            (None, true) if *shown == Some(percent) => return,
+            (None, true) => ("\r", format!("{percent}%")),
         };
+        *shown = Some(percent);
+        let start = if terminal { "\r" } else { start };
         let _ = io::stderr().lock().write_all(
             format!(
-                "\reight: proving {} before its first use: {end}",
+                "{start}eight: proving {} before its first use: {end}",
                 proving.path.display()
             )
             .as_bytes(),
