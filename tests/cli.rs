@@ -121,6 +121,19 @@ fn pairs_mode_checks_the_count() {
     assert_eq!(out, "");
     assert!(err.contains("no input"), "{err}");
     assert_eq!(code, 1);
+    // A first line that is no board is the count line, readable or not:
+    // said once, and the pairs after it stay pairs.
+    for count in ["99999999999999999999", "-1", "2 3", "two", "0x2", "2.0"] {
+        let input = format!("{count}\n12X453786\n12345678X\n564178X23\n7568X4123\n");
+        let (out, err, code) = run(&["--pairs"], input);
+        assert_eq!(out, "Case 1: 2\ndd\nCase 2: 8\nurrulldr\n", "{count}");
+        assert_eq!(err.lines().count(), 1, "{count}: {err}");
+        assert!(
+            err.starts_with("eight: <stdin>:1: the number of cases"),
+            "{err}"
+        );
+        assert_eq!(code, 1, "{count}");
+    }
 }
 
 #[test]

@@ -269,17 +269,33 @@ impl CountLine {
                 *parser = Parser::starting_at(layout, line + 1);
                 Some(head[after..].to_vec())
             }
-            Err(_) => {
-                // Not a count: read the line as the first board, so that the
-                // pairs after it stay paired as they were written.
+            Err(why) => {
                 let shown: String = text.trim().chars().take(40).collect();
+                session.pairs_mut().announced = Some((line, None));
+                if Board::parse_in(layout, text.as_bytes()).is_ok() {
+                    // No count: read the line as the first board, so that
+                    // the pairs after it stay paired as they were written.
+                    session.report(
+                        line,
+                        &format!("expected the number of cases first, found the board {shown:?}"),
+                    );
+                    *parser = Parser::starting_at(layout, line);
+                    return Some(head[start..].to_vec());
+                }
+                // A count that cannot be read is still the count line: the
+                // pairs after it stay pairs.
+                let why = match why.kind() {
+                    std::num::IntErrorKind::PosOverflow => "too large",
+                    _ => "not a whole number of cases",
+                };
                 session.report(
                     line,
-                    &format!("expected the number of cases first, found {shown:?}"),
+                    &format!(
+                        "the number of cases {shown:?} is {why}; the pairs after it are answered"
+                    ),
                 );
-                session.pairs_mut().announced = Some((line, None));
-                *parser = Parser::starting_at(layout, line);
-                Some(head[start..].to_vec())
+                *parser = Parser::starting_at(layout, line + 1);
+                Some(head[after..].to_vec())
             }
         }
     }

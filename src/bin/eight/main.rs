@@ -71,7 +71,9 @@ struct Args {
     #[arg(long, value_name = "BOARD")]
     goal: Option<String>,
     /// HDU 3567 "Eight II" input: T, then T pairs of start and target boards;
-    /// prints `Case k: d` and the moves for each pair.
+    /// prints `Case k: d` and the moves for each pair. A first line that is
+    /// a board starts the pairs (no count); any other is the count line,
+    /// said once if it is not a count.
     #[arg(long, conflicts_with = "goal")]
     pairs: bool,
     /// Draw the boards along each solution.
