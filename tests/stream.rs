@@ -276,6 +276,14 @@ fn an_unwritable_stdout_is_an_error_and_a_writable_one_is_not() {
         (format!("'{eight}' --help > /dev/full"), "No space"),
         (format!("'{eight}' --version > /dev/full"), "No space"),
         (format!("'{gen_}' --help > /dev/full"), "No space"),
+        (format!("'{eight}' --help >&-"), "it is closed"),
+        (
+            format!("'{eight}' --version 1<'{readable}'"),
+            "reading only",
+        ),
+        (format!("'{gen_}' --help >&-"), "it is closed"),
+        (format!("'{gen_}' --version >&-"), "it is closed"),
+        (format!("'{gen_}' --where >&-"), "it is closed"),
     ] {
         let (code, err) = shell(&script);
         assert_eq!(code, Some(2), "{script}: {err}");

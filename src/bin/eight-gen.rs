@@ -72,10 +72,6 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(code) => return ExitCode::from(code),
     };
-    if let Some(why) = args::unwritable_stdout() {
-        say(&format!("eight-gen: cannot write stdout: {why}"));
-        return ExitCode::from(args::FATAL);
-    }
     match run(&args) {
         Ok(code) => code,
         Err(err) => {
@@ -127,6 +123,9 @@ use crate::args::say;
 
 fn run(args: &Args) -> Result<ExitCode> {
     if args.show_where {
+        if let Some(why) = args::unwritable_stdout() {
+            bail!("cannot write stdout: {why}");
+        }
         let dir = DataDir::locate()?;
         io::stdout()
             .lock()

@@ -20,7 +20,6 @@ mod start;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir, Method};
@@ -151,9 +150,6 @@ pub const INVALID: u8 = 1;
 
 /// Does what the arguments ask; returns the exit code.
 fn run(args: &Args) -> Result<u8> {
-    if start::STDOUT_CLOSED.load(Ordering::Relaxed) {
-        bail!("cannot write stdout: it is closed");
-    }
     if let Some(why) = args::unwritable_stdout() {
         bail!("cannot write stdout: {why}");
     }

@@ -3,7 +3,6 @@
 use std::ffi::{CStr, OsStr, OsString, c_char, c_int};
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use eight::stream::StreamError;
 
@@ -11,10 +10,6 @@ use crate::args::{self, FATAL};
 use crate::{ANSWERED, Args, run, signals};
 /// The exit code of a panic, as Rust's own start gives it.
 const PANIC: u8 = 101;
-
-/// Whether the program was started with stdout closed: [`start`] opened
-/// `/dev/null` in its place, where answers would vanish without a word.
-pub static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// The program's entry, called by the C runtime with the arguments.
 ///
@@ -52,9 +47,6 @@ unsafe fn start(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
             // The lowest free number is `fd`: the ones before it are open.
             if closed && libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) != fd {
                 libc::abort();
-            }
-            if closed && fd == 1 {
-                STDOUT_CLOSED.store(true, Ordering::Relaxed);
             }
         }
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
