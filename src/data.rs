@@ -80,8 +80,30 @@ pub enum Source {
 
 /// There is no data folder to use.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("there is no data folder: set {ENV} to a folder for eight's data")]
-pub struct NoDataDir;
+#[non_exhaustive]
+pub enum NoDataDir {
+    /// Neither [`ENV`] nor the user's data folder is known (no home
+    /// folder).
+    #[error("there is no data folder: set {ENV} to a folder for eight's data")]
+    Unknown,
+    /// The path named is something other than a folder.
+    #[error("the data folder {} is {what}, not a folder: {}", .dir.path().display(), fix(.dir))]
+    NotAFolder {
+        /// The path, and how it was found.
+        dir: DataDir,
+        /// What it is.
+        what: &'static str,
+    },
+}
+
+/// How to name a data folder that is a folder, found as `dir` was.
+fn fix(dir: &DataDir) -> String {
+    match dir.source {
+        Source::Given => "give --data a folder".to_string(),
+        Source::Environment => format!("set ${ENV} to a folder for eight's data"),
+        Source::UserData => format!("move it away, or set ${ENV} to a folder for eight's data"),
+    }
+}
 
 impl DataDir {
     /// The data folder: [`ENV`] if it is set and not empty, else `eight` in
@@ -89,19 +111,21 @@ impl DataDir {
     ///
     /// # Errors
     ///
-    /// Fails if neither is known (no home folder).
+    /// Fails if neither is known (no home folder), or the path names
+    /// something that is not a folder (a missing folder is fine: it is made
+    /// when data is).
     pub fn locate() -> Result<DataDir, NoDataDir> {
-        if let Some(path) = std::env::var_os(ENV).filter(|path| !path.is_empty()) {
-            return Ok(DataDir {
+        let dir = match std::env::var_os(ENV).filter(|path| !path.is_empty()) {
+            Some(path) => DataDir {
                 path: PathBuf::from(path),
                 source: Source::Environment,
-            });
-        }
-        let path = dirs::data_dir().ok_or(NoDataDir)?.join("eight");
-        Ok(DataDir {
-            path,
-            source: Source::UserData,
-        })
+            },
+            None => DataDir {
+                path: dirs::data_dir().ok_or(NoDataDir::Unknown)?.join("eight"),
+                source: Source::UserData,
+            },
+        };
+        dir.usable()
     }
 
     /// The folder at `path`, named by the user.
@@ -109,6 +133,25 @@ impl DataDir {
         DataDir {
             path: path.into(),
             source: Source::Given,
+        }
+    }
+
+    /// The folder, unless its path names something else than a folder: a
+    /// file, a FIFO.
+    ///
+    /// # Errors
+    ///
+    /// Fails with what the path names and how to name a folder instead.
+    pub fn usable(self) -> Result<DataDir, NoDataDir> {
+        match std::fs::metadata(&self.path) {
+            Ok(meta) if !meta.is_dir() => Err(NoDataDir::NotAFolder {
+                what: match meta.is_file() {
+                    true => "a file",
+                    false => "not a folder",
+                },
+                dir: self,
+            }),
+            _ => Ok(self),
         }
     }
 

@@ -410,22 +410,10 @@ impl Solver {
         dir: &DataDir,
         mut progress: impl FnMut(&Proving<'_>),
     ) -> Result<Solver, DataError> {
-        if is_builtin(shape) {
-            let name = mtm_table_file(shape, None);
-            let bytes = data::builtin_file(&name).unwrap_or(&[]);
-            let mut table = MtmTable::new(Data::Static(bytes))
-                .map_err(|problem| DataError::Builtin { shape, problem })?;
-            if let Some(decoded) = data::builtin_decoded(&name) {
-                table = table.with_decoded(decoded);
-            }
-            return Ok(Solver {
-                engine: Engine::Jumps(table),
-                origin: Origin::Builtin,
-            });
-        }
-        let search = Solver {
-            engine: Engine::JumpSearch(MtmSearcher::new(shape)),
-            origin: Origin::Builtin,
+        let search = match Solver::builtin_for(shape, blank, Metric::Mtm) {
+            Some(Ok(solver)) if !solver.searches() => return Ok(solver),
+            Some(solver) => solver?,
+            None => unreachable!("every shape has a search of the multi-tile metric"),
         };
         let build = mtm_build_command(shape, blank, dir);
         if Method::of(shape) == Method::Search {
@@ -464,6 +452,46 @@ impl Solver {
             engine: Engine::Jumps(table),
             origin: Origin::File { path, build },
         })
+    }
+
+    /// The solver of `shape`'s goals with the blank at `blank`, counting in
+    /// `metric`, from what is built into the program alone: the tables of
+    /// up to 9 cells, the 4x4 databases, and the multi-tile metric's search
+    /// of larger shapes, which needs no data; `None` where only the data
+    /// folder's data answers.
+    ///
+    /// # Errors
+    ///
+    /// Fails if the program's own data does not load: it was built wrongly.
+    pub fn builtin_for(
+        shape: Shape,
+        blank: usize,
+        metric: Metric,
+    ) -> Option<Result<Solver, DataError>> {
+        match (metric, is_builtin(shape)) {
+            (Metric::Stm, true) => Some(Solver::builtin(shape)),
+            (Metric::Stm, false) => {
+                let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
+                builtin_pdb(db_shape, rep).map(|_| Solver::builtin_search(db_shape, rep))
+            }
+            (Metric::Mtm, true) => {
+                let name = mtm_table_file(shape, None);
+                let bytes = data::builtin_file(&name).unwrap_or(&[]);
+                let table = MtmTable::new(Data::Static(bytes))
+                    .map_err(|problem| DataError::Builtin { shape, problem });
+                Some(table.map(|table| Solver {
+                    engine: Engine::Jumps(match data::builtin_decoded(&name) {
+                        Some(decoded) => table.with_decoded(decoded),
+                        None => table,
+                    }),
+                    origin: Origin::Builtin,
+                }))
+            }
+            (Metric::Mtm, false) => Some(Ok(Solver {
+                engine: Engine::JumpSearch(MtmSearcher::new(shape)),
+                origin: Origin::Builtin,
+            })),
+        }
     }
 
     /// The data folder's databases of the multi-tile metric of `shape` for

@@ -613,6 +613,50 @@ fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
     }
     let (_, err, _) = run(&[], "01 2 3 x 4 6 7 5 8\n");
     assert!(err.contains("unknown tile \"01\" (a 3x3 board"), "{err}");
+    // A data folder that is a file: said as it is, with the way to name a
+    // folder, by both programs; what is built in still answers.
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let file = file.path().to_str().unwrap();
+    let twelve = "1 2 3 4 5 6 7 8 9 x 10 11\n";
+    for (args, env, fix) in [
+        (&["--data", file][..], None, "give --data a folder"),
+        (&[][..], Some(file), "set $EIGHT_DATA to a folder"),
+    ] {
+        let mut eight = common::eight();
+        eight
+            .args(args)
+            .args(["--shape", "3x4"])
+            .write_stdin(twelve);
+        if let Some(file) = env {
+            eight.env("EIGHT_DATA", file);
+        }
+        let output = eight.output().unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "the data folder {file} is a file, not a folder: {fix}"
+            )),
+            "{err}"
+        );
+        let mut eight = common::eight();
+        eight.args(args).write_stdin("1 2 3 4 5 6 7 x 8\n");
+        if let Some(file) = env {
+            eight.env("EIGHT_DATA", file);
+        }
+        eight.assert().success().stdout("r\n");
+    }
+    let output = common::eight_gen()
+        .args(["--shape", "2x5"])
+        .env("EIGHT_DATA", file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is a file, not a folder: set $EIGHT_DATA"),
+        "{err}"
+    );
     // Databases made for a class with other groups serve it without
     // --partition; the advice names the class's own command.
     let dir = tempfile::tempdir().unwrap();

@@ -261,7 +261,7 @@ type Kept = (Option<PathBuf>, Metric);
 /// was; with what to [`keep`] them under.
 fn solvers(data: Option<PathBuf>, metric: Metric) -> (Kept, Solvers) {
     let dir = match data {
-        Some(path) => Ok(DataDir::at(path)),
+        Some(path) => DataDir::at(path).usable(),
         None => DataDir::locate(),
     };
     let key = (

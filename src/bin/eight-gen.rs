@@ -613,6 +613,12 @@ fn publish(path: &Path, bytes: &[u8]) -> Result<File> {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "cannot write into {}: it is not a folder; give --out a folder",
+            dir.display()
+        );
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let cannot = |what: &str| format!("cannot {what} {}", path.display());
     let unnamed = tempfile::tempfile_in(dir).with_context(|| cannot("write"))?;

@@ -154,7 +154,7 @@ fn run(args: &Args) -> Result<u8> {
         bail!("cannot write stdout: {why}");
     }
     let dir = match &args.data {
-        Some(path) => Ok(DataDir::at(path)),
+        Some(path) => DataDir::at(path).usable(),
         None => DataDir::locate(),
     };
     if args.show_where {
