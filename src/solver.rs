@@ -645,17 +645,23 @@ impl Solver {
     ) -> Result<Solver, DataError> {
         let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
         let default = default_partition(db_shape);
-        // Without sizes asked for: the default's, else the largest groups
-        // made for this class, else those built into the program.
-        let made = match sizes {
-            Some(_) => Vec::new(),
-            None => data::partitions_made(dir, db_shape, rep),
+        // Without sizes asked for: the strongest databases made for this
+        // class, or built in; the default's command if there are none.
+        let builtin = builtin_pdb(db_shape, rep).map(|_| {
+            let groups = data::builtin_groups(rep);
+            groups.iter().map(Vec::len).collect::<Vec<usize>>()
+        });
+        let strongest = match sizes {
+            Some(_) => None,
+            None => data::partitions_made(dir, db_shape, rep)
+                .into_iter()
+                .chain(builtin.clone())
+                .max_by_key(|sizes| data::strength(db_shape, sizes)),
         };
-        let wanted = match sizes {
-            Some(sizes) => sizes,
-            None if made.contains(&default) => &default,
-            None => made.first().unwrap_or(&default),
-        };
+        if strongest.is_some() && strongest == builtin {
+            return Solver::builtin_search(db_shape, rep);
+        }
+        let wanted = sizes.or(strongest.as_deref()).unwrap_or(&default);
         let build = build_command(shape, blank, Some(wanted), dir);
         let what = format!(
             "the {db_shape} pattern databases ({}) for goals with the blank at cell {rep}",

@@ -657,8 +657,9 @@ fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
         err.contains("is a file, not a folder: set $EIGHT_DATA"),
         "{err}"
     );
-    // Databases made for a class with other groups serve it without
-    // --partition; the advice names the class's own command.
+    // The strongest databases at hand answer: built-in 6-6-3 before 5-5-5
+    // made for the class, which answer when asked for; the advice names
+    // the class's own command.
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
     let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x\n";
@@ -670,9 +671,42 @@ fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
     );
     common::build_databases(dir.path(), "4x4", "5-5-5", 1);
     let (_, err, _) = run(&["--verbose", "--goal", goal, "--data", data], board);
+    assert!(err.contains("(6-6-3) built into the program"), "{err}");
+    let (out, _, _) = run(&["--where", "--data", data], "");
+    assert!(
+        out.contains("4x4: IDA* over the 4x4 pattern databases (6-6-3) built in"),
+        "{out}"
+    );
+    let (_, err, _) = run(
+        &[
+            "--verbose",
+            "--goal",
+            goal,
+            "--data",
+            data,
+            "--partition",
+            "5-5-5",
+        ],
+        board,
+    );
     assert!(
         err.contains("(5-5-5) in ") && err.contains("4x4-5-5-5-blank1.pdb"),
         "{err}"
+    );
+    // Where nothing is built in, the stronger of the databases made.
+    for partition in ["3-3-3-4", "4-4-5"] {
+        common::build_databases(dir.path(), "2x7", partition, 13);
+    }
+    let (out, _, _) = run(&["--where", "--data", data], "");
+    assert!(
+        out.contains("2x7: IDA* over the 2x7 pattern databases (4-4-5) in"),
+        "{out}"
+    );
+    std::fs::remove_file(dir.path().join("2x7-4-4-5-blank0.pdb")).unwrap();
+    let (out, _, _) = run(&["--where", "--data", data], "");
+    assert!(
+        out.contains("2x7: IDA* over the 2x7 pattern databases (3-3-3-4) in"),
+        "{out}"
     );
     // eight-gen --check on a data-folder file: the command as asked, and
     // nothing to commit.
