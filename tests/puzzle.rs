@@ -267,6 +267,20 @@ fn random_boards_of_an_exact_depth() {
     let (_, err, code) = run(&["--random", "3", "--depth", "10", "--shape", "4x4"], "");
     assert!(err.contains("up to 12 cells"), "{err}");
     assert_eq!(code, 2);
+    // A shape a table could answer, searched for want of one: the table's
+    // command, in either metric.
+    for (metric, command) in [
+        ("stm", "eight-gen --shape 2x5 --blank 0 --out"),
+        ("mtm", "eight-gen --metric mtm --shape 2x5 --blank 0 --out"),
+    ] {
+        let args = [
+            "--random", "2", "--depth", "5", "--metric", metric, "--shape", "2x5",
+        ];
+        let goal = ["--goal", "x 1 2 3 4 5 6 7 8 9", "--data", data];
+        let (out, err, code) = run(&[&args[..], &goal[..]].concat(), "");
+        assert_eq!((out.as_str(), code), ("", 2), "{metric}");
+        assert!(err.contains(command), "{metric}: {err}");
+    }
 }
 
 #[test]

@@ -579,7 +579,7 @@ fn random<'py>(
             Some(depth) => {
                 let (folder, mut solvers) = solvers(data, metric);
                 let solver = solvers
-                    .get(&goal)
+                    .get_table(&goal)
                     .map_err(|err| PyErrText::Data(err.to_string()))?;
                 keep((folder, solvers));
                 Draw::at_depth(goal, seed, depth, &solver).map_err(|err| match err {

@@ -125,6 +125,46 @@ impl Solvers {
         Ok(Arc::clone(&self.list[index]))
     }
 
+    /// The solver that answers toward `goal` from a table of every board,
+    /// loading it if need be: what drawing boards at an exact depth needs.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solvers::get`]; and where the shape's boards could be answered
+    /// from a table (up to 12 cells) but a search answers them, names the
+    /// table and the command that makes it.
+    pub fn get_table(&mut self, goal: &Board) -> Result<Arc<Solver>, StreamError> {
+        let solver = self.get(goal)?;
+        let (shape, blank) = (goal.shape(), goal.blank());
+        if !solver.searches() || data::Method::of(shape) != data::Method::Table {
+            return Ok(solver);
+        }
+        let dir = self.dir.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;
+        let missing = crate::solver::DataError::Missing {
+            what: format!(
+                "boards drawn at an exact depth need the {shape} table{} for goals with the \
+                 blank at cell {blank}",
+                match self.metric {
+                    Metric::Stm => "",
+                    Metric::Mtm => " of the multi-tile metric",
+                }
+            ),
+            path: dir.path().join(match self.metric {
+                Metric::Stm => data::table_file(shape, Some(blank)),
+                Metric::Mtm => data::mtm_table_file(shape, Some(blank)),
+            }),
+            build: match self.metric {
+                Metric::Stm => data::build_command(shape, blank, None, dir),
+                Metric::Mtm => data::mtm_build_command(shape, blank, dir),
+            },
+            cost: match shape.cells() {
+                ..=10 => " (seconds)",
+                _ => " (a minute or two, and a gigabyte of memory)",
+            },
+        };
+        Err(anyhow::Error::new(missing).into())
+    }
+
     /// The index of the solver that answers toward `goal`, if it is loaded.
     pub(crate) fn loaded(&self, goal: &Board) -> Option<usize> {
         self.list.iter().position(|s| s.serves(goal))

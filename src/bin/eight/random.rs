@@ -28,7 +28,7 @@ pub fn write(
     let draw = match depth {
         None => Draw::new(goal, seed),
         Some(depth) => {
-            let solver = solvers.get(&goal)?;
+            let solver = solvers.get_table(&goal)?;
             Draw::at_depth(goal, seed, depth, &solver)
                 .map_err(|err| anyhow!("--depth {depth}: {err}"))?
         }
