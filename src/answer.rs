@@ -50,7 +50,9 @@ pub enum Verdict {
     LongerBy(usize),
     /// Legal, ending elsewhere.
     NotAtGoal,
-    /// Move `i`, counted from 1, leaves the board or is no move letter.
+    /// Move `i` leaves the board or is no move letter: counted from 1 in
+    /// the metric judged in (in the multi-tile metric, a run of equal
+    /// letters is one move).
     IllegalMove(usize),
     /// The board cannot reach the goal.
     Unsolvable,
@@ -85,8 +87,11 @@ impl fmt::Display for Verdict {
 /// walk.follow(b"r");
 /// assert_eq!(walk.moves(), 3);
 /// assert_eq!(*walk.board(), Board::goal(Shape::EIGHT));
-/// walk.follow(b"d");
+/// walk.follow(b"dd");
 /// assert_eq!(walk.illegal(), Some(4));
+/// assert_eq!(walk.moves(), 5);
+/// // In the multi-tile metric, `rlr` are three moves and `dd` the fourth.
+/// assert_eq!(walk.illegal_run(), Some(4));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Walk {
@@ -96,7 +101,8 @@ pub struct Walk {
     /// Runs of equal letters, and the last letter.
     runs: usize,
     last: u8,
-    illegal: Option<usize>,
+    /// The first illegal move: its letter's number, and its run's.
+    illegal: Option<(usize, usize)>,
 }
 
 impl Walk {
@@ -115,24 +121,27 @@ impl Walk {
     /// Follows more moves, written as blank letters. After the first move
     /// that leaves the board or is no move letter, moves are only counted.
     pub fn follow(&mut self, letters: &[u8]) {
-        for &letter in letters {
-            self.runs += usize::from(letter != self.last);
-            self.last = letter;
-        }
-        if self.illegal.is_some() {
-            self.moves += letters.len();
-            return;
-        }
-        for (i, &letter) in letters.iter().enumerate() {
+        let mut rest = letters;
+        while self.illegal.is_none()
+            && let Some((&letter, after)) = rest.split_first()
+        {
+            self.count(letter);
             match Move::from_letter(char::from(letter)).and_then(|mv| self.board.moved(mv)) {
                 Some(next) => self.board = next,
-                None => {
-                    self.illegal = Some(self.moves + i + 1);
-                    break;
-                }
+                None => self.illegal = Some((self.moves, self.runs)),
             }
+            rest = after;
         }
-        self.moves += letters.len();
+        for &letter in rest {
+            self.count(letter);
+        }
+    }
+
+    /// Counts one more letter, and its run if it starts one.
+    fn count(&mut self, letter: u8) {
+        self.moves += 1;
+        self.runs += usize::from(letter != self.last);
+        self.last = letter;
     }
 
     /// The start board.
@@ -156,9 +165,18 @@ impl Walk {
         self.runs
     }
 
-    /// The number of the first illegal move, counted from 1, if any.
+    /// The number of the first illegal move, counted from 1, if any: its
+    /// letter's number.
     pub fn illegal(&self) -> Option<usize> {
-        self.illegal
+        self.illegal.map(|(letter, _)| letter)
+    }
+
+    /// The number of the first illegal move counted in the multi-tile
+    /// metric, from 1, if any: the number of the run of equal letters that
+    /// holds it (in `rrr` from a board with two cells to the right of the
+    /// blank, move 1).
+    pub fn illegal_run(&self) -> Option<usize> {
+        self.illegal.map(|(_, run)| run)
     }
 }
 

@@ -980,7 +980,11 @@ impl Solver {
         if !start.solvable_to(goal) {
             return Ok(Verdict::Unsolvable);
         }
-        if let Some(move_number) = walk.illegal() {
+        let illegal = match self.metric() {
+            Metric::Stm => walk.illegal(),
+            Metric::Mtm => walk.illegal_run(),
+        };
+        if let Some(move_number) = illegal {
             return Ok(Verdict::IllegalMove(move_number));
         }
         if walk.board() != goal {

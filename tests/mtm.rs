@@ -250,6 +250,15 @@ fn judge_pairs_goal_and_random_depth_count_in_mtm() {
         "1 2 3 4 5 6 x 7 8 rr\n1 2 3 4 5 6 x 7 8 rlrr\n1 2 3 4 5 6 x 7 8 r\n",
     );
     assert_eq!(judged, ["optimal", "longer by 2", "not at goal"]);
+    // An illegal move is numbered as `longer by` counts: runs are moves.
+    let judged = answers(
+        &["--metric", "mtm", "--judge"],
+        "1 2 3 4 5 6 x 7 8 rrr\n1 2 3 4 5 6 x 7 8 rrdd\n1 2 3 4 5 6 x 7 8 rlrld\n",
+    );
+    assert_eq!(
+        judged,
+        ["illegal move 1", "illegal move 2", "illegal move 5"]
+    );
     // --pairs: the count, then the moves, toward each case's target.
     let pairs = answers(
         &["--metric", "mtm", "--pairs"],
