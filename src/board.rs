@@ -296,10 +296,19 @@ pub(crate) fn connected(shape: Shape, parity: usize, blank: usize, goal_blank: u
 /// Shows the tiles in reading order separated by spaces, the blank as `x`:
 /// `1 2 3 x 4 6 7 5 8`, which parses back to the same board.
 impl fmt::Display for Board {
+    /// The tiles in reading order, `x` the blank, as the input rule reads
+    /// them back: on one line for 3x3 and 4x4 boards, whose tile counts
+    /// tell their shapes; for others with rows joined by `/`, which tell
+    /// theirs (`1 2 3 4/5 6 7 8/9 10 11 x`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cols = self.shape.cols();
+        let rows_told = !matches!(self.shape, Shape::EIGHT | Shape::FIFTEEN);
         for (pos, &tile) in self.cells().iter().enumerate() {
             if pos > 0 {
-                f.write_str(" ")?;
+                f.write_str(match rows_told && pos % cols == 0 {
+                    true => "/",
+                    false => " ",
+                })?;
             }
             write!(f, "{}", TileName(tile))?;
         }
@@ -472,15 +481,18 @@ pub enum ParseError {
     },
     /// Rows of a grid not followed by the rest of the grid.
     #[error(
-        "a {shape} grid cut short after {rows} of {} rows (a grid is {} consecutive lines of one row each)",
+        "a {shape} grid cut short after {rows} of {} rows (a grid is {} consecutive lines of one row each){}",
         shape.rows(),
-        shape.rows()
+        shape.rows(),
+        OtherRows(*shape, *rows, *layout)
     )]
     GridCutShort {
         /// The board's shape.
         shape: Shape,
         /// The rows read.
         rows: usize,
+        /// The shapes being read.
+        layout: Layout,
     },
 }
 
@@ -533,13 +545,33 @@ impl fmt::Display for LineRule {
 }
 
 /// What a line with `/` must hold, for messages.
+/// What to write for a board of the rows read, told by its rows alone
+/// where the shape is not fixed: `; for a 3x4 board give --shape 3x4, or
+/// join its rows with '/'`.
+struct OtherRows(Shape, usize, Layout);
+
+impl fmt::Display for OtherRows {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let OtherRows(shape, rows, layout) = *self;
+        match (layout, Shape::new(rows, shape.cols())) {
+            (Layout::Auto, Some(other)) => write!(
+                f,
+                "; for a {other} board give --shape {other}, or join its rows with '/'"
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
 struct SlashRule(Layout);
 
 impl fmt::Display for SlashRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Layout::Fixed(shape) => write!(f, "{} rows of {} tiles", shape.rows(), shape.cols()),
-            Layout::Auto => f.write_str("3 rows of 3 tiles (3x3) or 4 rows of 4 (4x4)"),
+            Layout::Auto => {
+                f.write_str("rows of equal length: 2 to 8 rows of 2 to 8 tiles, 16 tiles at most")
+            }
         }
     }
 }

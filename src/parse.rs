@@ -324,12 +324,21 @@ fn classify_rows(tokens: &Tokens, layout: Layout) -> Line {
                 .iter()
                 .all(|&(count, chars)| rule.slots(count, chars) == shape.cols())
     };
-    let candidates: &[Shape] = match &layout {
-        Layout::Fixed(shape) => std::slice::from_ref(shape),
-        Layout::Auto => &[Shape::EIGHT, Shape::FIFTEEN],
+    // Without a shape given, the rows tell it: as many as there are, as
+    // long as the first, its tiles written together or apart.
+    let told = |first: fn(&(usize, usize)) -> usize| {
+        let cols = tokens.segments.first().map_or(0, first);
+        Shape::new(tokens.segment_count, cols)
     };
-    match candidates.iter().find(|&&shape| fits(shape)) {
-        Some(&shape) => Line::Board(shape),
+    let candidates: Vec<Shape> = match layout {
+        Layout::Fixed(shape) => vec![shape],
+        Layout::Auto => [told(|&(_, chars)| chars), told(|&(count, _)| count)]
+            .into_iter()
+            .flatten()
+            .collect(),
+    };
+    match candidates.into_iter().find(|&shape| fits(shape)) {
+        Some(shape) => Line::Board(shape),
         None => Line::Bad(ParseError::Rows { layout }),
     }
 }
@@ -753,6 +762,7 @@ impl Parser {
                 ParseError::GridCutShort {
                     shape: grid.shape,
                     rows: grid.rows,
+                    layout: self.layout,
                 },
             ));
             sink(Item {
@@ -886,7 +896,8 @@ mod tests {
         assert_eq!(lines, [1, 4, 5, 8]);
         assert_eq!(
             out[0].1,
-            Err("a 3x3 grid cut short after 2 of 3 rows (a grid is 3 consecutive lines of one row each)"
+            Err("a 3x3 grid cut short after 2 of 3 rows (a grid is 3 consecutive lines of one row each); \
+                 for a 2x3 board give --shape 2x3, or join its rows with '/'"
                 .into())
         );
         assert!(out[1].1.is_ok() && out[2].1.is_ok());
@@ -1004,9 +1015,9 @@ mod tests {
             "1 2 3 4 5 x\n12345x\n1 2 3\n4 5 x\n1 2 3 4 5 6 7 8 x\n1/2/3\n1 2 3/4 x 5\n",
         );
         let results: Vec<_> = out.iter().map(|(_, r)| r.clone()).collect();
-        assert_eq!(results[0], Ok("1 2 3 4 5 x".into()));
-        assert_eq!(results[1], Ok("1 2 3 4 5 x".into()));
-        assert_eq!(results[2], Ok("1 2 3 4 5 x".into()));
+        assert_eq!(results[0], Ok("1 2 3/4 5 x".into()));
+        assert_eq!(results[1], Ok("1 2 3/4 5 x".into()));
+        assert_eq!(results[2], Ok("1 2 3/4 5 x".into()));
         assert_eq!(
             results[3],
             Err("9 tiles on one line: a 2x3 board is 6 tiles on one line, or 2 lines of 3".into())
@@ -1015,7 +1026,7 @@ mod tests {
             results[4],
             Err("rows separated by '/' must be 2 rows of 3 tiles".into())
         );
-        assert_eq!(results[5], Ok("1 2 3 4 x 5".into()));
+        assert_eq!(results[5], Ok("1 2 3/4 x 5".into()));
         let shape: Shape = "3x5".parse().unwrap();
         let out = parse_all(
             Layout::Fixed(shape),
@@ -1023,6 +1034,32 @@ mod tests {
         );
         assert_eq!(out.len(), 2);
         assert!(out.iter().all(|(_, r)| r.is_ok()), "{out:?}");
+    }
+
+    /// A board as written reads back as itself, whatever its shape, with
+    /// no shape given: the rows joined by `/` tell those the tile count
+    /// does not (and 2x8's 16 tiles are not taken for 4x4's).
+    #[test]
+    fn every_board_written_reads_back_without_its_shape() {
+        for shape in Shape::all() {
+            let cells = shape.cells() as u8;
+            for board in [
+                Board::goal(shape),
+                Board::from_cells(shape, &(0..cells).rev().collect::<Vec<u8>>()).unwrap(),
+            ] {
+                let text = board.to_string();
+                assert_eq!(text.parse::<Board>(), Ok(board), "{text}");
+                let out = auto(&format!("{text}\n"));
+                assert_eq!(out, [(1, Ok(text.clone()))], "{shape}");
+            }
+        }
+        assert_eq!(
+            Board::goal("2x8".parse().unwrap())
+                .to_string()
+                .matches('/')
+                .count(),
+            1
+        );
     }
 
     #[test]

@@ -566,7 +566,7 @@ fn data_folder_databases_are_proven_before_their_first_answer() {
     let before = std::fs::read_to_string(&record).unwrap();
     // Telling where the data is proves nothing, and says so.
     let data = dir.path().to_str().unwrap();
-    let (out, _, _) = run(&["--where", "--data", data], "");
+    let (out, _, _) = run(&["--where", "--data", data, "--partition", "5-5-5"], "");
     assert!(
         out.contains("4x4-5-5-5-blank0.pdb (not proven yet"),
         "{out}"
@@ -576,7 +576,7 @@ fn data_folder_databases_are_proven_before_their_first_answer() {
         fifteen_with(dir.path(), &input),
         (want.clone(), String::new(), 0)
     );
-    let (out, _, _) = run(&["--where", "--data", data], "");
+    let (out, _, _) = run(&["--where", "--data", data, "--partition", "5-5-5"], "");
     assert!(out.contains("4x4-5-5-5-blank0.pdb\n"), "{out}");
     let after = std::fs::read_to_string(&record).unwrap();
     assert_ne!(before, after, "the new proof is recorded");

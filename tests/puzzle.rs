@@ -177,6 +177,21 @@ fn random_boards_are_reproducible_and_solvable() {
         parity ^= board.blank() & 1;
     }
     let _ = parity;
+    // What --random writes reads back as it is, with no --shape: the rows
+    // of shapes that their tile counts do not tell are joined by '/'.
+    for shape in ["2x2", "2x3", "3x2", "2x4", "4x2", "2x8"] {
+        let (boards, _, code) = run(&["--random", "20", "--seed", "3", "--shape", shape], "");
+        assert_eq!(code, 0);
+        for line in boards.lines() {
+            let board: eight::Board = line.parse().unwrap();
+            assert_eq!(board.shape().to_string(), shape, "{line}");
+            assert_eq!(board.to_string(), line);
+        }
+        if eight::data::is_builtin(shape.parse().unwrap()) {
+            let (answers, err, code) = run(&["--length"], boards);
+            assert_eq!((answers.lines().count(), code), (20, 0), "{shape}: {err}");
+        }
+    }
 }
 
 /// Drawn uniformly: with a fixed seed, the distances of 20,000 boards

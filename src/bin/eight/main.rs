@@ -157,8 +157,12 @@ fn run(args: &Args) -> Result<u8> {
         Some(path) => DataDir::at(path).usable(),
         None => DataDir::locate(),
     };
+    let sizes = match &args.partition {
+        Some(text) => Some(parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?),
+        None => None,
+    };
     if args.show_where {
-        return show_where(&dir, args.metric);
+        return show_where(&dir, args.metric, sizes.as_deref());
     }
     let shape = match args.fifteen {
         true => Some(Shape::FIFTEEN),
@@ -169,8 +173,7 @@ fn run(args: &Args) -> Result<u8> {
         .with_data(dir)
         .verifying(args.verify)
         .with_metric(args.metric);
-    if let Some(text) = &args.partition {
-        let sizes = parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?;
+    if let Some(sizes) = sizes {
         solvers = solvers.with_partition(sizes);
     }
     let table_shape = match &args.table {
@@ -291,7 +294,11 @@ fn check_partition(sizes: &[usize], shape: Option<Shape>) -> Result<()> {
 }
 
 /// Prints where the data folder is and what answers each shape.
-fn show_where(dir: &Result<DataDir, data::NoDataDir>, metric: Metric) -> Result<u8> {
+fn show_where(
+    dir: &Result<DataDir, data::NoDataDir>,
+    metric: Metric,
+    sizes: Option<&[usize]>,
+) -> Result<u8> {
     let mut out = String::new();
     match dir {
         Ok(dir) => out += &format!("data folder: {dir}\n"),
@@ -309,7 +316,13 @@ fn show_where(dir: &Result<DataDir, data::NoDataDir>, metric: Metric) -> Result<
                 Err(err) => err.to_string(),
             },
             (false, Err(_)) => "no data folder".to_string(),
-            (false, Ok(dir)) => match Solver::describe_data(shape, goal.blank(), dir, None) {
+            (false, Ok(dir)) => match Solver::describe_data(
+                shape,
+                goal.blank(),
+                dir,
+                // --partition names groups of the shapes with that many tiles.
+                sizes.filter(|sizes| sizes.iter().sum::<usize>() + 1 == shape.cells()),
+            ) {
                 Ok(described) => described,
                 Err(err) => err.to_string(),
             },
