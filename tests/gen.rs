@@ -241,6 +241,33 @@ fn the_three_by_four_table_has_the_published_depth() {
     assert_eq!(search.max_depth(), 53);
 }
 
+/// Run outside eight's source tree with no --out, eight-gen writes no
+/// generated/ of its own: it says what it makes and where to run it.
+#[test]
+fn built_in_tables_are_made_only_into_the_source_tree_or_out() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&[][..], &["--shape", "3x3"], &["--check"]] {
+        let output = eight_gen()
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("is not one: run it there, or give --out DIR"),
+            "{err}"
+        );
+        assert!(names(dir.path()).is_empty(), "{args:?}: nothing written");
+    }
+    eight_gen()
+        .args(["--quiet", "--shape", "2x3", "--out", "tables"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    assert_eq!(names(&dir.path().join("tables")), ["2x3.table"]);
+}
+
 /// Where the record of a proof cannot be written beside its file (here a
 /// folder stands in its place, as a read-only data folder would refuse
 /// it), it is kept in the user's cache folder: proven once, trusted after,

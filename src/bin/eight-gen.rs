@@ -20,7 +20,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// Makes the data `eight` answers from, the same bytes on every run.
 ///
 /// Without --shape: every table built into `eight` (the shapes of up to 9
-/// cells), into `generated/`. With --shape: that shape's data, into the
+/// cells), into `generated/` of eight's source tree, where it must be run
+/// (or into --out). With --shape: that shape's data, into the
 /// data folder ($EIGHT_DATA, else the user's data folder; see --where):
 /// tables of next moves for shapes of up to 12 cells (one file per goal's
 /// blank cell), pattern databases for larger ones. With --metric mtm: the
@@ -172,10 +173,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         if args.blank.is_some() || args.partition.is_some() {
             bail!("--blank and --partition go with --shape");
         }
-        let dir = args
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("generated"));
+        let dir = args.out.clone().map_or_else(generated, Ok)?;
         let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
         let command = format!("cargo run --release --bin eight-gen --{flag}");
         let metrics = match args.metric {
@@ -229,7 +227,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     }
     let dir = match (&args.out, builtin) {
         (Some(dir), _) => dir.clone(),
-        (None, true) => PathBuf::from("generated"),
+        (None, true) => generated()?,
         (None, false) => DataDir::locate()?.path().to_path_buf(),
     };
     let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
@@ -349,6 +347,27 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             })
         })
         .collect()
+}
+
+/// The folder of the data built into `eight`, `generated/` of its source
+/// tree: the working folder must be that tree, so that an installed
+/// `eight-gen` run anywhere else writes no `generated/` of its own.
+fn generated() -> Result<PathBuf> {
+    let manifest = std::fs::read_to_string("Cargo.toml").unwrap_or_default();
+    let source_tree = manifest
+        .lines()
+        .any(|line| line.split_whitespace().collect::<String>() == "name=\"eight\"");
+    if !source_tree {
+        let here = std::env::current_dir().unwrap_or_default();
+        bail!(
+            "without --shape (or with a shape of up to 9 cells), eight-gen makes the tables built \
+             into eight, into generated/ of its source tree, and {} is not one: run it there, or \
+             give --out DIR. Data for eight's data folder is made with --shape RxC for 10 to 16 \
+             cells (eight --where says what each shape needs)",
+            here.display()
+        );
+    }
+    Ok(PathBuf::from("generated"))
 }
 
 /// Refuses databases that cannot be built in this machine's memory, before
