@@ -14,6 +14,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
+use crate::mtm::Metric;
 use crate::shape::{Shape, Symmetry};
 
 /// The environment variable that names the data folder.
@@ -204,6 +205,27 @@ impl Method {
 /// Whether the data of `shape` is built into the program.
 pub fn is_builtin(shape: Shape) -> bool {
     shape.cells() <= MAX_BUILTIN_CELLS
+}
+
+/// What making the data of `shape` counting in `metric` takes on a 2-core
+/// machine (databases of groups of `sizes` for shapes searched), for
+/// messages: measured with `/usr/bin/time eight-gen --shape ...`.
+pub fn build_cost(shape: Shape, metric: Metric, sizes: &[usize]) -> &'static str {
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    match (metric, Method::of(shape), shape.cells()) {
+        // 2x5: 0.3 s; 2x6: 26.7 s and 870 MB.
+        (Metric::Stm, Method::Table, ..=10) => "under a second",
+        (Metric::Stm, Method::Table, _) => "about 25 s and 0.9 GB of memory",
+        // 2x5: 1.7 s; 3x4: 76-100 s and 470 MB.
+        (Metric::Mtm, Method::Table, ..=10) => "about 2 s",
+        (Metric::Mtm, Method::Table, _) => "about 90 s and 0.5 GB of memory",
+        // 2x7: 9.5 s; 3x5: 12.8 s; 4x4: 13 s.
+        (Metric::Mtm, Method::Search, _) => "about 10 to 15 s",
+        // 4x4 or 2x8 7-8: 2.2 min and 1.6 GB; 3x5 7-7: 20.7 s; 2x7 6-7: 7.4 s.
+        (Metric::Stm, Method::Search, _) if largest >= 8 => "about 2 minutes and 1.6 GB of memory",
+        (Metric::Stm, Method::Search, _) if largest == 7 => "under 25 s",
+        (Metric::Stm, Method::Search, _) => "seconds",
+    }
 }
 
 /// The name of a table file of `shape`: with every goal (`3x3.table`, the

@@ -177,7 +177,7 @@ pub enum DataError {
     #[error(transparent)]
     NoDataDir(#[from] data::NoDataDir),
     /// The file is not there.
-    #[error("{what}: {path} does not exist; make it with `{build}`{cost}")]
+    #[error("{what}: {path} does not exist; make it with `{build}` ({cost})")]
     Missing {
         /// What the file holds.
         what: String,
@@ -602,10 +602,7 @@ impl Solver {
         let build = build_command(shape, blank, None, dir);
         let what = format!("the {shape} table for goals with the blank at cell {blank}");
         let path = dir.path().join(table_file(shape, Some(blank)));
-        let cost = match shape.cells() {
-            ..=10 => " (seconds)",
-            _ => " (half a minute and a gigabyte of memory)",
-        };
+        let cost = data::build_cost(shape, Metric::Stm, &[]);
         let map = map_data(&path, &what, &build, cost)?;
         let watch = map.watch().clone();
         let damaged = |problem| DataError::Damaged {
@@ -667,16 +664,17 @@ impl Solver {
             "the {db_shape} pattern databases ({}) for goals with the blank at cell {rep}",
             join_sizes(wanted)
         );
-        let needed = format!(
+        let mut needed = format!(
             "the {shape} pattern databases ({}) for goals with the blank at cell {blank}",
             join_sizes(wanted)
         );
-        let cost = match wanted.iter().max() {
-            Some(&largest) if largest >= 7 && db_shape.cells() == 16 => {
-                " (minutes, and about 1.6 GB of memory)"
-            }
-            _ => " (seconds)",
-        };
+        if (db_shape, rep) != (shape, blank) {
+            needed += &format!(
+                " (those of {db_shape} goals with the blank at cell {rep}, which a symmetry maps \
+                 them onto)"
+            );
+        }
+        let cost = data::build_cost(shape, Metric::Stm, wanted);
         let path = dir.path().join(pdb_file(db_shape, wanted, rep));
         let map = match map_data(&path, &needed, &build, cost) {
             Err(DataError::Missing { .. })

@@ -322,7 +322,10 @@ fn where_tells_the_data_folder_and_what_answers_each_shape() {
         "{out}"
     );
     assert!(
-        out.contains("7x2: the 7x2 pattern databases (6-7) for goals with the blank at cell 13: "),
+        out.contains(
+            "7x2: the 7x2 pattern databases (6-7) for goals with the blank at cell 13 (those of \
+             2x7 goals with the blank at cell 0, which a symmetry maps them onto): "
+        ),
         "{out}"
     );
     common::eight_gen()
@@ -589,10 +592,10 @@ fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
     let empty = tempfile::tempdir().unwrap();
     let empty = empty.path().to_str().unwrap();
     for (shape, last, cost) in [
-        ("2x7", 13, "(seconds)"),
-        ("7x2", 13, "(seconds)"),
-        ("3x5", 14, "(seconds)"),
-        ("2x8", 15, "(minutes"),
+        ("2x7", 13, "(under 25 s)"),
+        ("7x2", 13, "(under 25 s)"),
+        ("3x5", 14, "(under 25 s)"),
+        ("2x8", 15, "(about 2 minutes and 1.6 GB"),
     ] {
         let board: Vec<String> = (1..=last)
             .map(|t| t.to_string())
@@ -602,7 +605,7 @@ fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
         assert_eq!(code, 2);
         assert!(
             err.contains(&format!("the {shape} pattern databases"))
-                && err.contains(&format!("for goals with the blank at cell {last}: "))
+                && err.contains(&format!("for goals with the blank at cell {last} "))
                 && err.contains(&format!(
                     "make it with `eight-gen --shape {shape} --blank {last} "
                 ))

@@ -29,7 +29,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// pattern databases (groups of six tiles: 6-6-3 on 4x4), which make its
 /// searches faster than those it builds itself.
 #[derive(clap::Parser, Debug)]
-#[command(version)]
+#[command(name = "eight-gen", version)]
 struct Args {
     /// The shape to make data for, rows x columns (2x2 to 4x4, 2x8, 8x2).
     #[arg(long, value_name = "RxC")]
@@ -406,18 +406,23 @@ fn available_memory() -> u64 {
         .unwrap_or(64 << 30)
 }
 
-/// Makes one file's bytes.
+/// Makes one file's bytes, its progress shown under its file's name.
 fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
+    let name = target
+        .path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
     match &target.what {
-        What::Table { shape, blanks } => Ok(make_table(args, *shape, blanks)),
-        What::JumpTable { shape, blanks } => Ok(make_jump_table(args, *shape, blanks)),
+        What::Table { shape, blanks } => Ok(make_table(args, &name, *shape, blanks)),
+        What::JumpTable { shape, blanks } => Ok(make_jump_table(args, &name, *shape, blanks)),
         What::JumpDatabases { goal, sizes } => {
             let progress = bar(
                 args,
                 sizes.len() as u64,
                 "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} databases",
             );
-            progress.set_prefix(format!("{} mtm blank {}", goal.shape(), goal.blank()));
+            progress.set_prefix(name.clone());
             let bytes = generate::generate_mtm_databases(goal, sizes, |done, _| {
                 progress.set_position(done as u64)
             });
@@ -428,7 +433,7 @@ fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
             goal,
             groups,
             codec,
-        } => make_databases(args, goal, groups, *codec),
+        } => make_databases(args, &name, goal, groups, *codec),
     }
 }
 
@@ -442,7 +447,7 @@ fn bar(args: &Args, len: u64, template: &str) -> ProgressBar {
 }
 
 /// Makes a table of next moves.
-fn make_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
+fn make_table(args: &Args, name: &str, shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let large = shape.cells() > 9;
     let progress = match large {
         true => bar(
@@ -457,7 +462,7 @@ fn make_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
         blanks,
         |layer: Option<&Layer>, done: Option<&GoalDone>| {
             if let Some(layer) = layer {
-                progress.set_prefix(format!("{shape} blank {}", blanks[0]));
+                progress.set_prefix(name.to_string());
                 progress.set_position(layer.reached);
                 progress.set_message(format!("depth {}", layer.depth));
             }
@@ -477,7 +482,7 @@ fn make_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
 }
 
 /// Makes a table of next jumps of the multi-tile metric.
-fn make_jump_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
+fn make_jump_table(args: &Args, name: &str, shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let progress = match shape.cells() > 9 {
         true => bar(
             args,
@@ -492,7 +497,7 @@ fn make_jump_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
             0 => boards,
             _ => reached + boards,
         };
-        progress.set_prefix(format!("{shape} mtm blank {blank}"));
+        progress.set_prefix(format!("{name}: blank {blank}"));
         progress.set_position(reached);
         progress.set_message(format!("depth {depth}"));
     });
@@ -501,7 +506,13 @@ fn make_jump_table(args: &Args, shape: Shape, blanks: &[usize]) -> Vec<u8> {
 }
 
 /// Builds pattern databases, group by group, with a progress bar each.
-fn make_databases(args: &Args, goal: &Board, groups: &[Vec<u8>], codec: Codec) -> Result<Vec<u8>> {
+fn make_databases(
+    args: &Args,
+    name: &str,
+    goal: &Board,
+    groups: &[Vec<u8>],
+    codec: Codec,
+) -> Result<Vec<u8>> {
     let shape = goal.shape();
     let dbs: Vec<PatternDb> = groups
         .iter()
@@ -511,7 +522,7 @@ fn make_databases(args: &Args, goal: &Board, groups: &[Vec<u8>], codec: Codec) -
                 generate::placements(shape.cells(), tiles.len()),
                 "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} placements {msg}",
             );
-            progress.set_prefix(format!("{shape} blank {} tiles {tiles:?}", goal.blank()));
+            progress.set_prefix(format!("{name}: tiles {tiles:?}"));
             let db = PatternDb::generate(goal, tiles, |done| {
                 progress.set_position(done.reached);
                 progress.set_message(format!("depth {}", done.depth));

@@ -157,10 +157,7 @@ impl Solvers {
                 Metric::Stm => data::build_command(shape, blank, None, dir),
                 Metric::Mtm => data::mtm_build_command(shape, blank, dir),
             },
-            cost: match shape.cells() {
-                ..=10 => " (seconds)",
-                _ => " (a minute or two, and a gigabyte of memory)",
-            },
+            cost: data::build_cost(shape, self.metric, &[]),
         };
         Err(anyhow::Error::new(missing).into())
     }
