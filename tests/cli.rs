@@ -787,3 +787,44 @@ fn wrong_tables_of_ten_and_twelve_cells_are_refused_before_any_answer() {
         );
     }
 }
+
+/// `--install-extras` writes both programs' manual pages and completions,
+/// made from their arguments: every option `--help` lists is in each.
+#[test]
+fn manual_pages_and_completions_name_every_option() {
+    let share = tempfile::tempdir().unwrap();
+    let (out, err, code) = run(&["--install-extras", share.path().to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 8, "{out}");
+    for (program, help) in [
+        ("eight", common::eight().arg("--help").output().unwrap()),
+        (
+            "eight-gen",
+            common::eight_gen().arg("--help").output().unwrap(),
+        ),
+    ] {
+        let help = String::from_utf8(help.stdout).unwrap();
+        let options: std::collections::BTreeSet<&str> = help
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|word| word.starts_with("--") && word.len() > 2)
+            .collect();
+        assert!(
+            options.contains("--shape") && options.len() > 8,
+            "{options:?}"
+        );
+        for file in [
+            format!("man/man1/{program}.1"),
+            format!("bash-completion/completions/{program}"),
+            format!("zsh/site-functions/_{program}"),
+            format!("fish/vendor_completions.d/{program}.fish"),
+        ] {
+            let text = std::fs::read_to_string(share.path().join(&file)).unwrap();
+            // The manual page escapes each '-' as '\-'.
+            let text = text.replace("\\-", "-");
+            for option in &options {
+                let bare = option.trim_start_matches('-');
+                assert!(text.contains(bare), "{file} lacks {option}");
+            }
+        }
+    }
+}

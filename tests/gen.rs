@@ -268,7 +268,10 @@ fn built_in_tables_are_made_only_into_the_source_tree_or_out() {
     assert_eq!(names(&dir.path().join("tables")), ["2x3.table"]);
     let version = eight_gen().arg("--version").output().unwrap();
     let version = String::from_utf8(version.stdout).unwrap();
-    assert_eq!(version, format!("eight-gen {}\n", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        version,
+        format!("eight-gen {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 /// Where the record of a proof cannot be written beside its file (here a

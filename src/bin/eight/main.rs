@@ -14,6 +14,11 @@
 #![cfg_attr(test, allow(dead_code))]
 
 mod args;
+mod extras;
+// eight-gen's arguments, for its manual page and completions.
+#[allow(dead_code)]
+#[path = "gen_args.rs"]
+mod gen_args;
 mod random;
 mod signals;
 mod start;
@@ -136,6 +141,11 @@ struct Args {
     /// (shapes answered from a table of every board: up to 12 cells).
     #[arg(long, value_name = "D", requires = "random")]
     depth: Option<u32>,
+    /// Write the manual pages of eight and eight-gen, and their completions
+    /// for bash, zsh and fish, under DIR (such as ~/.local/share, where
+    /// man, bash-completion and fish look), then exit.
+    #[arg(long, value_name = "DIR", exclusive = true)]
+    install_extras: Option<PathBuf>,
     /// Judge moves someone found: each line holds a board and then its
     /// moves (blank letters, - for none). Prints `optimal`, `longer by K`,
     /// `not at goal`, `illegal move I`, `unsolvable` or `invalid`.
@@ -157,6 +167,17 @@ fn run(args: &Args) -> Result<u8> {
         Some(path) => DataDir::at(path).usable(),
         None => DataDir::locate(),
     };
+    if let Some(share) = &args.install_extras {
+        let mut out = String::new();
+        for path in extras::install(share)? {
+            out += &format!("wrote {}\n", path.display());
+        }
+        io::stdout()
+            .lock()
+            .write_all(out.as_bytes())
+            .context("cannot write stdout")?;
+        return Ok(ANSWERED);
+    }
     let sizes = match &args.partition {
         Some(text) => Some(parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?),
         None => None,
