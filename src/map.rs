@@ -217,6 +217,18 @@ impl Watch {
         changed
     }
 
+    /// Whether the file's path names another file now, or none: another
+    /// was renamed over it (as `eight-gen` does), or it was removed. The
+    /// mapping still reads the file it mapped; one made anew would read
+    /// the new one.
+    pub fn replaced(&self) -> bool {
+        let watched = &self.0;
+        open(&watched.path)
+            .ok()
+            .and_then(|file| Stamp::of(&file).ok())
+            .is_none_or(|now| (now.dev, now.ino) != (watched.stamp.dev, watched.stamp.ino))
+    }
+
     /// The file's path when it was mapped.
     pub fn path(&self) -> &Path {
         &self.0.path

@@ -355,6 +355,14 @@ impl Solver {
             .map(Watch::path)
     }
 
+    /// Whether a solver loaded anew would read other data: the file it
+    /// reads [changed](Solver::changed), or its path names another file
+    /// now (remade by `eight-gen`, or removed).
+    pub fn stale(&self) -> bool {
+        self.watch()
+            .is_some_and(|watch| watch.changed() || watch.replaced())
+    }
+
     /// The solver for `shape` toward goals with the blank at `blank`: the
     /// built-in table, or the data folder's table or databases (with groups
     /// of `sizes`, or the shape's [default](default_partition)), memory-mapped

@@ -6,6 +6,7 @@ mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -910,6 +911,29 @@ fn a_table_changed_between_runs_is_read_anew_by_the_next() {
     );
     assert_eq!(eight.unwrap().text, b"r\n");
     std::fs::write(&path, &right).unwrap();
-    let answers = stream::answer_text(boards, config(), &mut solvers, &Quiet).unwrap();
+    let answers = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
     assert_eq!(answers.text, b"r\nrrrr\n", "made again, read again");
+    // Remade by eight-gen (a new file renamed over the old): loaded anew at
+    // the next run, once.
+    struct Loads(AtomicUsize);
+    impl stream::Host for Loads {
+        fn loaded(&self, _: &str) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let loads: &'static Loads = Box::leak(Box::new(Loads(AtomicUsize::new(0))));
+    let mut solvers = Solvers::new(loads).with_data(Ok(eight::DataDir::at(dir.path())));
+    let run = |solvers: &mut Solvers| {
+        let answers = stream::answer_text(boards.clone(), config(), solvers, loads).unwrap();
+        assert_eq!(answers.text, b"r\nrrrr\n");
+        loads.0.load(Ordering::SeqCst)
+    };
+    assert_eq!(run(&mut solvers), 1);
+    assert_eq!(run(&mut solvers), 1, "kept while unchanged");
+    common::eight_gen()
+        .args(["--quiet", "--shape", "2x5", "--out", data])
+        .assert()
+        .success();
+    assert_eq!(run(&mut solvers), 2, "the new file read");
+    assert_eq!(run(&mut solvers), 2);
 }

@@ -94,18 +94,19 @@ impl Solvers {
         self
     }
 
-    /// Drops the solvers whose files changed since they were loaded (see
-    /// [`Solver::changed`]), and the memory of a goal that failed to load,
-    /// so that the next board toward their goals reads the data as it is
-    /// now: a process that lives on (a notebook, a server, a worker) goes
-    /// on working while `eight-gen` remakes its data. Every [`run`] starts
-    /// with it; a solver given with [`Solvers::only`] is kept.
+    /// Drops the solvers whose files changed or were replaced since they
+    /// were loaded (see [`Solver::stale`]), and the memory of a goal that
+    /// failed to load, so that the next board toward their goals reads the
+    /// data as it is now: a process that lives on (a notebook, a server, a
+    /// worker) goes on working while `eight-gen` remakes its data. Every
+    /// [`run`] starts with it; a solver given with [`Solvers::only`] is
+    /// kept.
     ///
     /// [`run`]: crate::stream::run
     pub fn refresh(&mut self) {
         self.failed = None;
         if self.table.is_none() {
-            self.list.retain(|solver| solver.changed().is_none());
+            self.list.retain(|solver| !solver.stale());
         }
     }
 
