@@ -10,7 +10,8 @@ import numpy.typing as npt
 
 # A board: a string in any layout `eight` reads ("1 2 3 4 5 6 7 8 x",
 # "12345678x", "1 2 3/4 5 6/7 8 x"), a sequence of ints with 0 the blank, or a
-# 1-D array of them.
+# 1-D array of them. A tile is a whole number (an int, a numpy integer, or a
+# float with no fraction); anything else raises ValueError.
 Board = Union[str, Sequence[int], npt.NDArray[np.integer]]
 # A batch: a sequence of boards, a 2-D array (n, cells) or a 3-D array
 # (n, rows, cols) of small ints.
@@ -59,8 +60,9 @@ def judge(
     metric: str = "stm",
 ) -> str:
     """The verdict of `eight --judge` (counted in `metric`) on moves someone found (blank letters,
-    "" or "-" for none): "optimal", "longer by K", "not at goal",
-    "illegal move I" or "unsolvable"."""
+    one word, "" or "-" for none): "optimal", "longer by K", "not at goal",
+    "illegal move I" (I counted in `metric` too: with "mtm", a run of equal
+    letters is one move) or "unsolvable"."""
 
 def random(
     n: int,
@@ -75,4 +77,5 @@ def random(
     """n random boards, shape (n, cells), 0 the blank: drawn uniformly from
     the boards that can reach the goal, or with depth from those exactly that
     many moves away (counted in `metric`); the same boards as
-    `eight --random n --seed S`."""
+    `eight --random n --seed S`. MemoryError, before anything is drawn, if n
+    boards cannot be allocated."""

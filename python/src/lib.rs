@@ -12,11 +12,14 @@ use std::sync::Mutex;
 use eight::random::{DepthError, Draw};
 use eight::stream::{self, Answers, Config, Host, Quiet, Solvers, StreamError, Style};
 use eight::{Board, DataDir, Layout, Metric, Notation, Shape};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyBool, PyInt, PyList, PyString};
 
 create_exception!(
     eight,
@@ -70,77 +73,163 @@ fn read_shape(shape: Option<&str>) -> PyResult<Option<Shape>> {
         .transpose()
 }
 
-/// The board whose cells hold `tiles` (0 the blank), of `shape` or, without
-/// one, 3x3 for 9 cells and 4x4 for 16.
-fn board_of_tiles(tiles: &[i64], shape: Option<Shape>) -> Result<Board, String> {
-    let shape = match (shape, tiles.len()) {
-        (Some(shape), _) => shape,
-        (None, 9) => Shape::EIGHT,
-        (None, 16) => Shape::FIFTEEN,
-        (None, cells) => {
-            return Err(format!(
-                "{cells} cells: give shape= (without it, 9 cells are 3x3 and 16 are 4x4)"
-            ));
-        }
-    };
-    let mut cells = Vec::with_capacity(tiles.len());
-    for &tile in tiles {
-        match u8::try_from(tile) {
-            Ok(tile) if usize::from(tile) < shape.cells() => cells.push(tile),
-            _ => return Err(format!("tile {tile} is not on a {shape} board")),
+/// The shape of boards of `cells` cells: `shape` if given, else 3x3 for 9
+/// cells and 4x4 for 16.
+fn shape_of(cells: usize, shape: Option<Shape>) -> Result<Shape, String> {
+    match (shape, cells) {
+        (Some(shape), _) => Ok(shape),
+        (None, 9) => Ok(Shape::EIGHT),
+        (None, 16) => Ok(Shape::FIFTEEN),
+        (None, cells) => Err(format!(
+            "{cells} cells: give shape= (without it, 9 cells are 3x3 and 16 are 4x4)"
+        )),
+    }
+}
+
+/// A tile as Python gave it, before it is checked against its board.
+enum Tile {
+    /// A whole number.
+    Int(i128),
+    /// A float, whole or not.
+    Float(f64),
+    /// Anything else, as `repr` writes it.
+    Other(String),
+}
+
+impl Tile {
+    /// The tile of a board of `shape`.
+    ///
+    /// # Errors
+    ///
+    /// Fails unless the value is a whole number from 0 (the blank) to the
+    /// board's largest tile.
+    fn on(self, shape: Shape) -> Result<u8, String> {
+        let whole = match self {
+            Tile::Int(value) => value,
+            Tile::Float(value) if value.fract() == 0.0 && value.abs() < 1e30 => value as i128,
+            Tile::Float(value) => return Err(format!("{value} is not a whole number")),
+            Tile::Other(text) => {
+                return Err(format!(
+                    "{text} is not a tile (tiles are ints, 0 the blank)"
+                ));
+            }
+        };
+        match u8::try_from(whole) {
+            Ok(tile) if usize::from(tile) < shape.cells() => Ok(tile),
+            _ => Err(format!("tile {whole} is not on a {shape} board")),
         }
     }
+
+    /// A Python object read as a tile: an int (Python's or numpy's), a
+    /// float, or anything else; `True` and `False` are no tiles.
+    fn of(item: &Bound<'_, PyAny>) -> Tile {
+        let repr = || item.repr().map_or_else(|_| "?".into(), |r| r.to_string());
+        if item.is_instance_of::<PyBool>() || item.get_type().name().is_ok_and(|n| n == "bool") {
+            return Tile::Other(repr());
+        }
+        if let Ok(value) = item.extract::<i128>() {
+            return Tile::Int(value);
+        }
+        if item.is_instance_of::<PyInt>() {
+            // Too large for 128 bits: still a whole number, off the board.
+            return Tile::Int(i128::MAX);
+        }
+        match item.is_instance_of::<PyString>() {
+            true => Tile::Other(repr()),
+            false => item
+                .extract::<f64>()
+                .map_or_else(|_| Tile::Other(repr()), Tile::Float),
+        }
+    }
+}
+
+/// The board of `tiles`, read from Python (0 the blank), of `shape` or
+/// told by their count.
+fn board_of_tiles(tiles: Vec<Tile>, shape: Option<Shape>) -> Result<Board, String> {
+    let shape = shape_of(tiles.len(), shape)?;
+    let cells = tiles
+        .into_iter()
+        .map(|tile| tile.on(shape))
+        .collect::<Result<Vec<u8>, String>>()?;
     Board::from_cells(shape, &cells).map_err(|err| err.to_string())
 }
 
-/// The board whose cells hold `tiles`, as [`board_of_tiles`], read straight
-/// from a row of a `uint8` array.
-fn board_of_bytes(tiles: &[u8], shape: Option<Shape>) -> Result<Board, String> {
-    match shape {
-        Some(shape) if tiles.len() == shape.cells() => {
-            match tiles
-                .iter()
-                .find(|&&tile| usize::from(tile) >= shape.cells())
-            {
-                Some(tile) => Err(format!("tile {tile} is not on a {shape} board")),
-                None => Board::from_cells(shape, tiles).map_err(|err| err.to_string()),
-            }
-        }
-        _ => board_of_tiles(
-            &tiles.iter().map(|&t| i64::from(t)).collect::<Vec<_>>(),
-            shape,
-        ),
-    }
-}
-
-/// One board: a string, a sequence of ints or a 1-D array.
+/// One board: a string in any layout the program reads, a sequence of
+/// tiles, or a 1-D array.
 fn read_board(item: &Bound<'_, PyAny>, shape: Option<Shape>) -> Result<Board, String> {
     if let Ok(text) = item.cast::<PyString>() {
         let text = text.to_cow().map_err(|err| err.to_string())?;
         let layout = shape.map_or(Layout::Auto, Layout::Fixed);
         return Board::parse_in(layout, text.as_bytes()).map_err(|err| err.to_string());
     }
-    let tiles: Vec<i64> = item.extract().map_err(|_| {
-        format!(
-            "expected a board (a string, or a sequence of ints with 0 the blank), found {}",
-            item.get_type()
-                .name()
-                .map_or_else(|_| "an object".to_string(), |name| name.to_string())
-        )
-    })?;
-    board_of_tiles(&tiles, shape)
+    if let Ok(array) = item.cast::<PyUntypedArray>() {
+        if array.ndim() != 1 {
+            return Err(format!(
+                "expected one board, found an array of {} dimensions",
+                array.ndim()
+            ));
+        }
+        let (tiles, shape) = array_tiles(array, shape).map_err(|err| err.text)?;
+        return Board::from_cells(shape, &tiles).map_err(|err| err.to_string());
+    }
+    let items = item
+        .try_iter()
+        .and_then(|items| items.collect::<PyResult<Vec<_>>>())
+        .map_err(|_| {
+            format!(
+                "expected a board (a string, or a sequence of ints with 0 the blank), found {}",
+                type_name(item)
+            )
+        })?;
+    board_of_tiles(items.iter().map(Tile::of).collect(), shape)
 }
 
-/// The boards of a 2-D `(n, cells)` or 3-D `(n, rows, cols)` array.
-fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResult<Boards> {
+/// The name of `item`'s type, for messages.
+fn type_name(item: &Bound<'_, PyAny>) -> String {
+    item.get_type()
+        .name()
+        .map_or_else(|_| "an object".to_string(), |name| name.to_string())
+}
+
+/// What is wrong with an array of boards: the board it is in, if the array
+/// holds several, and what.
+struct ArrayError {
+    board: Option<usize>,
+    text: String,
+}
+
+impl ArrayError {
+    fn whole(text: impl Into<String>) -> ArrayError {
+        ArrayError {
+            board: None,
+            text: text.into(),
+        }
+    }
+
+    fn into_err(self) -> PyErr {
+        PyValueError::new_err(match self.board {
+            Some(board) => format!("board {board}: {}", self.text),
+            None => self.text,
+        })
+    }
+}
+
+/// The tiles of an array of boards, a board a row (the last one or two
+/// dimensions: a 3-D array's tell the shape), in the array's logical order
+/// whatever its memory order, each checked to be a whole number on the
+/// board; and the boards' shape.
+fn array_tiles(
+    array: &Bound<'_, PyUntypedArray>,
+    shape: Option<Shape>,
+) -> Result<(Vec<u8>, Shape), ArrayError> {
+    let py = array.py();
     let dims = array.shape().to_vec();
     let shape = match (dims.len(), shape) {
         (3, given) => {
-            let told = Shape::new(dims[1], dims[2]).ok_or_else(|| {
-                PyValueError::new_err(format!("no {}x{} boards", dims[1], dims[2]))
-            })?;
+            let told = Shape::new(dims[1], dims[2])
+                .ok_or_else(|| ArrayError::whole(format!("no {}x{} boards", dims[1], dims[2])))?;
             if given.is_some_and(|given| given != told) {
-                return Err(PyValueError::new_err(format!(
+                return Err(ArrayError::whole(format!(
                     "the array holds {told} boards, not {}",
                     given.unwrap_or(told)
                 )));
@@ -149,58 +238,123 @@ fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResu
         }
         (_, given) => given,
     };
-    let cells = dims[1..].iter().product::<usize>();
-    let shape = shape.or(match cells {
-        9 => Some(Shape::EIGHT),
-        16 => Some(Shape::FIFTEEN),
-        _ => None,
-    });
-    // Small ints as they are; any other kind of number as 64-bit ints.
-    let tiles: PyReadonlyArrayDyn<'_, i64> = match array.extract::<PyReadonlyArrayDyn<'_, u8>>() {
-        Ok(bytes) => {
-            let bytes = bytes
-                .as_slice()
-                .map_err(|err| PyValueError::new_err(err.to_string()))?;
-            let (count, mut text) = (dims[0], Vec::with_capacity(bytes.len() + dims[0]));
-            let mut first = None;
-            for (index, row) in bytes.chunks(cells.max(1)).take(count).enumerate() {
-                let board = board_of_bytes(row, shape)
-                    .map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))?;
-                first.get_or_insert(board.shape());
-                stream::write_board(&board, &mut text);
-            }
-            return Ok(match first {
-                Some(shape) => Boards::Lines { text, shape },
-                None => Boards::Many(Vec::new()),
+    let cells = match dims.len() {
+        3 => dims[1] * dims[2],
+        _ => dims.last().copied().unwrap_or(0),
+    };
+    let shape = shape_of(cells, shape).map_err(ArrayError::whole)?;
+    if cells != shape.cells() {
+        return Err(ArrayError::whole(format!(
+            "rows of {cells} cells, but a {shape} board has {}",
+            shape.cells()
+        )));
+    }
+    let several = dims.len() > 1;
+    let numpy = py
+        .import("numpy")
+        .map_err(|e| ArrayError::whole(e.to_string()))?;
+    let python = |err: PyErr| ArrayError::whole(err.to_string());
+    let mut array = array.as_any().clone();
+    // A masked array: its hidden values are no tiles; with none hidden, its
+    // data.
+    let ma = numpy.getattr("ma").map_err(python)?;
+    if array
+        .is_instance(&ma.getattr("MaskedArray").map_err(python)?)
+        .map_err(python)?
+    {
+        let mask = ma.call_method1("getmaskarray", (&array,)).map_err(python)?;
+        let hidden = numpy.call_method1("flatnonzero", (mask,)).map_err(python)?;
+        if let Ok(first) = hidden.get_item(0) {
+            let at: usize = first.extract().map_err(python)?;
+            return Err(ArrayError {
+                board: several.then_some(at / cells),
+                text: "a masked value is no tile".into(),
             });
         }
-        Err(_) => array
-            .call_method1("astype", ("int64",))?
-            .extract()
-            .map_err(|_| PyValueError::new_err("expected an array of small ints"))?,
+        array = ma.call_method1("getdata", (&array,)).map_err(python)?;
+    }
+    let array = array
+        .cast_into::<PyUntypedArray>()
+        .map_err(|e| python(e.into()))?;
+    let dtype = array.dtype();
+    let at = |index: usize| several.then_some(index / cells);
+    let check = |index: usize, tile: Tile| {
+        tile.on(shape).map_err(|text| ArrayError {
+            board: at(index),
+            text,
+        })
     };
-    let tiles = tiles
-        .as_slice()
-        .map_err(|err| PyValueError::new_err(err.to_string()))?;
-    collect_rows(tiles.chunks(cells.max(1)), dims[0], |row| {
-        board_of_tiles(row, shape)
-    })
-    .map(Boards::Many)
+    // The array in C order as `dtype` (no copy if it is so already).
+    let contiguous = |dtype: &str| {
+        numpy
+            .call_method1("ascontiguousarray", (&array, dtype))
+            .map_err(python)
+    };
+    let tiles = match (dtype.kind(), dtype.itemsize()) {
+        (b'u', 1) => checked::<u8>(&contiguous("uint8")?, |index, value| {
+            check(index, Tile::Int(value.into()))
+        })?,
+        (b'u', _) => checked::<u64>(&contiguous("uint64")?, |index, value| {
+            check(index, Tile::Int(value.into()))
+        })?,
+        (b'i', _) => checked::<i64>(&contiguous("int64")?, |index, value| {
+            check(index, Tile::Int(value.into()))
+        })?,
+        (b'f', ..=8) => checked::<f64>(&contiguous("float64")?, |index, value| {
+            check(index, Tile::Float(value))
+        })?,
+        (b'O', _) => {
+            let flat = array.call_method1("ravel", ("C",)).map_err(python)?;
+            let items = flat.try_iter().map_err(python)?;
+            items
+                .enumerate()
+                .map(|(index, item)| check(index, Tile::of(&item.map_err(python)?)))
+                .collect::<Result<_, _>>()?
+        }
+        _ => {
+            return Err(ArrayError::whole(format!(
+                "expected an array of ints (0 the blank), found {}",
+                dtype
+                    .str()
+                    .map_or_else(|_| "another kind".into(), |s| s.to_string())
+            )));
+        }
+    };
+    Ok((tiles, shape))
 }
 
-/// The boards of `count` rows, each read by `read`; the first bad one is an
-/// error naming its index.
-fn collect_rows<'a, T: 'a>(
-    rows: impl Iterator<Item = &'a [T]>,
-    count: usize,
-    mut read: impl FnMut(&[T]) -> Result<Board, String>,
-) -> PyResult<Vec<Board>> {
-    let mut boards = Vec::with_capacity(count);
-    for (index, row) in rows.take(count).enumerate() {
-        boards
-            .push(read(row).map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))?);
+/// The tiles of a C-ordered array of `T`s, each read by `check`.
+fn checked<T: numpy::Element + Copy>(
+    array: &Bound<'_, PyAny>,
+    mut check: impl FnMut(usize, T) -> Result<u8, ArrayError>,
+) -> Result<Vec<u8>, ArrayError> {
+    let array = array
+        .extract::<PyReadonlyArrayDyn<'_, T>>()
+        .map_err(|err| ArrayError::whole(err.to_string()))?;
+    let values = array
+        .as_slice()
+        .map_err(|err| ArrayError::whole(err.to_string()))?;
+    values
+        .iter()
+        .enumerate()
+        .map(|(index, &value)| check(index, value))
+        .collect()
+}
+
+/// The boards of a 2-D `(n, cells)` or 3-D `(n, rows, cols)` array, as the
+/// engine's input: a board a line, each board checked first.
+fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResult<Boards> {
+    let (tiles, shape) = array_tiles(array, shape).map_err(ArrayError::into_err)?;
+    let mut text = Vec::with_capacity(tiles.len() + tiles.len() / shape.cells());
+    for (index, row) in tiles.chunks_exact(shape.cells()).enumerate() {
+        let board = Board::from_cells(shape, row)
+            .map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))?;
+        stream::write_board(&board, &mut text);
     }
-    Ok(boards)
+    Ok(match text.is_empty() {
+        true => Boards::Many(Vec::new()),
+        false => Boards::Lines { text, shape },
+    })
 }
 
 /// One board or many, from any form a board takes.
@@ -223,11 +377,11 @@ fn read_boards(boards: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Boar
         };
     }
     let items: Vec<Bound<'_, PyAny>> = boards.try_iter()?.collect::<PyResult<_>>()?;
-    // A sequence of ints is one board.
-    if items
-        .first()
-        .is_some_and(|item| item.extract::<i64>().is_ok())
-    {
+    // A sequence of tiles is one board; a sequence of boards (strings,
+    // sequences, arrays) a batch.
+    let is_board =
+        |item: &Bound<'_, PyAny>| item.is_instance_of::<PyString>() || item.try_iter().is_ok();
+    if items.first().is_some_and(|item| !is_board(item)) {
         return one(boards);
     }
     let mut many = Vec::with_capacity(items.len());
@@ -269,10 +423,12 @@ fn solvers(data: Option<PathBuf>, metric: Metric) -> (Kept, Solvers) {
         metric,
     );
     let mut kept = KEPT.lock().unwrap_or_else(|err| err.into_inner());
-    let solvers = match kept.iter().position(|(other, _)| *other == key) {
+    let mut solvers = match kept.iter().position(|(other, _)| *other == key) {
         Some(at) => kept.swap_remove(at).1,
         None => Solvers::new(&Quiet).with_data(dir).with_metric(metric),
     };
+    // Data remade since the last call is read as it is now.
+    solvers.refresh();
     (key, solvers)
 }
 
@@ -516,8 +672,14 @@ fn judge(
     let shape = read_shape(shape)?;
     let start = read_board(board, shape).map_err(PyValueError::new_err)?;
     let goal = read_goal(goal, shape)?.unwrap_or_else(|| Board::goal(start.shape()));
+    // As a judge line's moves: one word of letters, or `-` for none.
     let letters = match moves.trim() {
         "-" => "",
+        moves if moves.contains(char::is_whitespace) => {
+            return Err(PyValueError::new_err(format!(
+                "moves {moves:?}: one word of letters d l r u (where the blank goes), or - for none"
+            )));
+        }
         moves => moves,
     };
     let (folder, mut solvers) = solvers(data, metric);
@@ -590,7 +752,16 @@ fn random<'py>(
                 })?
             }
         };
-        let mut tiles = Vec::with_capacity(n * cells);
+        // What cannot be had is refused before anything is drawn.
+        let mut tiles = Vec::new();
+        n.checked_mul(cells)
+            .and_then(|bytes| tiles.try_reserve_exact(bytes).ok())
+            .ok_or_else(|| {
+                PyErrText::Memory(format!(
+                    "cannot allocate {n} boards of {cells} cells: ask for fewer at a time \
+                     (a seed of their own each)"
+                ))
+            })?;
         for board in draw.take(n) {
             tiles.extend_from_slice(board.cells());
         }
@@ -606,6 +777,7 @@ fn random<'py>(
 enum PyErrText {
     Data(String),
     Value(String),
+    Memory(String),
 }
 
 impl PyErrText {
@@ -613,6 +785,7 @@ impl PyErrText {
         match self {
             PyErrText::Data(text) => DataError::new_err(text),
             PyErrText::Value(text) => PyValueError::new_err(text),
+            PyErrText::Memory(text) => PyMemoryError::new_err(text),
         }
     }
 }

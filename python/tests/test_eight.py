@@ -269,7 +269,8 @@ def test_random_boards_are_the_programs(shape, depth):
     if depth is not None:
         args += ["--depth", str(depth)]
     expected = [
-        [0 if t == "x" else int(t) for t in line.split()] for line in run(args, "").splitlines()
+        [0 if t == "x" else int(t) for t in line.replace("/", " ").split()]
+        for line in run(args, "").splitlines()
     ]
     assert eight.random(100, shape=shape, seed=42, depth=depth).tolist() == expected
 
@@ -341,3 +342,115 @@ def test_the_readmes_python_example_is_true():
     runner.run(test)
     assert runner.summarize(verbose=False).attempted >= 4
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_arrays_are_read_in_their_logical_order_whatever_their_memory_order():
+    rows = np.array([[(i + 2 * j) % 9 for j in range(9)] for i in range(9)], dtype=np.uint8)
+    want = eight.length(rows).tolist()
+    assert eight.solve(rows) == [eight.solve(list(row)) for row in rows.tolist()]
+    for form in [
+        np.asfortranarray(rows),
+        np.asfortranarray(rows.astype(np.int64)),
+        rows[:, ::-1][:, ::-1],
+        rows[::-1][::-1],
+        rows.astype(np.int32),
+        rows.astype(np.uint16),
+        rows.astype(np.float32),
+        rows.astype(object),
+        np.asfortranarray(rows.reshape(9, 3, 3)),
+        rows.reshape(9, 3, 3).transpose(0, 2, 1).copy().transpose(0, 2, 1),
+    ]:
+        assert eight.length(form).tolist() == want, (form.dtype, form.flags)
+    assert eight.length(rows.T).tolist() == eight.length(np.ascontiguousarray(rows.T)).tolist()
+    # One board, and a goal, from a view with strides.
+    wide = np.array([[2, 9, 3, 9, 4, 9, 1, 9, 5, 9, 0, 9, 7, 9, 6, 9, 8, 9]])
+    assert eight.solve(wide[0, ::2]) == "dlurullddrurdllurdr"
+    assert eight.solve("12345678x", goal=wide[0, ::2]) == eight.solve("12345678x", goal="23415x768")
+    assert eight.judge(wide[0, ::2], "dlurullddrurdllurdr") == "optimal"
+
+
+@pytest.mark.parametrize(
+    "boards, message",
+    [
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 0.9, 8.99]]), "board 0: 0.9 is not a whole number"),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8, np.nan]]), "board 1: NaN"),
+        (np.array([1.0, 2, 3, 4, 5, 6, 7, 0.5, 8]), "0.5 is not a whole number"),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0]], dtype=complex), "found complex128"),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0]], dtype="datetime64[s]"), "found datetime64"),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0]], dtype="timedelta64[s]"), "found timedelta64"),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0]], dtype=bool), "found bool"),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0]], dtype=np.longdouble), "found float128"),
+        (np.array([["1", "2", "3", "4", "5", "6", "7", "8", "0"]]), "found <U1"),
+        (
+            np.ma.masked_array([[1, 2, 3, 4, 5, 6, 7, 8, 0]] * 2, mask=[[0] * 9, [0, 0, 1] + [0] * 6]),
+            "board 1: a masked value is no tile",
+        ),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8, "x"]], dtype=object), "board 1: 'x' is not a tile"),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, True, 0]], dtype=object), "board 0: True is not a tile"),
+        (np.array([[1, 2, 3, 4, 5, 6, 7, 8, np.iinfo(np.uint64).max]], dtype=np.uint64), "board 0: tile 18446744073709551615 is not"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, 2**70], "tile 1180591620717411303424 is not on a 3x3 board"),
+        ([1, 2, 3, 4, 5, 6, 7, True, 0], "True is not a tile"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, "x"], "'x' is not a tile"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, 0.5], "0.5 is not a whole number"),
+    ],
+)
+def test_a_tile_that_is_no_whole_number_on_the_board_is_refused(boards, message):
+    for call in [eight.solve, eight.length]:
+        with pytest.raises(ValueError, match=message):
+            call(boards)
+
+
+def test_whole_numbers_of_any_kind_are_tiles():
+    masked = np.ma.masked_array([[1, 2, 3, 4, 5, 6, 7, 0, 8]], mask=False)
+    assert eight.solve(masked) == ["r"]
+    assert eight.solve(np.array([1.0, 2, 3, 4, 5, 6, 7, 0, 8])) == "r"
+    assert eight.solve([1, 2, 3, 4, 5, 6, 7, np.int64(0), 8.0]) == "r"
+
+
+def test_what_cannot_be_allocated_is_refused_before_it_is_drawn():
+    for call in [
+        lambda: eight.random(10**12),
+        lambda: eight.random(3 * 10**9, shape="4x4"),
+        lambda: eight.random(10**12, depth=5),
+    ]:
+        with pytest.raises(MemoryError, match="ask for fewer"):
+            call()
+    assert eight.random(2, seed=1).shape == (2, 9)
+
+
+def test_moves_are_judged_as_the_program_judges_them():
+    assert eight.judge("1 2 3 4 5 6 x 7 8", "rrr", metric="mtm") == "illegal move 1"
+    assert eight.judge("1 2 3 4 5 6 x 7 8", "rrr") == "illegal move 3"
+    out = run(["--judge", "--metric", "mtm"], "1 2 3 4 5 6 x 7 8 rrdd\n1 2 3 4 5 6 7 x 8 r r\n")
+    assert out.splitlines() == ["illegal move 2", "invalid"]
+    assert eight.judge("1 2 3 4 5 6 x 7 8", "rrdd", metric="mtm") == "illegal move 2"
+    with pytest.raises(ValueError, match="one word of letters"):
+        eight.judge("1 2 3 4 5 6 7 x 8", "r r")
+
+
+def test_a_process_reads_data_remade_under_it(tmp_path):
+    board = "1 2 3 4 5 6 7 8 x 9"
+    generator = os.path.join(os.path.dirname(program()), "eight-gen")
+    make = lambda: subprocess.run(
+        [generator, "--quiet", "--shape", "2x5", "--out", str(tmp_path)], check=True
+    )
+    make()
+    assert eight.solve(board, shape="2x5", data=tmp_path) == "r"
+    # Remade (a new file renamed over the old), rewritten in place, cut
+    # short and made again: each next call answers from the file as it is,
+    # and calls that need no file never notice.
+    make()
+    assert eight.solve(board, shape="2x5", data=tmp_path) == "r"
+    assert eight.solve("1 2 3 4 5 6 7 x 8", data=tmp_path) == "r"
+    table = tmp_path / "2x5-blank9.table"
+    right = table.read_bytes()
+    time.sleep(0.03)
+    table.write_bytes(right)
+    assert eight.length([board] * 3, shape="2x5", data=tmp_path).tolist() == [1, 1, 1]
+    with open(table, "r+b") as cut:
+        cut.truncate(100)
+    with pytest.raises(eight.DataError, match="2x5-blank9.table"):
+        eight.solve(board, shape="2x5", data=tmp_path)
+    assert eight.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15", data=tmp_path) == "rr"
+    make()
+    assert eight.solve(board, shape="2x5", data=tmp_path) == "r"
