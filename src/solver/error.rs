@@ -1,0 +1,85 @@
+//! Why a solver's data cannot be used: every message names the fix.
+
+use std::path::PathBuf;
+
+use crate::data;
+use crate::map::OpenError;
+use crate::pdb::PdbError;
+use crate::shape::Shape;
+use crate::table::TableError;
+
+/// Why the data a solver needs could not be used. Every message names the
+/// fix.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DataError {
+    /// The program's own table does not load: it was built wrongly.
+    #[error(
+        "the {shape} table built into this program is unusable ({problem}); build the program \
+         again from a checkout where `eight-gen --check` passes"
+    )]
+    Builtin {
+        /// The shape.
+        shape: Shape,
+        /// What is wrong.
+        problem: TableError,
+    },
+    /// No data folder to look in.
+    #[error(transparent)]
+    NoDataDir(#[from] data::NoDataDir),
+    /// The file is not there.
+    #[error("{what}: {path} does not exist; make it with `{build}` ({cost})")]
+    Missing {
+        /// What the file holds.
+        what: String,
+        /// Where it was looked for.
+        path: PathBuf,
+        /// The command that makes it.
+        build: String,
+        /// What making it takes, for the message.
+        cost: &'static str,
+    },
+    /// The file cannot be opened or mapped.
+    #[error("{}: {problem}; make it anew with `{build}`", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        problem: OpenError,
+        /// The command that makes it.
+        build: String,
+    },
+    /// The file is damaged, of another kind, or wrong.
+    #[error("{}: {problem}; make it anew with `{build}`", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: Damage,
+        /// The command that makes it.
+        build: String,
+    },
+}
+
+/// What is wrong with a data file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Damage {
+    /// A table's.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// Pattern databases'.
+    #[error(transparent)]
+    Pdb(#[from] PdbError),
+    /// The file changed while it was proven.
+    #[error("it changed while it was proven")]
+    Changed,
+    /// A good file, but not the one its name says.
+    #[error("it holds {got}, not {expected}")]
+    Mismatch {
+        /// What its name says it holds.
+        expected: String,
+        /// What it holds.
+        got: String,
+    },
+}

@@ -1,0 +1,451 @@
+//! The loading policy, per shape and metric: which data answers a goal,
+//! built in or from the data folder, and how it is opened.
+
+use crate::board::Board;
+use crate::data::{
+    self, DataDir, Method, build_command, builtin_pdb, database_blank, database_shape,
+    default_partition, is_builtin, join_sizes, mtm_build_command, mtm_pdb_file, mtm_table_file,
+    pdb_file, table_file,
+};
+use crate::file::FileError;
+use crate::ida::Searcher;
+use crate::map::OpenError;
+use crate::mtm::{Metric, MtmSearcher, MtmTable};
+use crate::pdb::{PdbError, PdbTable};
+use crate::shape::Shape;
+use crate::solver::open::{group_sizes, map_data, map_file, prove_once};
+use crate::solver::{Damage, Data, DataError, Engine, Origin, Proving, Solver};
+use crate::table::{Table, TableError};
+use crate::trust;
+
+impl Solver {
+    /// The built-in table of `shape`.
+    ///
+    /// # Errors
+    ///
+    /// Fails if `shape` has no built-in table, or it does not load.
+    pub fn builtin(shape: Shape) -> Result<Solver, DataError> {
+        let name = table_file(shape, None);
+        let bytes = data::builtin_file(&name)
+            .filter(|_| is_builtin(shape))
+            .unwrap_or(&[]);
+        let mut table = Table::new(Data::Static(bytes))
+            .map_err(|problem| DataError::Builtin { shape, problem })?;
+        if let Some(decoded) = data::builtin_decoded(&name) {
+            table = table.with_decoded(decoded);
+        }
+        Ok(Solver::from_table(table, Origin::Builtin))
+    }
+
+    /// A solver walking the table file at `path`, mapped and checked in
+    /// full before it answers: every checksum, and the proof that every
+    /// move is right. `build` is the command that makes it anew, for
+    /// messages.
+    ///
+    /// # Errors
+    ///
+    /// Fails if the file cannot be opened or mapped, or is damaged or wrong.
+    pub fn open_table(path: &std::path::Path, build: &str) -> Result<Solver, DataError> {
+        let map = map_file(path, build)?;
+        let damaged = |problem| DataError::Damaged {
+            path: path.to_path_buf(),
+            problem: Damage::Table(problem),
+            build: build.to_string(),
+        };
+        let multi_tile = crate::file::RawFile::new(map.as_ref())
+            .is_ok_and(|file| file.kind() == crate::file::Kind::NextJumps);
+        let engine = match multi_tile {
+            true => MtmTable::new(Data::Mapped(map))
+                .and_then(|table| table.verify().map(|()| Engine::Jumps(table))),
+            false => Table::new(Data::Mapped(map))
+                .and_then(|table| table.verify().map(|()| Engine::Table(table))),
+        }
+        .map_err(damaged)?;
+        Ok(Solver {
+            engine,
+            origin: Origin::File {
+                path: path.to_path_buf(),
+                build: build.to_string(),
+            },
+        })
+    }
+
+    /// The solver for `shape` toward goals with the blank at `blank`: the
+    /// built-in table, or the data folder's table or databases (with groups
+    /// of `sizes`, or the shape's [default](default_partition)), memory-mapped
+    /// and checked cheaply (see [`Table::new`] and [`PdbTable::new`]), then
+    /// proven before their first answer unless a proof of the file as it is
+    /// now is recorded: a 2x5 table in milliseconds,
+    /// a 12-cell table in about 25 s, the 4x4 7-8 databases in minutes.
+    ///
+    /// The data is read from a map of the file: see [`crate::map::map`]
+    /// for what that means if the file changes while it is in use, and
+    /// check [`Solver::changed`] after using the solver.
+    ///
+    /// # Errors
+    ///
+    /// Fails with what is wrong and the command that makes the data.
+    pub fn load(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+    ) -> Result<Solver, DataError> {
+        Solver::load_proving(shape, blank, dir, sizes, |_| {})
+    }
+
+    /// As [`Solver::load`], telling `progress` how far the proof of a file
+    /// has come when one is made.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::load`].
+    pub fn load_proving(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+        mut progress: impl FnMut(&Proving<'_>),
+    ) -> Result<Solver, DataError> {
+        Solver::open(shape, blank, dir, sizes, Some(&mut progress))
+    }
+
+    /// The solver of `shape`'s goals with the blank at `blank` in the
+    /// [multi-tile metric](Metric): the built-in table (up to 9 cells), the
+    /// data folder's (10 to 12 cells, proven at its first use as
+    /// [`Solver::load_proving`] does), else a search with no data
+    /// ([`MtmSearcher`]).
+    ///
+    /// # Errors
+    ///
+    /// Fails if the data folder's table is damaged or wrong.
+    pub fn load_mtm(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        mut progress: impl FnMut(&Proving<'_>),
+    ) -> Result<Solver, DataError> {
+        let search = match Solver::builtin_for(shape, blank, Metric::Mtm) {
+            Some(Ok(solver)) if !solver.searches() => return Ok(solver),
+            Some(solver) => solver?,
+            None => unreachable!("every shape has a search of the multi-tile metric"),
+        };
+        let build = mtm_build_command(shape, blank, dir);
+        if Method::of(shape) == Method::Search {
+            return Solver::load_mtm_databases(shape, blank, dir, &build, &mut progress)
+                .map(|found| found.unwrap_or(search));
+        }
+        let path = dir.path().join(mtm_table_file(shape, Some(blank)));
+        let map = match map_file(&path, &build) {
+            Err(DataError::Open {
+                problem: OpenError::Missing,
+                ..
+            }) => return Ok(search),
+            map => map?,
+        };
+        let watch = map.watch().clone();
+        let damaged = |problem| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.clone(),
+        };
+        let table = MtmTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
+        let goal = Board::canonical(shape, blank);
+        if !table.serves(&goal) {
+            return Err(damaged(Damage::Mismatch {
+                expected: format!(
+                    "the {shape} table of the multi-tile metric for goals with the blank at cell {blank}"
+                ),
+                got: format!("the {} table of other goals", table.shape()),
+            }));
+        }
+        prove_once(&watch, &mut progress, |_| {
+            table.verify().map_err(Damage::Table)
+        })
+        .map_err(damaged)?;
+        Ok(Solver {
+            engine: Engine::Jumps(table),
+            origin: Origin::File { path, build },
+        })
+    }
+
+    /// The solver of `shape`'s goals with the blank at `blank`, counting in
+    /// `metric`, from what is built into the program alone: the tables of
+    /// up to 9 cells, the 4x4 databases, and the multi-tile metric's search
+    /// of larger shapes, which needs no data; `None` where only the data
+    /// folder's data answers.
+    ///
+    /// # Errors
+    ///
+    /// Fails if the program's own data does not load: it was built wrongly.
+    pub fn builtin_for(
+        shape: Shape,
+        blank: usize,
+        metric: Metric,
+    ) -> Option<Result<Solver, DataError>> {
+        match (metric, is_builtin(shape)) {
+            (Metric::Stm, true) => Some(Solver::builtin(shape)),
+            (Metric::Stm, false) => {
+                let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
+                builtin_pdb(db_shape, rep).map(|_| Solver::builtin_search(db_shape, rep))
+            }
+            (Metric::Mtm, true) => {
+                let name = mtm_table_file(shape, None);
+                let bytes = data::builtin_file(&name).unwrap_or(&[]);
+                let table = MtmTable::new(Data::Static(bytes))
+                    .map_err(|problem| DataError::Builtin { shape, problem });
+                Some(table.map(|table| Solver {
+                    engine: Engine::Jumps(match data::builtin_decoded(&name) {
+                        Some(decoded) => table.with_decoded(decoded),
+                        None => table,
+                    }),
+                    origin: Origin::Builtin,
+                }))
+            }
+            (Metric::Mtm, false) => Some(Ok(Solver {
+                engine: Engine::JumpSearch(MtmSearcher::new(shape)),
+                origin: Origin::Builtin,
+            })),
+        }
+    }
+
+    /// The data folder's databases of the multi-tile metric of `shape` for
+    /// goals with the blank at `blank` (see [`Solver::load_mtm`]), proven at
+    /// their first use; `None` if there are none.
+    fn load_mtm_databases(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        build: &str,
+        progress: &mut dyn FnMut(&Proving<'_>),
+    ) -> Result<Option<Solver>, DataError> {
+        let sizes = crate::mtm::default_partition(shape);
+        let path = dir.path().join(mtm_pdb_file(shape, &sizes, blank));
+        let map = match map_file(&path, build) {
+            Err(DataError::Open {
+                problem: OpenError::Missing,
+                ..
+            }) => return Ok(None),
+            map => map?,
+        };
+        let watch = map.watch().clone();
+        let damaged = |problem| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.to_string(),
+        };
+        let (goal, databases) = crate::mtm::read_databases(map.as_ref())
+            .map_err(|e| damaged(Damage::Pdb(PdbError::File(e))))?;
+        let groups: Vec<usize> = databases.iter().map(|db| db.tiles().len() - 1).collect();
+        if goal != Board::canonical(shape, blank) || groups != sizes {
+            return Err(damaged(Damage::Mismatch {
+                expected: format!(
+                    "the {shape} pattern databases of the multi-tile metric ({}) for goals with the blank at cell {blank}",
+                    join_sizes(&sizes)
+                ),
+                got: format!(
+                    "those of the {} goal with the blank at cell {} ({})",
+                    goal.shape(),
+                    goal.blank(),
+                    join_sizes(&groups)
+                ),
+            }));
+        }
+        prove_once(&watch, progress, |report| {
+            crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::Pdb)
+        })
+        .map_err(damaged)?;
+        Ok(Some(Solver {
+            engine: Engine::JumpSearch(MtmSearcher::new(shape).with_databases(&goal, databases)),
+            origin: Origin::File {
+                path,
+                build: build.to_string(),
+            },
+        }))
+    }
+
+    /// The solver of [`Solver::load`], its data-folder file proven unless
+    /// `progress` is `None`.
+    fn open(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
+    ) -> Result<Solver, DataError> {
+        match (is_builtin(shape), Method::of(shape)) {
+            (true, _) => Solver::builtin(shape),
+            (false, Method::Table) => Solver::load_table(shape, blank, dir, progress),
+            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes, progress),
+        }
+    }
+
+    /// What would answer `shape`'s goals with the blank at `blank` from
+    /// `dir`, as [`Solver::describe`] says it, and whether a data-folder
+    /// file is not proven yet. The data is opened and checked cheaply but
+    /// not proven, so that telling costs no proof; no solver comes out of it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::load`], but for the proof.
+    pub fn describe_data(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+    ) -> Result<String, DataError> {
+        let solver = Solver::open(shape, blank, dir, sizes, None)?;
+        let mut text = solver.describe();
+        if let Some(watch) = solver.watch() {
+            match trust::recorded(watch.path(), &watch.stamp()) {
+                Some(at) if at == trust::record_path(watch.path()) => {}
+                Some(at) => text += &format!(" (proven, recorded in {})", at.display()),
+                None => text += " (not proven yet: it will be at its first use)",
+            }
+        }
+        Ok(text)
+    }
+
+    /// The data folder's table of `shape` for goals with the blank at
+    /// `blank`, proven unless `progress` is `None`.
+    fn load_table(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
+    ) -> Result<Solver, DataError> {
+        let build = build_command(shape, blank, None, dir);
+        let what = format!("the {shape} table for goals with the blank at cell {blank}");
+        let path = dir.path().join(table_file(shape, Some(blank)));
+        let cost = data::build_cost(shape, Metric::Stm, &[]);
+        let map = map_data(&path, &what, &build, cost)?;
+        let watch = map.watch().clone();
+        let damaged = |problem| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.clone(),
+        };
+        let table = Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
+        if table.shape() != shape || !table.blanks().any(|b| b == blank) {
+            let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
+            return Err(damaged(Damage::Mismatch {
+                expected: what,
+                got: format!(
+                    "the {} table for goals with the blank at cell {}",
+                    table.shape(),
+                    blanks.join(", ")
+                ),
+            }));
+        }
+        if let Some(progress) = progress {
+            prove_once(&watch, progress, |_| table.verify().map_err(Damage::Table))
+                .map_err(damaged)?;
+        }
+        Ok(Solver::from_table(table, Origin::File { path, build }))
+    }
+
+    /// The pattern databases that serve `shape`'s goals with the blank at
+    /// `blank`: the data folder's (with groups of `sizes`, or the shape's
+    /// default), else, unless `sizes` were asked for, those built into the
+    /// program; proven unless `progress` is `None`.
+    fn load_search(
+        shape: Shape,
+        blank: usize,
+        dir: &DataDir,
+        sizes: Option<&[usize]>,
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
+    ) -> Result<Solver, DataError> {
+        let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
+        let default = default_partition(db_shape);
+        // Without sizes asked for: the strongest databases made for this
+        // class, or built in; the default's command if there are none.
+        let builtin = builtin_pdb(db_shape, rep).map(|_| {
+            let groups = data::builtin_groups(rep);
+            groups.iter().map(Vec::len).collect::<Vec<usize>>()
+        });
+        let strongest = match sizes {
+            Some(_) => None,
+            None => data::partitions_made(dir, db_shape, rep)
+                .into_iter()
+                .chain(builtin.clone())
+                .max_by_key(|sizes| data::strength(db_shape, sizes)),
+        };
+        if strongest.is_some() && strongest == builtin {
+            return Solver::builtin_search(db_shape, rep);
+        }
+        let wanted = sizes.or(strongest.as_deref()).unwrap_or(&default);
+        let build = build_command(shape, blank, Some(wanted), dir);
+        let what = format!(
+            "the {db_shape} pattern databases ({}) for goals with the blank at cell {rep}",
+            join_sizes(wanted)
+        );
+        let mut needed = format!(
+            "the {shape} pattern databases ({}) for goals with the blank at cell {blank}",
+            join_sizes(wanted)
+        );
+        if (db_shape, rep) != (shape, blank) {
+            needed += &format!(
+                " (those of {db_shape} goals with the blank at cell {rep}, which a symmetry maps \
+                 them onto)"
+            );
+        }
+        let cost = data::build_cost(shape, Metric::Stm, wanted);
+        let path = dir.path().join(pdb_file(db_shape, wanted, rep));
+        let map = match map_data(&path, &needed, &build, cost) {
+            Err(DataError::Missing { .. })
+                if sizes.is_none() && builtin_pdb(db_shape, rep).is_some() =>
+            {
+                return Solver::builtin_search(db_shape, rep);
+            }
+            map => map?,
+        };
+        let watch = map.watch().clone();
+        let damaged = |problem| DataError::Damaged {
+            path: path.clone(),
+            problem,
+            build: build.clone(),
+        };
+        let table = PdbTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Pdb(e)))?;
+        let groups = group_sizes(&table);
+        let goal = table.goal();
+        if *goal != Board::canonical(db_shape, rep) || groups != wanted {
+            return Err(damaged(Damage::Mismatch {
+                expected: what,
+                got: format!(
+                    "the {} pattern databases ({}) for goals with the blank at cell {}",
+                    goal.shape(),
+                    join_sizes(&groups),
+                    goal.blank()
+                ),
+            }));
+        }
+        if let Some(progress) = progress {
+            prove_once(&watch, progress, |report| {
+                table.prove(report).map_err(Damage::Pdb)
+            })
+            .map_err(damaged)?;
+        }
+        Ok(Solver::from_search(
+            Searcher::new(table),
+            Origin::File { path, build },
+        ))
+    }
+
+    /// The pattern databases built into the program for `shape`'s goals with
+    /// the blank at `rep`, a class's first cell.
+    fn builtin_search(shape: Shape, rep: usize) -> Result<Solver, DataError> {
+        let bytes = builtin_pdb(shape, rep).unwrap_or(&[]);
+        let problem = |error| DataError::Builtin {
+            shape,
+            problem: TableError::File(error),
+        };
+        let table = PdbTable::new(Data::Static(bytes)).map_err(|error| match error {
+            PdbError::File(error) => problem(error),
+            other => problem(FileError::Decode {
+                part: crate::file::Part::Body,
+                reason: other.to_string(),
+            }),
+        })?;
+        Ok(Solver::from_search(Searcher::new(table), Origin::Builtin))
+    }
+}
