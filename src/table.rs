@@ -27,6 +27,7 @@ mod proof;
 
 pub use crate::table::derived::DERIVE_AFTER;
 use crate::table::derived::Near;
+pub(crate) use crate::table::derived::derive_after;
 pub use crate::table::lanes::GROUP;
 pub use crate::table::packed::Packed;
 pub(crate) use crate::table::packed::SPELLING;

@@ -12,11 +12,7 @@ use crate::mem::prefetch;
 use crate::mtm::bfs::{prove, tree};
 use crate::mtm::{Jumps, code_at};
 use crate::shape::{MAX_CELLS, Move, Shape};
-use crate::table::SPELLING;
-use crate::table::{canonical_sections, distance_parities, section_toward};
-
-/// Boards a section answers by walking before its answers are derived.
-const DERIVE_AFTER: u64 = 1 << 13;
+use crate::table::{SPELLING, canonical_sections, derive_after, distance_parities, section_toward};
 
 /// The most letters a derived answer holds.
 const MOST_LETTERS: u32 = 56;
@@ -405,7 +401,9 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         if let Some(answers) = self.answers[index].get() {
             return Ok(answers.as_deref());
         }
-        if self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards < DERIVE_AFTER {
+        if self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards
+            < derive_after(self.shape)
+        {
             return Ok(None);
         }
         let codes = self.codes(index)?;
@@ -423,7 +421,9 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
     /// As [`MtmTable::solve_each`] for the goal.
     pub fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
         let index = self.section(goal, None)?;
-        Ok(self.answers_after(index, DERIVE_AFTER)?.is_some())
+        Ok(self
+            .answers_after(index, derive_after(self.shape))?
+            .is_some())
     }
 }
 
