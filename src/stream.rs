@@ -259,9 +259,10 @@ impl Answers {
 }
 
 /// Answers `boards`, in order, exactly as [`run`] answers them read one a
-/// line: on every core, each the fastest way, in the style of `config`
-/// (its layout is set from the boards: one shape, or 3x3 and 4x4 boards
-/// told apart).
+/// line (a board's line is its place, from 1), with no text between: on
+/// every core, each the fastest way, in the style of `config`. Boards of
+/// any shapes may be mixed; each goes toward `config.goal`, else its
+/// shape's usual goal.
 ///
 /// # Errors
 ///
@@ -273,7 +274,7 @@ impl Answers {
 /// use eight::stream::{self, Config, Quiet, Solvers};
 /// use eight::{Board, Layout};
 ///
-/// let boards: Vec<Board> = ["2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x"]
+/// let boards: Vec<Board> = ["2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x", "1 2/3 x"]
 ///     .iter()
 ///     .map(|text| text.parse())
 ///     .collect::<Result<_, _>>()?;
@@ -281,7 +282,7 @@ impl Answers {
 /// let mut solvers = Solvers::new(&Quiet);
 /// let answers = stream::answer_boards(&boards, config, &mut solvers, &Quiet)?;
 /// let lines: Vec<&[u8]> = answers.lines().collect();
-/// assert_eq!(lines, [&b"dlurullddrurdllurdr"[..], b""]);
+/// assert_eq!(lines, [&b"dlurullddrurdllurdr"[..], b"", b""]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn answer_boards(
@@ -295,11 +296,17 @@ pub fn answer_boards(
         Some(shape) if boards.iter().all(|board| board.shape() == shape) => Layout::Fixed(shape),
         _ => Layout::Auto,
     };
-    let mut input = Vec::with_capacity(boards.len() * (first.map_or(0, |s| s.cells()) + 1));
-    for board in boards {
-        write_board(board, &mut input);
-    }
-    answer_text(input, config, solvers, host)
+    let mut answers = Answers::default();
+    let finish = engine::run_boards(
+        config,
+        solvers,
+        boards,
+        &mut answers.text,
+        &mut answers.messages,
+        host,
+    )?;
+    answers.invalid = finish.invalid;
+    Ok(answers)
 }
 
 /// Answers the boards of `input`, text a board a line (or as the input

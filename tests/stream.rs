@@ -937,3 +937,70 @@ fn a_table_changed_between_runs_is_read_anew_by_the_next() {
     assert_eq!(run(&mut solvers), 2, "the new file read");
     assert_eq!(run(&mut solvers), 2);
 }
+
+/// The library's typed batch (boards parsed already, of mixed shapes)
+/// answers a million boards exactly as the program answers them read from
+/// a file, in every form.
+#[test]
+fn the_typed_batch_answers_as_the_program_does() {
+    use eight::stream::{self, Config, Form, Quiet, Solvers, Style};
+    use eight::{Board, Layout};
+
+    let mut rng = common::Rng(78);
+    let fifteen = common::canonical(16, 15);
+    let boards: Vec<Board> = (0..1_000_000)
+        .map(|i| {
+            let text = match i % 100_000 {
+                0..20 => common::text(&rng.scramble(4, &fifteen, 12)),
+                1000..2000 => Board::from_cells("2x4".parse().unwrap(), &rng.board(8))
+                    .unwrap()
+                    .to_string(),
+                2000..3000 => Board::from_cells("3x2".parse().unwrap(), &rng.board(6))
+                    .unwrap()
+                    .to_string(),
+                _ => common::text(&rng.board(9)),
+            };
+            text.parse().unwrap()
+        })
+        .collect();
+    let mut input = String::new();
+    let mut input_end = Vec::with_capacity(boards.len());
+    for board in &boards {
+        input += &format!("{board}\n");
+        input_end.push(input.len());
+    }
+    for (style, args) in [
+        (Style::default(), &[][..]),
+        (
+            Style {
+                form: Form::Json,
+                ..Style::default()
+            },
+            &["--json"][..],
+        ),
+        (
+            Style {
+                length: true,
+                ..Style::default()
+            },
+            &["--length"][..],
+        ),
+    ] {
+        let config = Config {
+            style,
+            ..Config::new(Layout::Auto)
+        };
+        // JSON, slower a board, on the first tenth.
+        let count = match style.form {
+            Form::Json => boards.len() / 10,
+            _ => boards.len(),
+        };
+        let (boards, input) = (&boards[..count], &input[..input_end[count - 1]]);
+        let answers =
+            stream::answer_boards(boards, config, &mut Solvers::new(&Quiet), &Quiet).unwrap();
+        let (out, err, code) = run_from_file(args, input);
+        assert_eq!((err.as_str(), code), ("", 0), "{args:?}");
+        assert!(answers.text == out.as_bytes(), "{args:?}: the same answers");
+        assert!(!answers.invalid && answers.messages.is_empty());
+    }
+}

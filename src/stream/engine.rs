@@ -52,16 +52,63 @@ pub fn run(
         errors_piece,
         errors_terminal,
     } = io;
+    let reporter = Reporter::new(errors, errors_piece, errors_terminal);
+    let input = Input::new(input, input_fd, host);
+    answer_with(config, solvers, output, reporter, host, |session| {
+        answer_all(session, input)
+    })
+}
+
+/// Answers `boards`, parsed already, as [`run`] answers them read a line
+/// each (a board's line is its place in `boards`, from 1): no text between.
+pub(crate) fn run_boards(
+    config: Config,
+    solvers: &mut Solvers,
+    boards: &[Board],
+    output: &mut Vec<u8>,
+    errors: &mut Vec<u8>,
+    host: &'static dyn Host,
+) -> Result<Finish, StreamError> {
+    let reporter = Reporter::new(Box::new(errors), super::report::WHOLE, false);
+    answer_with(
+        config,
+        solvers,
+        Box::new(output),
+        reporter,
+        host,
+        |session| {
+            // Looked at whether to stop as often as a block of input would be.
+            for (lines, block) in (1..).step_by(CHECK_EVERY).zip(boards.chunks(CHECK_EVERY)) {
+                for (line, board) in (lines..).zip(block) {
+                    session.take(Item {
+                        line,
+                        result: Ok(*board),
+                    });
+                }
+                session.check()?;
+            }
+            session.check()
+        },
+    )
+}
+
+/// Boards taken between two looks at whether to stop.
+const CHECK_EVERY: usize = 1 << 12;
+
+/// A session of `config` answering into `output`, fed by `feed`; then its
+/// end. Whatever ends it, every answer made before is written first.
+fn answer_with<'a>(
+    config: Config,
+    solvers: &'a mut Solvers,
+    output: Box<dyn Write + 'a>,
+    reporter: Reporter<'a>,
+    host: &'static dyn Host,
+    feed: impl FnOnce(&mut Session<'a>) -> Result<()>,
+) -> Result<Finish, StreamError> {
     // Data remade since an earlier run is read as it is now.
     solvers.refresh();
     let mut session = Session {
-        pipeline: Pipeline::new(
-            &config,
-            solvers,
-            output,
-            Reporter::new(errors, errors_piece, errors_terminal),
-            host,
-        ),
+        pipeline: Pipeline::new(&config, solvers, output, reporter, host),
         pairs: config.pairs.then(Pairs::default),
         config,
         goal_cache: None,
@@ -69,7 +116,7 @@ pub fn run(
         invalid: false,
         fatal: None,
     };
-    let answered = answer_all(&mut session, Input::new(input, input_fd, host));
+    let answered = feed(&mut session);
     if answered.is_err() {
         // The answers made before the failure still go out, and so do the
         // messages.

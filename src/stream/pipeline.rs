@@ -147,10 +147,29 @@ impl<'a> Pipeline<'a> {
         Ok(index)
     }
 
+    /// Adds a job to the batch, and sends the batch once it is full. A
+    /// searched board goes to a worker alone, so that its answer streams;
+    /// boards walked in tables go in full batches whatever else the input
+    /// holds (after one 4x4 board, a million 3x3 boards one to a batch took
+    /// 3.3 s instead of 0.15 s).
     pub(super) fn push(&mut self, job: Job) {
+        let alone = self.batch_size == 1
+            && self
+                .shared
+                .get(job.solver)
+                .is_some_and(|solver| solver.searches());
+        if alone && !self.batch.is_empty() {
+            self.send_pending();
+        }
         self.batch.push(job);
-        if self.batch.len() >= self.batch_size
-            && self.failure.is_none()
+        if alone || self.batch.len() >= TABLE_BATCH {
+            self.send_pending();
+        }
+    }
+
+    /// Sends the batch, unless a failure is waiting to be told.
+    fn send_pending(&mut self) {
+        if self.failure.is_none()
             && let Err(err) = self.send_batch()
         {
             self.failure = Some(err);
@@ -166,7 +185,7 @@ impl<'a> Pipeline<'a> {
 
     /// Queues the batch of jobs for the workers.
     pub(super) fn send_batch(&mut self) -> Result<()> {
-        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_size));
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(TABLE_BATCH));
         self.send_work(Work::Jobs(batch))
     }
 
