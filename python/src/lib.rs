@@ -55,12 +55,6 @@ fn run_error(err: StreamError) -> PyErr {
 enum Boards {
     One(Board),
     Many(Vec<Board>),
-    /// A batch of one shape, already written as the engine's input, a board
-    /// a line (the rows of a `uint8` array, with no board kept).
-    Lines {
-        text: Vec<u8>,
-        shape: Shape,
-    },
 }
 
 /// The shape named by `shape=`, if any.
@@ -341,20 +335,19 @@ fn checked<T: numpy::Element + Copy>(
         .collect()
 }
 
-/// The boards of a 2-D `(n, cells)` or 3-D `(n, rows, cols)` array, as the
-/// engine's input: a board a line, each board checked first.
+/// The boards of a 2-D `(n, cells)` or 3-D `(n, rows, cols)` array, each
+/// checked.
 fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResult<Boards> {
     let (tiles, shape) = array_tiles(array, shape).map_err(ArrayError::into_err)?;
-    let mut text = Vec::with_capacity(tiles.len() + tiles.len() / shape.cells());
-    for (index, row) in tiles.chunks_exact(shape.cells()).enumerate() {
-        let board = Board::from_cells(shape, row)
-            .map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))?;
-        stream::write_board(&board, &mut text);
-    }
-    Ok(match text.is_empty() {
-        true => Boards::Many(Vec::new()),
-        false => Boards::Lines { text, shape },
-    })
+    let boards = tiles
+        .chunks_exact(shape.cells())
+        .enumerate()
+        .map(|(index, row)| {
+            Board::from_cells(shape, row)
+                .map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))
+        })
+        .collect::<PyResult<Vec<Board>>>()?;
+    Ok(Boards::Many(boards))
 }
 
 /// One board or many, from any form a board takes.
@@ -474,9 +467,6 @@ fn answer(
                     return Err(other_shape(index, boards[index].shape(), goal));
                 }
             }
-            Boards::Lines { shape, .. } if *shape != goal.shape() => {
-                return Err(other_shape(0, *shape, goal));
-            }
             _ => {}
         }
     }
@@ -494,26 +484,18 @@ fn answer(
                 Boards::Many(boards) => {
                     stream::answer_boards(&boards, config, solvers, &Interruptible)
                 }
-                Boards::Lines { text, shape } => {
-                    config.layout = Layout::Fixed(shape);
-                    stream::answer_text(text, config, solvers, &Interruptible)
-                }
             }
         })
         .map_err(run_error)?;
     keep((folder, solvers));
     if answers.invalid {
-        // Boards are checked before: what is left is the engine's word.
+        // Every board is checked before, and so is its shape against the
+        // goal's: the engine has nothing left to refuse.
         let message = String::from_utf8_lossy(&answers.messages);
-        let first = message.lines().next().unwrap_or("invalid");
-        let told = first
-            .strip_prefix("eight: <stdin>:")
-            .and_then(|rest| rest.split_once(": "))
-            .and_then(|(line, what)| Some((line.parse::<usize>().ok()?.checked_sub(1)?, what)));
-        return Err(PyValueError::new_err(match told {
-            Some((index, what)) => format!("board {index}: {what}"),
-            None => first.to_string(),
-        }));
+        return Err(PyValueError::new_err(format!(
+            "a board was refused: {}",
+            message.lines().next().unwrap_or("invalid")
+        )));
     }
     Ok(answers)
 }
