@@ -12,22 +12,24 @@ import numpy.typing as npt
 # "12345678x", "1 2 3/4 5 6/7 8 x"), a sequence of ints with 0 the blank, or a
 # 1-D array of them. A tile is a whole number (an int, a numpy integer, or a
 # float with no fraction); anything else raises ValueError.
-Board = Union[str, Sequence[int], npt.NDArray[np.integer]]
+_Board = Union[str, Sequence[int], npt.NDArray[np.integer]]
 # A batch: a sequence of boards, a 2-D array (n, cells) or a 3-D array
 # (n, rows, cols) of small ints.
-Boards = Union[Sequence[Board], npt.NDArray[np.integer]]
-Path = Union[str, PathLike[str]]
+_Boards = Union[Sequence[_Board], npt.NDArray[np.integer]]
+_Path = Union[str, PathLike[str]]
+
+__version__: str
 
 class DataError(OSError):
     """The data a shape needs is missing or wrong; the message names the
     `eight-gen` command that makes it."""
 
 def solve(
-    boards: Union[Board, Boards],
+    boards: Union[_Board, _Boards],
     *,
-    goal: Optional[Board] = None,
+    goal: Optional[_Board] = None,
     shape: Optional[str] = None,
-    data: Optional[Path] = None,
+    data: Optional[_Path] = None,
     notation: str = "blank",
     metric: str = "stm",
 ) -> Union[Optional[str], list[Optional[str]]]:
@@ -39,11 +41,11 @@ def solve(
     the letters stay one per cell the blank passes)."""
 
 def length(
-    boards: Union[Board, Boards],
+    boards: Union[_Board, _Boards],
     *,
-    goal: Optional[Board] = None,
+    goal: Optional[_Board] = None,
     shape: Optional[str] = None,
-    data: Optional[Path] = None,
+    data: Optional[_Path] = None,
     metric: str = "stm",
 ) -> Union[int, npt.NDArray[np.int16]]:
     """The number of moves of the shortest answer, counted in `metric`: an
@@ -51,12 +53,12 @@ def length(
     batch."""
 
 def judge(
-    board: Board,
+    board: _Board,
     moves: str,
     *,
-    goal: Optional[Board] = None,
+    goal: Optional[_Board] = None,
     shape: Optional[str] = None,
-    data: Optional[Path] = None,
+    data: Optional[_Path] = None,
     metric: str = "stm",
 ) -> str:
     """The verdict of `eight --judge` (counted in `metric`) on moves someone found (blank letters,
@@ -70,8 +72,8 @@ def random(
     shape: Optional[str] = None,
     seed: Optional[int] = None,
     depth: Optional[int] = None,
-    goal: Optional[Board] = None,
-    data: Optional[Path] = None,
+    goal: Optional[_Board] = None,
+    data: Optional[_Path] = None,
     metric: str = "stm",
 ) -> npt.NDArray[np.uint8]:
     """n random boards, shape (n, cells), 0 the blank: drawn uniformly from

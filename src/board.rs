@@ -537,14 +537,14 @@ impl fmt::Display for LineRule {
                 shape.rows(),
                 shape.cols()
             ),
-            Layout::Auto => {
-                f.write_str("a board is 9 tiles (3x3) or 16 (4x4), or a row a line; else --shape")
-            }
+            Layout::Auto => f.write_str(
+                "a board is 9 tiles (3x3) or 16 (4x4), a row a line, or rows joined by '/'; \
+                     else --shape",
+            ),
         }
     }
 }
 
-/// What a line with `/` must hold, for messages.
 /// What to write for a board of the rows read, told by its rows alone
 /// where the shape is not fixed: `; for a 3x4 board give --shape 3x4, or
 /// join its rows with '/'`.
@@ -563,6 +563,7 @@ impl fmt::Display for OtherRows {
     }
 }
 
+/// What a line with `/` must hold, for messages.
 struct SlashRule(Layout);
 
 impl fmt::Display for SlashRule {

@@ -932,8 +932,8 @@ mod tests {
         assert_eq!(
             shapes[3],
             Err(
-                "15 tiles on one line: a board is 9 tiles (3x3) or 16 (4x4), or a row a line; \
-                 else --shape"
+                "15 tiles on one line: a board is 9 tiles (3x3) or 16 (4x4), a row a line, or \
+                 rows joined by '/'; else --shape"
                     .into()
             )
         );

@@ -154,7 +154,7 @@ fn read_board(item: &Bound<'_, PyAny>, shape: Option<Shape>) -> Result<Board, St
     if let Ok(text) = item.cast::<PyString>() {
         let text = text.to_cow().map_err(|err| err.to_string())?;
         let layout = shape.map_or(Layout::Auto, Layout::Fixed);
-        return Board::parse_in(layout, text.as_bytes()).map_err(|err| err.to_string());
+        return Board::parse_in(layout, text.as_bytes()).map_err(|err| in_python(&err.to_string()));
     }
     if let Ok(array) = item.cast::<PyUntypedArray>() {
         if array.ndim() != 1 {
@@ -176,6 +176,15 @@ fn read_board(item: &Bound<'_, PyAny>, shape: Option<Shape>) -> Result<Board, St
             )
         })?;
     board_of_tiles(items.iter().map(Tile::of).collect(), shape)
+}
+
+/// A message of the program's in Python's words: its options are
+/// arguments here (`shape=3x4`, not `--shape 3x4`).
+fn in_python(message: &str) -> String {
+    message
+        .replace("--shape ", "shape=")
+        .replace("--shape", "shape=")
+        .replace("--goal", "goal=")
 }
 
 /// The name of `item`'s type, for messages.
@@ -784,5 +793,6 @@ fn eight_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(judge, m)?)?;
     m.add_function(wrap_pyfunction!(random, m)?)?;
     m.add("DataError", m.py().get_type::<DataError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -454,3 +454,27 @@ def test_a_process_reads_data_remade_under_it(tmp_path):
     assert eight.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15", data=tmp_path) == "rr"
     make()
     assert eight.solve(board, shape="2x5", data=tmp_path) == "r"
+
+
+def test_the_stub_names_what_the_module_has():
+    import ast
+
+    with open(os.path.join(os.path.dirname(__file__), "..", "eight.pyi")) as stub:
+        tree = ast.parse(stub.read())
+    named = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            named.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            named.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            named.update(target.id for target in node.targets)
+    public = lambda names: {name for name in names if not name.startswith("_") or name == "__version__"}
+    assert public(named) == public(dir(eight)) - {"eight"}
+    assert eight.__version__ == "0.1.0"
+
+
+def test_messages_name_python_arguments_not_options():
+    with pytest.raises(ValueError, match="else shape=") as error:
+        eight.solve("1 2 3 4 5 6 7 8 9 10 11 x")
+    assert "--" not in str(error.value)
