@@ -20,6 +20,7 @@ mod extras;
 #[path = "gen_args.rs"]
 mod gen_args;
 mod random;
+mod serve;
 mod signals;
 mod start;
 
@@ -55,6 +56,9 @@ use crate::signals::Cli;
 /// while unchanged (its proof recorded beside it). `eight --where` tells
 /// where it is and what answers each shape; `--verbose` says it as each is
 /// used.
+///
+/// `eight serve` serves a page to play, watch and check answers, and its
+/// JSON API, on loopback (`eight serve --help` says more).
 ///
 /// Exit codes: 0 every board answered, 1 some board invalid, 2 fatal error
 /// (bad arguments, data missing, wrong or changed during the run, a stdout

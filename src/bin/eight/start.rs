@@ -61,6 +61,16 @@ unsafe fn start(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
 /// Runs the program on its arguments; returns the exit code, once stdout
 /// is flushed.
 fn eight(args: Vec<OsString>) -> u8 {
+    if args.get(1).is_some_and(|arg| arg == "serve") {
+        let args = [OsString::from("eight serve")]
+            .into_iter()
+            .chain(args.into_iter().skip(2))
+            .collect();
+        return crate::serve::run(args).unwrap_or_else(|err| {
+            args::say(&format!("eight serve: {err:#}"));
+            FATAL
+        });
+    }
     let args = match args::parse::<Args>("eight", args) {
         Ok(args) => args,
         Err(code) => return code,

@@ -1,0 +1,431 @@
+// The page of `eight serve`: a board to set, scramble, play and watch
+// solved. Every answer, distance and verdict comes from the server's API,
+// which answers as the program does; the page only draws and moves tiles.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+// Where the blank goes for each letter, and the letter of the tile that
+// slides the other way (the speedsolvers' notation).
+const STEP = { d: [1, 0], l: [0, -1], r: [0, 1], u: [-1, 0] };
+const TILE = { d: "U", l: "R", r: "L", u: "D" };
+// The arrow keys slide a tile their way: the blank goes the other.
+const ARROWS = { ArrowLeft: "r", ArrowRight: "l", ArrowUp: "d", ArrowDown: "u" };
+
+const state = {
+  shape: { name: "3x3", rows: 3, cols: 3 },
+  start: null, // the board as set
+  board: null, // the board shown
+  goal: null, // the goal set, or null for the tiles in order
+  answer: "", // the shortest answer from `solved`, in blank letters
+  solved: null,
+  frame: 0, // the answer's moves made on the board shown
+  timer: null,
+  yours: "", // the moves played from `start`
+  distance: null,
+  startDistance: null,
+  asking: null, // the request for a distance in flight
+  solving: null, // the request for an answer in flight
+};
+
+function usualGoal() {
+  const n = state.shape.rows * state.shape.cols;
+  return Array.from({ length: n }, (_, i) => (i + 1) % n);
+}
+
+function goal() {
+  return state.goal || usualGoal();
+}
+
+// The cells of a board as the server writes it: tiles apart, rows joined
+// by '/', `x` the blank.
+function cellsOf(text) {
+  return text.split(/[\s/]+/).filter(Boolean).map((t) => (t === "x" ? 0 : Number(t)));
+}
+
+// A board written as the server reads it, its rows joined by '/'.
+function textOf(cells) {
+  const cols = state.shape.cols;
+  const rows = [];
+  for (let at = 0; at < cells.length; at += cols) {
+    rows.push(cells.slice(at, at + cols).map((t) => (t === 0 ? "x" : String(t))).join(" "));
+  }
+  return rows.join("/");
+}
+
+// The board after the blank moves `letter`, or null off the board.
+function moved(cells, letter) {
+  const { rows, cols } = state.shape;
+  const blank = cells.indexOf(0);
+  const [dr, dc] = STEP[letter];
+  const r = Math.floor(blank / cols) + dr;
+  const c = (blank % cols) + dc;
+  if (r < 0 || r >= rows || c < 0 || c >= cols) return null;
+  const next = cells.slice();
+  next[blank] = next[r * cols + c];
+  next[r * cols + c] = 0;
+  return next;
+}
+
+function same(a, b) {
+  return a.length === b.length && a.every((t, i) => t === b[i]);
+}
+
+// Moves counted in the metric: letters, or runs of equal letters.
+function count(letters) {
+  if ($("metric").value === "stm") return letters.length;
+  return letters.split("").filter((l, i) => i === 0 || l !== letters[i - 1]).length;
+}
+
+// Blank letters in the notation chosen: the tokens, one a move of it.
+function spelled(letters) {
+  const notation = $("notation").value;
+  if (notation === "blank") return letters.split("");
+  const tiles = letters.split("").map((l) => TILE[l]);
+  if (notation === "tile") return tiles;
+  const runs = [];
+  for (const t of tiles) {
+    const last = runs[runs.length - 1];
+    if (last && last[0] === t) last[1] += 1;
+    else runs.push([t, 1]);
+  }
+  return runs.map(([t, k]) => (k > 1 ? t + k : t));
+}
+
+async function api(path, body, signal) {
+  const init = body === undefined
+    ? { signal }
+    : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal };
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) {
+    const where = data.index === undefined ? "" : ` (board ${data.index})`;
+    throw new Error((data.error || response.statusText) + where);
+  }
+  return data;
+}
+
+function options() {
+  const asked = { shape: state.shape.name, metric: $("metric").value };
+  if (state.goal) asked.goal = textOf(state.goal);
+  return asked;
+}
+
+function say(error) {
+  $("error").textContent = error ? String(error.message || error) : "";
+}
+
+function render() {
+  const grid = $("grid");
+  grid.style.setProperty("--cols", state.shape.cols);
+  const home = goal();
+  grid.replaceChildren(...state.board.map((tile, cell) => {
+    const div = document.createElement("div");
+    div.className = "tile" + (tile === 0 ? " blank" : tile === home[cell] ? " home" : "");
+    div.textContent = tile === 0 ? "" : String(tile);
+    div.dataset.cell = cell;
+    div.setAttribute("role", "gridcell");
+    return div;
+  }));
+  const board = $("board");
+  if (document.activeElement !== board) board.value = textOf(state.board);
+  $("yours").textContent = spelled(state.yours).join(" ");
+  $("count").textContent = String(count(state.yours));
+  const tokens = spelled(state.answer);
+  const done = state.solved && same(state.board, framesBoard(state.frame)) ? state.frame : -1;
+  const moves = $("moves");
+  moves.replaceChildren(...tokensOf(tokens, done));
+  $("step").textContent = `${Math.max(done, 0)} / ${state.answer.length}`;
+}
+
+// The answer's tokens, the moves made and the next marked.
+function tokensOf(tokens, done) {
+  if ($("notation").value === "tile-runs") {
+    return [document.createTextNode(tokens.join(""))];
+  }
+  return tokens.map((t, i) => {
+    const span = document.createElement("span");
+    span.textContent = t;
+    if (i < done) span.className = "done";
+    else if (i === done) span.className = "next";
+    return span;
+  });
+}
+
+// The board after the answer's first `frame` moves.
+function framesBoard(frame) {
+  let cells = state.solved;
+  for (const letter of state.answer.slice(0, frame)) cells = moved(cells, letter);
+  return cells;
+}
+
+// Asks the distance of the board shown; says if a move went closer.
+async function measure(before) {
+  if (state.asking) state.asking.abort();
+  const asking = new AbortController();
+  state.asking = asking;
+  $("distance").textContent = "…";
+  try {
+    const data = await api("/api/length", { ...options(), board: textOf(state.board) }, asking.signal);
+    const answer = data.answers[0];
+    state.distance = answer.unsolvable ? null : answer.length;
+    $("distance").textContent = answer.unsolvable ? "unsolvable" : String(answer.length);
+    if (state.startDistance === undefined) state.startDistance = state.distance;
+    const closer = $("closer");
+    if (before === undefined || before === null || state.distance === null) closer.textContent = "";
+    else if (state.distance < before) closer.textContent = "closer";
+    else if (state.distance > before) closer.textContent = "farther";
+    else closer.textContent = "as far";
+    say("");
+  } catch (error) {
+    if (error.name !== "AbortError") {
+      $("distance").textContent = "–";
+      say(error);
+    }
+  } finally {
+    if (state.asking === asking) state.asking = null;
+  }
+}
+
+// A new board to start from.
+function setStart(cells) {
+  stop();
+  state.start = cells;
+  state.board = cells;
+  state.yours = "";
+  state.answer = "";
+  state.solved = null;
+  state.frame = 0;
+  state.startDistance = undefined;
+  $("verdict").textContent = "";
+  $("verdict").className = "";
+  $("length").textContent = "–";
+  render();
+  measure();
+}
+
+// The player slides a tile: the blank goes `letter`.
+async function play(letter) {
+  const next = moved(state.board, letter);
+  if (!next) return;
+  stop();
+  if (state.solved && !same(state.board, framesBoard(state.frame))) state.solved = null;
+  if (state.solved && state.answer[state.frame] === letter) state.frame += 1;
+  else {
+    state.solved = null;
+    state.answer = "";
+  }
+  const before = state.distance;
+  state.board = next;
+  state.yours += letter;
+  render();
+  await measure(before);
+  if (same(state.board, goal())) judge();
+}
+
+async function judge() {
+  try {
+    const data = await api("/api/judge", { ...options(), board: textOf(state.start), moves: state.yours || "-" });
+    const verdict = data.answers[0].verdict;
+    const best = state.startDistance;
+    const text = verdict === "optimal"
+      ? `At the goal in ${count(state.yours)} moves: optimal.`
+      : `At the goal in ${count(state.yours)} moves: ${verdict}${best !== null && best !== undefined ? ` (the shortest is ${best})` : ""}.`;
+    $("verdict").textContent = text;
+    $("verdict").className = verdict === "optimal" ? "optimal" : "";
+  } catch (error) {
+    say(error);
+  }
+}
+
+async function solve() {
+  stop();
+  if (state.solving) state.solving.abort();
+  const solving = new AbortController();
+  state.solving = solving;
+  const started = performance.now();
+  const ticker = setInterval(() => {
+    const seconds = (performance.now() - started) / 1000;
+    if (seconds > 0.3) {
+      $("progress").textContent = `searching… ${seconds.toFixed(1)} s`;
+      $("cancel").hidden = false;
+    }
+  }, 100);
+  const from = state.board;
+  try {
+    const data = await api("/api/solve", { ...options(), board: textOf(from), notation: "blank" }, solving.signal);
+    const answer = data.answers[0];
+    if (answer.unsolvable) {
+      state.answer = "";
+      state.solved = null;
+      $("length").textContent = "unsolvable:";
+    } else {
+      state.answer = answer.moves;
+      state.solved = from;
+      state.frame = 0;
+      $("length").textContent = String(answer.length);
+    }
+    say("");
+    $("progress").textContent = "";
+  } catch (error) {
+    $("progress").textContent = error.name === "AbortError" ? "cancelled" : "";
+    if (error.name !== "AbortError") say(error);
+  } finally {
+    clearInterval(ticker);
+    $("cancel").hidden = true;
+    if (state.solving === solving) state.solving = null;
+    render();
+  }
+}
+
+// Shows the answer's first `frame` moves.
+function show(frame) {
+  if (!state.solved) return;
+  state.frame = Math.max(0, Math.min(frame, state.answer.length));
+  state.board = framesBoard(state.frame);
+  render();
+  measure();
+}
+
+function stop() {
+  if (state.timer) clearInterval(state.timer);
+  state.timer = null;
+  $("play").textContent = "▶";
+  $("play").setAttribute("aria-label", "Play");
+}
+
+function toggle() {
+  if (state.timer) return stop();
+  if (!state.solved) return;
+  if (!same(state.board, framesBoard(state.frame))) state.frame = 0;
+  if (state.frame >= state.answer.length) show(0);
+  $("play").textContent = "⏸";
+  $("play").setAttribute("aria-label", "Pause");
+  state.timer = setInterval(() => {
+    if (state.frame >= state.answer.length) return stop();
+    show(state.frame + 1);
+  }, 1000 / Number($("speed").value));
+}
+
+async function setBoard(text) {
+  try {
+    let data;
+    try {
+      data = await api("/api/parse", { board: text, shape: state.shape.name });
+    } catch (error) {
+      // Another shape, told by the board itself.
+      data = await api("/api/parse", { board: text }).catch(() => { throw error; });
+    }
+    if (data.shape !== state.shape.name) {
+      chooseShape(data.shape);
+    }
+    setStart(cellsOf(data.board));
+  } catch (error) {
+    say(error);
+  }
+}
+
+async function setGoal(text) {
+  if (!text.trim()) {
+    state.goal = null;
+    setStart(state.board);
+    return;
+  }
+  try {
+    const data = await api("/api/parse", { board: text, shape: state.shape.name });
+    state.goal = cellsOf(data.board);
+    setStart(state.board);
+  } catch (error) {
+    say(error);
+  }
+}
+
+async function scramble() {
+  const query = new URLSearchParams({ shape: state.shape.name, metric: $("metric").value, n: "1" });
+  const seed = $("seed").value.trim();
+  const depth = $("depth").value.trim();
+  if (seed) query.set("seed", seed);
+  if (depth) query.set("depth", depth);
+  if (state.goal) query.set("goal", textOf(state.goal));
+  try {
+    const data = await api(`/api/random?${query}`);
+    $("seed").value = String(data.seed);
+    setStart(cellsOf(data.boards[0]));
+  } catch (error) {
+    say(error);
+  }
+}
+
+function chooseShape(name) {
+  const [rows, cols] = name.split("x").map(Number);
+  state.shape = { name, rows, cols };
+  state.goal = null;
+  $("goal").value = "";
+  $("shape").value = name;
+}
+
+async function start() {
+  try {
+    const data = await api("/api/shapes");
+    $("shape").replaceChildren(...data.shapes.map((s) => {
+      const option = document.createElement("option");
+      option.value = s.shape;
+      option.textContent = `${s.shape} (${s.method})`;
+      option.title = s.answered;
+      return option;
+    }));
+  } catch (error) {
+    say(error);
+  }
+  $("shape").value = state.shape.name;
+  $("shape").addEventListener("change", () => {
+    chooseShape($("shape").value);
+    $("seed").value = "";
+    scramble();
+  });
+  $("metric").addEventListener("change", () => setStart(state.start));
+  $("notation").addEventListener("change", render);
+  $("board-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    setBoard($("board").value);
+  });
+  $("goal-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    setGoal($("goal").value);
+  });
+  $("scramble-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    scramble();
+  });
+  $("solve").addEventListener("click", solve);
+  $("cancel").addEventListener("click", () => state.solving && state.solving.abort());
+  $("play").addEventListener("click", toggle);
+  $("first").addEventListener("click", () => { stop(); show(0); });
+  $("back").addEventListener("click", () => { stop(); show(state.frame - 1); });
+  $("forward").addEventListener("click", () => { stop(); show(state.frame + 1); });
+  $("restart").addEventListener("click", () => setStart(state.start));
+  $("grid").addEventListener("click", (event) => {
+    const cell = event.target.dataset && event.target.dataset.cell;
+    if (cell === undefined) return;
+    const blank = state.board.indexOf(0);
+    const at = Number(cell);
+    const cols = state.shape.cols;
+    const letter = at === blank + cols ? "d" : at === blank - cols ? "u"
+      : at === blank + 1 && at % cols !== 0 ? "r" : at === blank - 1 && blank % cols !== 0 ? "l" : null;
+    if (letter) play(letter);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest && event.target.closest("input, select")) return;
+    if (ARROWS[event.key]) {
+      event.preventDefault();
+      play(ARROWS[event.key]);
+    } else if (event.key === " " && event.target === document.body) {
+      event.preventDefault();
+      toggle();
+    }
+  });
+  state.board = usualGoal();
+  await scramble();
+}
+
+start();

@@ -1,0 +1,708 @@
+//! `eight serve`: a page to play, watch and check answers, and the JSON API
+//! it calls, over the same solvers and data as the program.
+//!
+//! Boards answered from tables are answered in the server, from solvers
+//! loaded once and shared. Boards that are searched (IDA*, for shapes of 13
+//! to 16 cells and the multi-tile metric without a table) are answered by a
+//! child `eight` of their own, one a request, at most one a core at once:
+//! a search past its time limit is stopped by ending its process, so that
+//! nothing is left running for a client that went away or waited too long.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use axum::Router;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use eight::data::{self, DataDir, Method};
+use eight::random::Draw;
+use eight::stream::{self, Config, Form, Quiet, Solvers, Style};
+use eight::{Board, Layout, Metric, Notation, Shape};
+use serde::Deserialize;
+use serde_json::json;
+use tokio::io::AsyncWriteExt;
+use tokio::sync::Semaphore;
+
+/// Serves a page to play, watch and check answers, and its JSON API, on
+/// loopback unless told otherwise. Ctrl-C or SIGTERM stops it once the
+/// requests in flight are answered.
+#[derive(clap::Parser, Debug)]
+#[command(name = "eight serve", version)]
+pub struct ServeArgs {
+    /// The address to listen on; 127.0.0.1:0 takes a free port. Anything
+    /// but loopback lets other machines in.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8088")]
+    listen: SocketAddr,
+    /// Open the page in the desktop's browser once listening.
+    #[arg(long)]
+    open: bool,
+    /// The data folder, instead of $EIGHT_DATA or the user's data folder.
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// The longest a search may take before it is stopped, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    search_seconds: u64,
+}
+
+/// The largest request body.
+const MAX_BODY: usize = 1 << 20;
+
+/// The most boards a request asks for.
+const MAX_BOARDS: usize = 10_000;
+
+/// What every request shares.
+struct Server {
+    /// The solvers of tables, per metric, loaded once.
+    solvers: HashMap<Metric, Mutex<Solvers>>,
+    data: Option<PathBuf>,
+    /// One permit a search running.
+    searches: Semaphore,
+    search_limit: Duration,
+    /// The program, run for each search.
+    program: PathBuf,
+}
+
+/// Runs the server until SIGINT or SIGTERM; exit code 0 once the requests
+/// in flight are answered.
+pub fn run(args: Vec<std::ffi::OsString>) -> Result<u8> {
+    let args = match crate::args::parse::<ServeArgs>("eight serve", args) {
+        Ok(args) => args,
+        Err(code) => return Ok(code),
+    };
+    let dir = match &args.data {
+        Some(path) => DataDir::at(path).usable(),
+        None => DataDir::locate(),
+    };
+    let solvers = [Metric::Stm, Metric::Mtm]
+        .into_iter()
+        .map(|metric| {
+            let solvers = Solvers::new(&Quiet)
+                .with_data(dir.clone())
+                .with_metric(metric);
+            (metric, Mutex::new(solvers))
+        })
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let server = Arc::new(Server {
+        solvers,
+        data: args.data.clone(),
+        searches: Semaphore::new(cores),
+        search_limit: Duration::from_secs(args.search_seconds),
+        program: std::env::current_exe().context("cannot find the program itself")?,
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(cores)
+        .enable_all()
+        .build()
+        .context("cannot start the server")?;
+    runtime.block_on(serve(server, args))?;
+    Ok(crate::ANSWERED)
+}
+
+async fn serve(server: Arc<Server>, args: ServeArgs) -> Result<()> {
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let address = listener.local_addr().context("cannot listen")?;
+    let url = format!("http://{address}/");
+    crate::args::say(&format!("eight: serving {url} (Ctrl-C stops)"));
+    if args.open {
+        let opened = std::process::Command::new("xdg-open")
+            .arg(&url)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        if opened.is_err() {
+            crate::args::say("eight: cannot open a browser: open the address above");
+        }
+    }
+    axum::serve(listener, app(server))
+        .with_graceful_shutdown(stopped())
+        .await
+        .context("the server failed")
+}
+
+/// Once SIGINT or SIGTERM comes.
+async fn stopped() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("SIGTERM can be caught");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+/// The page and the API.
+fn app(server: Arc<Server>) -> Router {
+    Router::new()
+        .route("/", get(|| async { page("text/html", PAGE) }))
+        .route(
+            "/page.js",
+            get(|| async { page("text/javascript", SCRIPT) }),
+        )
+        .route("/page.css", get(|| async { page("text/css", STYLE) }))
+        .route("/api/shapes", get(shapes))
+        .route("/api/parse", post(parse))
+        .route("/api/solve", post(solve))
+        .route("/api/length", post(length))
+        .route("/api/judge", post(judge))
+        .route("/api/random", get(random))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(server)
+}
+
+const PAGE: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/page.js");
+const STYLE: &str = include_str!("page/page.css");
+
+fn page(kind: &'static str, text: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind)], text).into_response()
+}
+
+/// A refusal: its status, and a JSON body with the message and, for a bad
+/// board, its index.
+struct Refusal {
+    status: StatusCode,
+    error: String,
+    index: Option<usize>,
+}
+
+impl Refusal {
+    fn new(status: StatusCode, error: impl Into<String>) -> Refusal {
+        Refusal {
+            status,
+            error: error.into(),
+            index: None,
+        }
+    }
+
+    fn bad(error: impl Into<String>) -> Refusal {
+        Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, error)
+    }
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let body = match self.index {
+            Some(index) => json!({"error": self.error, "index": index}),
+            None => json!({"error": self.error}),
+        };
+        (self.status, axum::Json(body)).into_response()
+    }
+}
+
+/// The program's JSON answers, a line each, as a JSON array under
+/// `answers`.
+fn answers(lines: &[u8]) -> Response {
+    let mut body = Vec::with_capacity(lines.len() + 16);
+    body.extend_from_slice(b"{\"answers\":[");
+    for (at, line) in lines
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+        .enumerate()
+    {
+        if at > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(line);
+    }
+    body.extend_from_slice(b"]}");
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// The options every request may give.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Ask {
+    board: Option<String>,
+    boards: Option<Vec<String>>,
+    /// With `judge`: the moves of `board`, or of each of `cases`.
+    moves: Option<String>,
+    cases: Option<Vec<Case>>,
+    goal: Option<String>,
+    shape: Option<String>,
+    metric: Option<String>,
+    notation: Option<String>,
+}
+
+/// A board and moves to judge.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    board: String,
+    moves: String,
+}
+
+/// A request read: the boards, parsed, and how to answer them.
+struct Asked {
+    boards: Vec<Board>,
+    /// The moves of each board, when judged.
+    moves: Vec<String>,
+    config: Config,
+    shape: Option<Shape>,
+}
+
+/// What `--metric`, `--notation`, `--shape` and `--goal` would say.
+fn options(ask: &Ask) -> Result<(Config, Option<Shape>), Refusal> {
+    let metric = match &ask.metric {
+        Some(text) => text
+            .parse::<Metric>()
+            .map_err(|err| Refusal::bad(format!("metric {text:?}: {err}")))?,
+        None => Metric::Stm,
+    };
+    let notation = match &ask.notation {
+        Some(text) => text
+            .parse::<Notation>()
+            .map_err(|err| Refusal::bad(format!("notation {text:?}: {err}")))?,
+        None => Notation::Blank,
+    };
+    let shape = match &ask.shape {
+        Some(text) => Some(
+            text.parse::<Shape>()
+                .map_err(|err| Refusal::bad(format!("shape {text:?}: {err}")))?,
+        ),
+        None => None,
+    };
+    let goal = match &ask.goal {
+        Some(text) => {
+            let layout = shape.map_or(Layout::Auto, Layout::Fixed);
+            Some(
+                Board::parse_in(layout, text.as_bytes())
+                    .map_err(|err| Refusal::bad(format!("goal {text:?}: {err}")))?,
+            )
+        }
+        None => None,
+    };
+    let mut config = Config::new(Layout::Auto);
+    config.goal = goal;
+    config.style = Style {
+        form: Form::Json,
+        length: false,
+        notation,
+        metric,
+    };
+    Ok((config, shape.or(goal.map(|goal| goal.shape()))))
+}
+
+/// Reads the boards of a request (`board`, or `boards`; with `judge`, and
+/// their moves), each of the shape asked, at most [`MAX_BOARDS`].
+fn read(ask: Result<axum::Json<Ask>, JsonRejection>, judge: bool) -> Result<Asked, Refusal> {
+    let axum::Json(ask) = ask.map_err(|err| Refusal::new(err.status(), err.body_text()))?;
+    let (config, shape) = options(&ask)?;
+    let (texts, moves): (Vec<String>, Vec<String>) = match (judge, ask) {
+        (
+            false,
+            Ask {
+                board: Some(board),
+                boards: None,
+                moves: None,
+                cases: None,
+                ..
+            },
+        ) => (vec![board], Vec::new()),
+        (
+            false,
+            Ask {
+                board: None,
+                boards: Some(boards),
+                moves: None,
+                cases: None,
+                ..
+            },
+        ) => (boards, Vec::new()),
+        (
+            true,
+            Ask {
+                board: Some(board),
+                moves: Some(moves),
+                boards: None,
+                cases: None,
+                ..
+            },
+        ) => (vec![board], vec![moves]),
+        (
+            true,
+            Ask {
+                cases: Some(cases),
+                board: None,
+                moves: None,
+                boards: None,
+                ..
+            },
+        ) => cases
+            .into_iter()
+            .map(|case| (case.board, case.moves))
+            .unzip(),
+        (false, _) => return Err(Refusal::bad("give \"board\" or \"boards\", not both")),
+        (true, _) => {
+            return Err(Refusal::bad(
+                "give \"board\" and \"moves\", or \"cases\" of both",
+            ));
+        }
+    };
+    if texts.len() > MAX_BOARDS {
+        return Err(Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("{} boards: at most {MAX_BOARDS} a request", texts.len()),
+        ));
+    }
+    let layout = shape.map_or(Layout::Auto, Layout::Fixed);
+    let mut boards = Vec::with_capacity(texts.len());
+    for (index, text) in texts.iter().enumerate() {
+        let board = Board::parse_in(layout, text.as_bytes()).map_err(|err| Refusal {
+            index: Some(index),
+            ..Refusal::bad(err.to_string())
+        })?;
+        if let Some(goal) = config.goal
+            && goal.shape() != board.shape()
+        {
+            return Err(Refusal {
+                index: Some(index),
+                ..Refusal::bad(format!(
+                    "a {} board, but the goal is a {} board",
+                    board.shape(),
+                    goal.shape()
+                ))
+            });
+        }
+        boards.push(board);
+    }
+    for (index, moves) in moves.iter().enumerate() {
+        let word = moves.trim();
+        if word.is_empty() || word.contains(char::is_whitespace) {
+            return Err(Refusal {
+                index: Some(index),
+                ..Refusal::bad(format!(
+                    "moves {moves:?}: one word of letters d l r u (where the blank goes), or - \
+                     for none"
+                ))
+            });
+        }
+    }
+    let moves = moves.iter().map(|moves| moves.trim().to_string()).collect();
+    Ok(Asked {
+        boards,
+        moves,
+        config,
+        shape,
+    })
+}
+
+async fn solve(
+    State(server): State<Arc<Server>>,
+    ask: Result<axum::Json<Ask>, JsonRejection>,
+) -> Result<Response, Refusal> {
+    let asked = read(ask, false)?;
+    server.answer(asked).await
+}
+
+async fn length(
+    State(server): State<Arc<Server>>,
+    ask: Result<axum::Json<Ask>, JsonRejection>,
+) -> Result<Response, Refusal> {
+    let mut asked = read(ask, false)?;
+    asked.config.style.length = true;
+    server.answer(asked).await
+}
+
+async fn judge(
+    State(server): State<Arc<Server>>,
+    ask: Result<axum::Json<Ask>, JsonRejection>,
+) -> Result<Response, Refusal> {
+    let mut asked = read(ask, true)?;
+    asked.config.judge = true;
+    server.answer(asked).await
+}
+
+impl Server {
+    /// Answers the boards asked, as the program's JSON: from the tables
+    /// here, or by a search of its own.
+    async fn answer(self: &Arc<Server>, asked: Asked) -> Result<Response, Refusal> {
+        let metric = asked.config.style.metric;
+        let goals: Vec<Board> = {
+            let mut goals: Vec<Board> = asked
+                .boards
+                .iter()
+                .map(|board| {
+                    asked
+                        .config
+                        .goal
+                        .unwrap_or_else(|| Board::goal(board.shape()))
+                })
+                .collect();
+            goals.sort_unstable_by_key(|goal| (goal.shape().cells(), goal.blank()));
+            goals.dedup();
+            goals
+        };
+        let mut searched = false;
+        for goal in &goals {
+            searched |= self.searches(goal, metric)?;
+        }
+        if searched {
+            return self.search(asked).await;
+        }
+        let server = Arc::clone(self);
+        tokio::task::spawn_blocking(move || server.answer_here(asked))
+            .await
+            .map_err(|err| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?
+    }
+
+    /// Whether boards toward `goal` are searched, not walked in a table.
+    fn searches(&self, goal: &Board, metric: Metric) -> Result<bool, Refusal> {
+        if Method::of(goal.shape()) == Method::Search {
+            return Ok(true);
+        }
+        if metric == Metric::Stm || data::is_builtin(goal.shape()) {
+            return Ok(false);
+        }
+        // The multi-tile metric on 10 to 12 cells: a table if one was made.
+        let mut solvers = self.solvers[&metric]
+            .lock()
+            .unwrap_or_else(|err| err.into_inner());
+        let solver = solvers.get(goal).map_err(unavailable)?;
+        Ok(solver.searches())
+    }
+
+    /// Answers the boards asked from the tables here.
+    fn answer_here(&self, asked: Asked) -> Result<Response, Refusal> {
+        let metric = asked.config.style.metric;
+        let mut solvers = self.solvers[&metric]
+            .lock()
+            .unwrap_or_else(|err| err.into_inner());
+        let done = match asked.config.judge {
+            false => stream::answer_boards(&asked.boards, asked.config, &mut solvers, &Quiet),
+            true => stream::answer_text(judge_lines(&asked), asked.config, &mut solvers, &Quiet),
+        };
+        let done = done.map_err(unavailable)?;
+        Ok(answers(&done.text))
+    }
+
+    /// Answers the boards asked by a run of the program of their own,
+    /// stopped at the time limit.
+    async fn search(&self, asked: Asked) -> Result<Response, Refusal> {
+        let limit = self.search_limit;
+        let busy = || {
+            Refusal::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "every core is searching, and none was free within {} s: try again later",
+                    limit.as_secs()
+                ),
+            )
+        };
+        let _permit = tokio::time::timeout(limit, self.searches.acquire())
+            .await
+            .map_err(|_| busy())?
+            .map_err(|_| busy())?;
+        let style = asked.config.style;
+        let mut command = tokio::process::Command::new(&self.program);
+        command.args(["--json", "--metric", style.metric.name()]);
+        command.args(["--notation", notation_name(style.notation)]);
+        if style.length {
+            command.arg("--length");
+        }
+        if asked.config.judge {
+            command.arg("--judge");
+        }
+        if let Some(goal) = asked.config.goal {
+            command.args(["--goal", &goal.to_string()]);
+        } else if let Some(shape) = asked.shape {
+            command.args(["--shape", &shape.to_string()]);
+        }
+        if let Some(data) = &self.data {
+            command.arg("--data").arg(data);
+        }
+        let input = match asked.config.judge {
+            true => judge_lines(&asked),
+            false => asked
+                .boards
+                .iter()
+                .flat_map(|board| format!("{board}\n").into_bytes())
+                .collect(),
+        };
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|err| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()))?;
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let output = async {
+            let _ = stdin.write_all(&input).await;
+            drop(stdin);
+            child.wait_with_output().await
+        };
+        // Past the limit, the child is dropped, and so killed.
+        let output = tokio::time::timeout(limit, output).await.map_err(|_| {
+            Refusal::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the search took longer than {} s, and was stopped",
+                    limit.as_secs()
+                ),
+            )
+        })?;
+        let output =
+            output.map_err(|err| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()))?;
+        match output.status.code() {
+            Some(0 | 1) => Ok(answers(&output.stdout)),
+            _ => {
+                let message = String::from_utf8_lossy(&output.stderr);
+                let message = message.lines().last().unwrap_or("the search failed");
+                Err(Refusal::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    message.strip_prefix("eight: ").unwrap_or(message),
+                ))
+            }
+        }
+    }
+}
+
+/// The program's `--judge` input for the boards and moves asked.
+fn judge_lines(asked: &Asked) -> Vec<u8> {
+    asked
+        .boards
+        .iter()
+        .zip(&asked.moves)
+        .flat_map(|(board, moves)| format!("{board} {moves}\n").into_bytes())
+        .collect()
+}
+
+/// The name `--notation` takes.
+fn notation_name(notation: Notation) -> &'static str {
+    match notation {
+        Notation::Blank => "blank",
+        Notation::Tile => "tile",
+        Notation::TileRuns => "tile-runs",
+    }
+}
+
+/// Data that cannot be used: the server cannot answer, and says why.
+fn unavailable(err: impl std::fmt::Display) -> Refusal {
+    Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string())
+}
+
+/// `GET /api/random`'s query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Draws {
+    shape: Option<String>,
+    goal: Option<String>,
+    n: Option<usize>,
+    seed: Option<u64>,
+    depth: Option<u32>,
+    metric: Option<String>,
+}
+
+async fn random(
+    State(server): State<Arc<Server>>,
+    query: Result<Query<Draws>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, Refusal> {
+    let Query(draws) = query.map_err(|err| Refusal::new(err.status(), err.body_text()))?;
+    let ask = Ask {
+        shape: draws.shape,
+        goal: draws.goal,
+        metric: draws.metric,
+        ..Ask::default()
+    };
+    let (config, shape) = options(&ask)?;
+    let goal = config
+        .goal
+        .unwrap_or_else(|| Board::goal(shape.unwrap_or(Shape::EIGHT)));
+    let count = draws.n.unwrap_or(1);
+    if count > MAX_BOARDS {
+        return Err(Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("n={count}: at most {MAX_BOARDS} a request"),
+        ));
+    }
+    let seed = draws.seed.unwrap_or_else(eight::random::seed);
+    let metric = config.style.metric;
+    let depth = draws.depth;
+    let boards = tokio::task::spawn_blocking(move || -> Result<Vec<String>, Refusal> {
+        let draw = match depth {
+            None => Draw::new(goal, seed),
+            Some(depth) => {
+                let mut solvers = server.solvers[&metric]
+                    .lock()
+                    .unwrap_or_else(|err| err.into_inner());
+                let solver = solvers.get_table(&goal).map_err(unavailable)?;
+                Draw::at_depth(goal, seed, depth, &solver)
+                    .map_err(|err| Refusal::bad(format!("depth {depth}: {err}")))?
+            }
+        };
+        Ok(draw.take(count).map(|board| board.to_string()).collect())
+    })
+    .await
+    .map_err(|err| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))??;
+    let body = json!({
+        "shape": goal.shape().to_string(),
+        "goal": goal.to_string(),
+        "seed": seed,
+        "boards": boards,
+    });
+    Ok(axum::Json(body).into_response())
+}
+
+/// `GET /api/shapes`: every shape, how it is answered, and what answers
+/// it here.
+async fn shapes(State(server): State<Arc<Server>>) -> Response {
+    let data = server.data.clone();
+    let list = tokio::task::spawn_blocking(move || {
+        let dir = match &data {
+            Some(path) => DataDir::at(path).usable(),
+            None => DataDir::locate(),
+        };
+        Shape::all()
+            .map(|shape| {
+                let goal = Board::goal(shape);
+                let answered = match (data::is_builtin(shape), &dir) {
+                    (true, _) => "built in".to_string(),
+                    (false, Err(err)) => err.to_string(),
+                    (false, Ok(dir)) => {
+                        eight::Solver::describe_data(shape, goal.blank(), dir, None)
+                            .unwrap_or_else(|err| err.to_string())
+                    }
+                };
+                json!({
+                    "shape": shape.to_string(),
+                    "rows": shape.rows(),
+                    "cols": shape.cols(),
+                    "method": match Method::of(shape) {
+                        Method::Table => "table",
+                        Method::Search => "search",
+                    },
+                    "answered": answered,
+                })
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap_or_default();
+    axum::Json(json!({ "shapes": list })).into_response()
+}
+
+/// `POST /api/parse`: a board as the program reads it (`board`, with
+/// `shape` or `goal` if given), written back as the program writes it, and
+/// its shape.
+async fn parse(ask: Result<axum::Json<Ask>, JsonRejection>) -> Result<Response, Refusal> {
+    let asked = read(ask, false)?;
+    let [board] = asked.boards[..] else {
+        return Err(Refusal::bad("give one \"board\""));
+    };
+    let body = json!({
+        "board": board.to_string(),
+        "shape": board.shape().to_string(),
+        "goal": asked.config.goal.unwrap_or_else(|| Board::goal(board.shape())).to_string(),
+    });
+    Ok(axum::Json(body).into_response())
+}
