@@ -374,3 +374,32 @@ fn a_long_search_is_stopped_and_a_stop_waits_for_answers() {
     let code = server.child.wait().unwrap();
     assert_eq!(code.code(), Some(0));
 }
+
+/// The README's `curl` examples, against a server: each output as shown.
+#[test]
+fn the_readmes_api_examples_are_true() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme.split("## The page").nth(1).unwrap();
+    let block = section.split("```sh\n").nth(1).unwrap();
+    let block = block.split("```").next().unwrap();
+    let server = Server::start(&[]);
+    let mut examples = 0;
+    for example in block.split("$ curl -s ").skip(1) {
+        let (command, expected) = example.split_once('\n').unwrap();
+        let url = command
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .trim_matches('\'');
+        let path = &url[url.find('/').unwrap()..];
+        let (status, body) = match command.split_once(" -d '") {
+            Some((_, data)) => server.call("POST", path, data.trim_end_matches('\'')),
+            None => server.call("GET", path, ""),
+        };
+        assert!(status == 200 || body.contains("\"error\""), "{command}");
+        assert_eq!(body, expected.trim_end(), "{command}");
+        examples += 1;
+    }
+    assert_eq!(examples, 4);
+}

@@ -43,14 +43,16 @@ function cellsOf(text) {
   return text.split(/[\s/]+/).filter(Boolean).map((t) => (t === "x" ? 0 : Number(t)));
 }
 
-// A board written as the server reads it, its rows joined by '/'.
+// A board written as the program writes it: on one line for 3x3 and 4x4,
+// else with its rows joined by '/'.
 function textOf(cells) {
   const cols = state.shape.cols;
+  const joint = state.shape.name === "3x3" || state.shape.name === "4x4" ? " " : "/";
   const rows = [];
   for (let at = 0; at < cells.length; at += cols) {
     rows.push(cells.slice(at, at + cols).map((t) => (t === 0 ? "x" : String(t))).join(" "));
   }
-  return rows.join("/");
+  return rows.join(joint);
 }
 
 // The board after the blank moves `letter`, or null off the board.

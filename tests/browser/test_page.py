@@ -1,0 +1,162 @@
+"""The page of `eight serve` in a real browser (headless Chromium, driven by
+WebDriver): a board entered, its answer shown and played to the goal, moves
+played by keyboard and judged, a scramble drawn from a seed. Every figure
+the page shows is checked against the program on the same board.
+
+    EIGHT_BIN=target/release/eight python -m pytest tests/browser
+
+Needs Chromium and its driver (Debian: chromium, chromium-driver) and
+selenium. With EIGHT_SCREENSHOT=PATH, a screenshot of the page goes there.
+"""
+
+import os
+import subprocess
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+EIGHT = os.environ.get("EIGHT_BIN", os.path.join("target", "release", "eight"))
+
+
+def program(args, stdin=""):
+    """The program's output on `stdin`."""
+    return subprocess.run([EIGHT, *args], input=stdin, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture(scope="module")
+def server():
+    child = subprocess.Popen([EIGHT, "serve", "--listen", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True)
+    line = child.stderr.readline()
+    url = line.split(" ")[2]
+    yield url
+    child.terminate()
+    assert child.wait(timeout=30) == 0
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for flag in [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1000,1100",
+    ]:
+        options.add_argument(flag)
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=service)
+    yield driver
+    driver.quit()
+
+
+def text(browser, id):
+    return browser.find_element(By.ID, id).text
+
+
+def wait_for(browser, check, timeout=20):
+    return WebDriverWait(browser, timeout).until(lambda _: check())
+
+
+def tiles(browser):
+    return [tile.text or "x" for tile in browser.find_elements(By.CSS_SELECTOR, "#grid .tile")]
+
+
+def set_board(browser, board):
+    field = browser.find_element(By.ID, "board")
+    field.clear()
+    field.send_keys(board)
+    browser.find_element(By.ID, "set-board").click()
+
+
+def test_a_board_is_solved_shown_and_played_to_the_goal(server, browser):
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9 and text(browser, "distance") not in ("", "…", "–"))
+    board = "2 3 4 1 5 x 7 6 8"
+    set_board(browser, board)
+    want = program([], board + "\n").strip()
+    wait_for(browser, lambda: text(browser, "distance") == str(len(want)))
+    browser.find_element(By.ID, "solve").click()
+    wait_for(browser, lambda: text(browser, "length") == str(len(want)))
+    assert text(browser, "moves").replace(" ", "") == want
+    # Played at full speed to its end: the board drawn is the goal.
+    browser.execute_script("document.getElementById('speed').value = 20")
+    browser.find_element(By.ID, "play").click()
+    wait_for(browser, lambda: text(browser, "step") == f"{len(want)} / {len(want)}")
+    assert tiles(browser) == ["1", "2", "3", "4", "5", "6", "7", "8", "x"]
+    wait_for(browser, lambda: text(browser, "distance") == "0")
+    # Stepped back one move: one move from the goal.
+    browser.find_element(By.ID, "back").click()
+    wait_for(browser, lambda: text(browser, "distance") == "1")
+    # In the speedsolvers' notation, as the program spells it.
+    Select(browser.find_element(By.ID, "notation")).select_by_value("tile-runs")
+    runs = program(["--notation", "tile-runs"], board + "\n").strip()
+    wait_for(browser, lambda: text(browser, "moves") == runs)
+    Select(browser.find_element(By.ID, "notation")).select_by_value("blank")
+
+
+def test_moves_played_by_keyboard_are_measured_and_judged(server, browser):
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    set_board(browser, "1 2 3 4 5 6 7 x 8")
+    wait_for(browser, lambda: text(browser, "distance") == "1")
+    grid = browser.find_element(By.ID, "grid")
+    browser.execute_script("arguments[0].focus()", grid)
+    # The arrow slides a tile its way: right slides 7 right, the blank left.
+    grid.send_keys(Keys.ARROW_RIGHT)
+    wait_for(browser, lambda: text(browser, "distance") == "2")
+    assert text(browser, "closer") == "farther"
+    grid.send_keys(Keys.ARROW_LEFT)
+    wait_for(browser, lambda: text(browser, "distance") == "1")
+    assert text(browser, "closer") == "closer"
+    grid.send_keys(Keys.ARROW_LEFT)
+    verdict = program(["--judge"], "1 2 3 4 5 6 7 x 8 lrr\n").strip()
+    wait_for(browser, lambda: verdict in text(browser, "verdict"))
+    assert text(browser, "yours") == "l r r"
+    assert tiles(browser) == ["1", "2", "3", "4", "5", "6", "7", "8", "x"]
+
+
+def test_a_scramble_is_the_programs_for_its_seed(server, browser):
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    seed = browser.find_element(By.ID, "seed")
+    seed.clear()
+    seed.send_keys("7")
+    browser.find_element(By.ID, "scramble").click()
+    want = program(["--random", "1", "--seed", "7"]).split()
+    wait_for(browser, lambda: tiles(browser) == want)
+    assert browser.find_element(By.ID, "seed").get_attribute("value") == "7"
+    # Another shape: a 4x4 board, searched, solved as the program solves it.
+    Select(browser.find_element(By.ID, "shape")).select_by_value("4x4")
+    wait_for(browser, lambda: len(tiles(browser)) == 16)
+    board = "1 2 3 4 5 6 7 8 9 10 11 12 x 13 14 15"
+    set_board(browser, board)
+    wait_for(browser, lambda: text(browser, "distance") == "3")
+    browser.find_element(By.ID, "solve").click()
+    wait_for(browser, lambda: text(browser, "length") == "3")
+    assert text(browser, "moves").replace(" ", "") == program([], board + "\n").strip()
+    paint = browser.execute_script(
+        "return performance.getEntriesByType('paint').map(e => [e.name, e.startTime])"
+    )
+    print("paint timings (ms):", paint)
+    shot = os.environ.get("EIGHT_SCREENSHOT")
+    if shot:
+        Select(browser.find_element(By.ID, "shape")).select_by_value("3x3")
+        wait_for(browser, lambda: len(tiles(browser)) == 9)
+        set_board(browser, "8 6 7 2 5 4 3 x 1")
+        wait_for(browser, lambda: text(browser, "distance") == "31")
+        browser.find_element(By.ID, "solve").click()
+        wait_for(browser, lambda: text(browser, "length") == "31")
+        for _ in range(12):
+            browser.find_element(By.ID, "forward").click()
+        wait_for(browser, lambda: text(browser, "step") == "12 / 31")
+        browser.save_screenshot(shot)
