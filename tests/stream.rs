@@ -777,13 +777,36 @@ fn any_mix_of_lines_in_any_mode_never_crashes() {
     }
 }
 
+/// The output forms the library and the program both have: the library's
+/// style, and the program's flags for it.
+fn forms() -> [(eight::stream::Style, &'static [&'static str]); 3] {
+    use eight::stream::{Form, Style};
+    [
+        (Style::default(), &[]),
+        (
+            Style {
+                form: Form::Json,
+                ..Style::default()
+            },
+            &["--json"],
+        ),
+        (
+            Style {
+                length: true,
+                ..Style::default()
+            },
+            &["--length"],
+        ),
+    ]
+}
+
 /// The library's engine, fed from memory, answers exactly as the program
 /// does from a file: the same answers and messages, in every form, for
 /// mixed input of every kind (the program is a thin layer over it).
 #[test]
 fn the_library_engine_answers_as_the_program_does() {
     use eight::Layout;
-    use eight::stream::{self, Config, Form, Io, Quiet, Solvers, Style};
+    use eight::stream::{self, Config, Io, Quiet, Solvers};
 
     let mut rng = common::Rng(77);
     let mut input = String::new();
@@ -794,24 +817,7 @@ fn the_library_engine_answers_as_the_program_does() {
             _ => input += &format!("{}\n", rng.pick(common::BAD_LINES)),
         }
     }
-    let forms = [
-        (Style::default(), &[][..]),
-        (
-            Style {
-                form: Form::Json,
-                ..Style::default()
-            },
-            &["--json"][..],
-        ),
-        (
-            Style {
-                length: true,
-                ..Style::default()
-            },
-            &["--length"][..],
-        ),
-    ];
-    for (style, args) in forms {
+    for (style, args) in forms() {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let config = Config {
             style,
@@ -943,7 +949,7 @@ fn a_table_changed_between_runs_is_read_anew_by_the_next() {
 /// a file, in every form.
 #[test]
 fn the_typed_batch_answers_as_the_program_does() {
-    use eight::stream::{self, Config, Form, Quiet, Solvers, Style};
+    use eight::stream::{self, Config, Form, Quiet, Solvers};
     use eight::{Board, Layout};
 
     let mut rng = common::Rng(78);
@@ -969,23 +975,7 @@ fn the_typed_batch_answers_as_the_program_does() {
         input += &format!("{board}\n");
         input_end.push(input.len());
     }
-    for (style, args) in [
-        (Style::default(), &[][..]),
-        (
-            Style {
-                form: Form::Json,
-                ..Style::default()
-            },
-            &["--json"][..],
-        ),
-        (
-            Style {
-                length: true,
-                ..Style::default()
-            },
-            &["--length"][..],
-        ),
-    ] {
+    for (style, args) in forms() {
         let config = Config {
             style,
             ..Config::new(Layout::Auto)

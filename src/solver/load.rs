@@ -9,11 +9,10 @@ use crate::data::{
 };
 use crate::file::FileError;
 use crate::ida::Searcher;
-use crate::map::OpenError;
 use crate::mtm::{Metric, MtmSearcher, MtmTable};
 use crate::pdb::{PdbError, PdbTable};
 use crate::shape::Shape;
-use crate::solver::open::{group_sizes, map_data, map_file, prove_once};
+use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};
 use crate::solver::{Damage, Data, DataError, Engine, Origin, Proving, Solver};
 use crate::table::{Table, TableError};
 use crate::trust;
@@ -136,19 +135,11 @@ impl Solver {
                 .map(|found| found.unwrap_or(search));
         }
         let path = dir.path().join(mtm_table_file(shape, Some(blank)));
-        let map = match map_file(&path, &build) {
-            Err(DataError::Open {
-                problem: OpenError::Missing,
-                ..
-            }) => return Ok(search),
-            map => map?,
+        let Some(map) = map_present(&path, &build)? else {
+            return Ok(search);
         };
         let watch = map.watch().clone();
-        let damaged = |problem| DataError::Damaged {
-            path: path.clone(),
-            problem,
-            build: build.clone(),
-        };
+        let damaged = damaged(&path, &build);
         let table = MtmTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
         let goal = Board::canonical(shape, blank);
         if !table.serves(&goal) {
@@ -221,19 +212,11 @@ impl Solver {
     ) -> Result<Option<Solver>, DataError> {
         let sizes = crate::mtm::default_partition(shape);
         let path = dir.path().join(mtm_pdb_file(shape, &sizes, blank));
-        let map = match map_file(&path, build) {
-            Err(DataError::Open {
-                problem: OpenError::Missing,
-                ..
-            }) => return Ok(None),
-            map => map?,
+        let Some(map) = map_present(&path, build)? else {
+            return Ok(None);
         };
         let watch = map.watch().clone();
-        let damaged = |problem| DataError::Damaged {
-            path: path.clone(),
-            problem,
-            build: build.to_string(),
-        };
+        let damaged = damaged(&path, build);
         let (goal, databases) = crate::mtm::read_databases(map.as_ref())
             .map_err(|e| damaged(Damage::Pdb(PdbError::File(e))))?;
         let groups: Vec<usize> = databases.iter().map(|db| db.tiles().len() - 1).collect();
@@ -320,11 +303,7 @@ impl Solver {
         let cost = data::build_cost(shape, Metric::Stm, &[]);
         let map = map_data(&path, &what, &build, cost)?;
         let watch = map.watch().clone();
-        let damaged = |problem| DataError::Damaged {
-            path: path.clone(),
-            problem,
-            build: build.clone(),
-        };
+        let damaged = damaged(&path, &build);
         let table = Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
         if table.shape() != shape || !table.blanks().any(|b| b == blank) {
             let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
@@ -400,11 +379,7 @@ impl Solver {
             map => map?,
         };
         let watch = map.watch().clone();
-        let damaged = |problem| DataError::Damaged {
-            path: path.clone(),
-            problem,
-            build: build.clone(),
-        };
+        let damaged = damaged(&path, &build);
         let table = PdbTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Pdb(e)))?;
         let groups = group_sizes(&table);
         let goal = table.goal();

@@ -46,6 +46,31 @@ pub(super) fn map_file(path: &std::path::Path, build: &str) -> Result<Mapping, D
     unsafe { map::map(&file, path) }.map_err(open)
 }
 
+/// Opens and maps the file at `path` if there is one; `build` makes it
+/// anew, for messages.
+pub(super) fn map_present(
+    path: &std::path::Path,
+    build: &str,
+) -> Result<Option<Mapping>, DataError> {
+    match map_file(path, build) {
+        Err(DataError::Open {
+            problem: OpenError::Missing,
+            ..
+        }) => Ok(None),
+        map => map.map(Some),
+    }
+}
+
+/// What a damaged file at `path`, made anew by `build`, is said to be.
+pub(super) fn damaged(path: &std::path::Path, build: &str) -> impl Fn(Damage) -> DataError + use<> {
+    let (path, build) = (path.to_path_buf(), build.to_string());
+    move |problem| DataError::Damaged {
+        path: path.clone(),
+        problem,
+        build: build.clone(),
+    }
+}
+
 /// How far the proof of a data file has come: a data-folder file is
 /// proven before its first answer, and the proof recorded (beside it as
 /// `NAME.proof`, else in the user's cache folder) for later runs, which
