@@ -403,3 +403,32 @@ fn the_readmes_api_examples_are_true() {
     }
     assert_eq!(examples, 4);
 }
+
+/// A search named by its request is stopped by `/api/cancel`: its request
+/// is answered 409 at once, and no process is left running.
+#[test]
+fn a_named_search_is_cancelled_on_request() {
+    let empty = tempfile::tempdir().unwrap();
+    let server = Server::start(&["--data", empty.path().to_str().unwrap()]);
+    let address = server.address;
+    let started = Instant::now();
+    let search = std::thread::spawn(move || {
+        let client = Server {
+            child: Command::new("true").spawn().unwrap(),
+            address,
+        };
+        let hard = "x 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+        client.post(
+            "/api/solve",
+            &json!({"board": hard, "metric": "mtm", "id": "mine"}),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, answer) = server.post("/api/cancel", &json!({"id": "mine"}));
+    assert_eq!((status, &answer), (200, &json!({"cancelled": true})));
+    let (status, answer) = search.join().unwrap();
+    assert_eq!(status, 409, "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let (_, answer) = server.post("/api/cancel", &json!({"id": "mine"}));
+    assert_eq!(answer, json!({"cancelled": false}), "gone once stopped");
+}

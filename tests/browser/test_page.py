@@ -160,3 +160,19 @@ def test_a_scramble_is_the_programs_for_its_seed(server, browser):
             browser.find_element(By.ID, "forward").click()
         wait_for(browser, lambda: text(browser, "step") == "12 / 31")
         browser.save_screenshot(shot)
+
+
+def test_a_long_search_shows_its_progress_and_is_cancelled(server, browser):
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    Select(browser.find_element(By.ID, "shape")).select_by_value("4x4")
+    wait_for(browser, lambda: len(tiles(browser)) == 16)
+    # One of the farthest 4x4 boards, in the multi-tile metric: seconds.
+    Select(browser.find_element(By.ID, "metric")).select_by_value("mtm")
+    set_board(browser, "x 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")
+    wait_for(browser, lambda: tiles(browser)[:3] == ["x", "12", "9"])
+    browser.find_element(By.ID, "solve").click()
+    wait_for(browser, lambda: text(browser, "progress").startswith("searching"))
+    browser.find_element(By.ID, "cancel").click()
+    wait_for(browser, lambda: text(browser, "progress") == "cancelled")
+    assert text(browser, "length") == "–"

@@ -5,8 +5,9 @@
 //! loaded once and shared. Boards that are searched (IDA*, for shapes of 13
 //! to 16 cells and the multi-tile metric without a table) are answered by a
 //! child `eight` of their own, one a request, at most one a core at once:
-//! a search past its time limit is stopped by ending its process, so that
-//! nothing is left running for a client that went away or waited too long.
+//! a search past its time limit, or cancelled by its client (`/api/cancel`
+//! with the `id` its request gave), is stopped by ending its process, so
+//! that nothing is left running for a client that gave up.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -68,6 +69,8 @@ struct Server {
     search_limit: Duration,
     /// The program, run for each search.
     program: PathBuf,
+    /// The searches running that a client named, to stop on its word.
+    named: Mutex<HashMap<String, Arc<tokio::sync::Notify>>>,
 }
 
 /// Runs the server until SIGINT or SIGTERM; exit code 0 once the requests
@@ -97,6 +100,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<u8> {
         searches: Semaphore::new(cores),
         search_limit: Duration::from_secs(args.search_seconds),
         program: std::env::current_exe().context("cannot find the program itself")?,
+        named: Mutex::new(HashMap::new()),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(cores)
@@ -155,6 +159,7 @@ fn app(server: Arc<Server>) -> Router {
         .route("/api/length", post(length))
         .route("/api/judge", post(judge))
         .route("/api/random", get(random))
+        .route("/api/cancel", post(cancel))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
@@ -231,6 +236,9 @@ struct Ask {
     shape: Option<String>,
     metric: Option<String>,
     notation: Option<String>,
+    /// A name for the search this request may start, by which
+    /// `/api/cancel` stops it.
+    id: Option<String>,
 }
 
 /// A board and moves to judge.
@@ -248,6 +256,8 @@ struct Asked {
     moves: Vec<String>,
     config: Config,
     shape: Option<Shape>,
+    /// The name the client gave the search.
+    id: Option<String>,
 }
 
 /// What `--metric`, `--notation`, `--shape` and `--goal` would say.
@@ -295,8 +305,9 @@ fn options(ask: &Ask) -> Result<(Config, Option<Shape>), Refusal> {
 /// Reads the boards of a request (`board`, or `boards`; with `judge`, and
 /// their moves), each of the shape asked, at most [`MAX_BOARDS`].
 fn read(ask: Result<axum::Json<Ask>, JsonRejection>, judge: bool) -> Result<Asked, Refusal> {
-    let axum::Json(ask) = ask.map_err(|err| Refusal::new(err.status(), err.body_text()))?;
+    let axum::Json(mut ask) = ask.map_err(|err| Refusal::new(err.status(), err.body_text()))?;
     let (config, shape) = options(&ask)?;
+    let id = ask.id.take();
     let (texts, moves): (Vec<String>, Vec<String>) = match (judge, ask) {
         (
             false,
@@ -393,6 +404,7 @@ fn read(ask: Result<axum::Json<Ask>, JsonRejection>, judge: bool) -> Result<Aske
         moves,
         config,
         shape,
+        id,
     })
 }
 
@@ -541,16 +553,27 @@ impl Server {
             drop(stdin);
             child.wait_with_output().await
         };
-        // Past the limit, the child is dropped, and so killed.
-        let output = tokio::time::timeout(limit, output).await.map_err(|_| {
-            Refusal::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "the search took longer than {} s, and was stopped",
-                    limit.as_secs()
-                ),
-            )
-        })?;
+        // Past the limit, or told to stop, the child is dropped, and so
+        // killed.
+        let named = self.name(asked.id);
+        let stop = async {
+            match &named {
+                Some(named) => named.notify.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        let output = tokio::select! {
+            output = tokio::time::timeout(limit, output) => output.map_err(|_| {
+                Refusal::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "the search took longer than {} s, and was stopped",
+                        limit.as_secs()
+                    ),
+                )
+            })?,
+            () = stop => return Err(Refusal::new(StatusCode::CONFLICT, "the search was cancelled")),
+        };
         let output =
             output.map_err(|err| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()))?;
         match output.status.code() {
@@ -565,6 +588,63 @@ impl Server {
             }
         }
     }
+}
+
+impl Server {
+    /// Names a search `id` until the name is dropped.
+    fn name(&self, id: Option<String>) -> Option<Named<'_>> {
+        let id = id?;
+        let notify = Arc::new(tokio::sync::Notify::new());
+        let mut named = self.named.lock().unwrap_or_else(|err| err.into_inner());
+        named.insert(id.clone(), Arc::clone(&notify));
+        Some(Named {
+            server: self,
+            id,
+            notify,
+        })
+    }
+}
+
+/// A search's name, known while it runs.
+struct Named<'a> {
+    server: &'a Server,
+    id: String,
+    notify: Arc<tokio::sync::Notify>,
+}
+
+impl Drop for Named<'_> {
+    fn drop(&mut self) {
+        let mut named = self
+            .server
+            .named
+            .lock()
+            .unwrap_or_else(|err| err.into_inner());
+        if named
+            .get(&self.id)
+            .is_some_and(|n| Arc::ptr_eq(n, &self.notify))
+        {
+            named.remove(&self.id);
+        }
+    }
+}
+
+/// `POST /api/cancel`: stops the search named `id`, if it runs: its
+/// request is answered 409. A client that goes away without it leaves its
+/// search to its time limit.
+async fn cancel(
+    State(server): State<Arc<Server>>,
+    ask: Result<axum::Json<Ask>, JsonRejection>,
+) -> Result<Response, Refusal> {
+    let axum::Json(ask) = ask.map_err(|err| Refusal::new(err.status(), err.body_text()))?;
+    let id = ask
+        .id
+        .ok_or_else(|| Refusal::bad("give the \"id\" of the search"))?;
+    let named = server.named.lock().unwrap_or_else(|err| err.into_inner());
+    let found = named
+        .get(&id)
+        .inspect(|notify| notify.notify_one())
+        .is_some();
+    Ok(axum::Json(json!({ "cancelled": found })).into_response())
 }
 
 /// The program's `--judge` input for the boards and moves asked.

@@ -163,12 +163,13 @@ function framesBoard(frame) {
 
 // Asks the distance of the board shown; says if a move went closer.
 async function measure(before) {
-  if (state.asking) state.asking.abort();
-  const asking = new AbortController();
+  halt(state.asking);
+  const asking = named();
   state.asking = asking;
   $("distance").textContent = "…";
   try {
-    const data = await api("/api/length", { ...options(), board: textOf(state.board) }, asking.signal);
+    const asked = { ...options(), board: textOf(state.board), id: asking.id };
+    const data = await api("/api/length", asked, asking.signal);
     const answer = data.answers[0];
     state.distance = answer.unsolvable ? null : answer.length;
     $("distance").textContent = answer.unsolvable ? "unsolvable" : String(answer.length);
@@ -240,10 +241,25 @@ async function judge() {
   }
 }
 
+// A request that may start a search, named so that the server stops the
+// search when the page gives up on it.
+function named() {
+  const request = new AbortController();
+  request.id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  return request;
+}
+
+// Gives up on a request, and on its search if it started one.
+function halt(request) {
+  if (!request) return;
+  request.abort();
+  api("/api/cancel", { id: request.id }).catch(() => {});
+}
+
 async function solve() {
   stop();
-  if (state.solving) state.solving.abort();
-  const solving = new AbortController();
+  halt(state.solving);
+  const solving = named();
   state.solving = solving;
   const started = performance.now();
   const ticker = setInterval(() => {
@@ -255,7 +271,8 @@ async function solve() {
   }, 100);
   const from = state.board;
   try {
-    const data = await api("/api/solve", { ...options(), board: textOf(from), notation: "blank" }, solving.signal);
+    const asked = { ...options(), board: textOf(from), notation: "blank", id: solving.id };
+    const data = await api("/api/solve", asked, solving.signal);
     const answer = data.answers[0];
     if (answer.unsolvable) {
       state.answer = "";
@@ -400,7 +417,7 @@ async function start() {
     scramble();
   });
   $("solve").addEventListener("click", solve);
-  $("cancel").addEventListener("click", () => state.solving && state.solving.abort());
+  $("cancel").addEventListener("click", () => halt(state.solving));
   $("play").addEventListener("click", toggle);
   $("first").addEventListener("click", () => { stop(); show(0); });
   $("back").addEventListener("click", () => { stop(); show(state.frame - 1); });
