@@ -323,14 +323,18 @@ fn closed_standard_descriptors_are_null() {
 
 /// `eight` with stdin and stdout piped: the child, its stdin, and a reader
 /// of its stdout.
-fn piped() -> (
+fn piped(
+    args: &[&str],
+) -> (
     std::process::Child,
     std::process::ChildStdin,
     BufReader<std::process::ChildStdout>,
 ) {
     let mut child = Command::new(cargo_bin("eight"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let stdin = child.stdin.take().unwrap();
@@ -340,7 +344,7 @@ fn piped() -> (
 
 #[test]
 fn an_answer_comes_while_the_input_is_still_open() {
-    let (mut child, mut stdin, mut stdout) = piped();
+    let (mut child, mut stdin, mut stdout) = piped(&[]);
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
         let mut line = String::new();
@@ -693,7 +697,7 @@ fn a_signal_stops_the_run_after_every_finished_answer() {
         );
     }
     // Waiting for input.
-    let (mut child, mut stdin, mut stdout) = piped();
+    let (mut child, mut stdin, mut stdout) = piped(&[]);
     stdin.write_all(format!("{G}\n").as_bytes()).unwrap();
     let mut line = String::new();
     stdout.read_line(&mut line).unwrap();
@@ -850,15 +854,7 @@ fn a_table_remade_under_a_run_leaves_it_answering() {
             .success();
     };
     remake();
-    let mut child = Command::new(cargo_bin("eight"))
-        .args(["--shape", "2x5", "--data", data])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (child, mut stdin, mut stdout) = piped(&["--shape", "2x5", "--data", data]);
     let mut answers = String::new();
     stdin.write_all(b"1 2 3 4 5 6 7 8 x 9\n").unwrap();
     stdin.flush().unwrap();
