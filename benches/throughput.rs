@@ -11,7 +11,9 @@
 //! then `--pairs` on 100,000 cases against as many plain boards and as many
 //! cases that need no walk (medians of alternating runs), the million boards
 //! in the multi-tile metric against the same in the single-tile one
-//! (alternating), and the generator.
+//! (alternating), the million boards parsed once through the library's
+//! typed batch (`Solver::solve_many`) against `eight` on them (alternating),
+//! and the generator.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
@@ -149,6 +151,34 @@ fn main() {
     metric_ratios.sort_by(f64::total_cmp);
     let [mtm_time, stm_time] = metric_times.map(median);
 
+    // The typed batch in this process, against the program from a file.
+    let solver = eight::Solver::builtin(eight::Shape::EIGHT).unwrap();
+    let goal = eight::Board::goal(eight::Shape::EIGHT);
+    let boards: Vec<eight::Board> = input.lines().map(|line| line.parse().unwrap()).collect();
+    let batch_same = {
+        let answers = solver.solve_many(&boards, &goal).unwrap();
+        let mut text = String::new();
+        for answer in answers.iter() {
+            writeln!(text, "{answer}").unwrap();
+        }
+        text.as_bytes() == reference_output
+    };
+    let mut batch_ratios = Vec::new();
+    let mut batch_times = [Vec::new(), Vec::new()];
+    for _ in 0..METRIC_RUNS {
+        let started = Instant::now();
+        let answers = solver.solve_many(&boards, &goal).unwrap();
+        let batch = started.elapsed();
+        assert_eq!(answers.len(), BOARDS);
+        drop(answers);
+        let program = run_eight(&[], &input_path, &output_path);
+        batch_ratios.push(batch.as_secs_f64() / program.as_secs_f64());
+        batch_times[0].push(batch);
+        batch_times[1].push(program);
+    }
+    batch_ratios.sort_by(f64::total_cmp);
+    let [batch_time, program_time] = batch_times.map(median);
+
     // The generator, in this process.
     let mut table = Vec::new();
     let generate_time = best_of(RUNS, || {
@@ -215,12 +245,22 @@ fn main() {
         metric_ratios[METRIC_RUNS - 1],
     );
     println!(
+        "  solve_many {:>8.1} ms for the boards parsed, against {:.1} ms for `eight` on them: {:.2}x (pairs {:.2}-{:.2}; medians of {METRIC_RUNS}, alternating); same answers: {}",
+        ms(batch_time),
+        ms(program_time),
+        batch_ratios[METRIC_RUNS / 2],
+        batch_ratios[0],
+        batch_ratios[METRIC_RUNS - 1],
+        if batch_same { "yes" } else { "NO" }
+    );
+    println!(
         "  generator  {:>8.1} ms for all nine goals, {} bytes ({:.1} KB per goal)",
         ms(generate_time),
         table.len(),
         table.len() as f64 / 9.0 / 1024.0
     );
     assert!(same, "eight and the reference disagree");
+    assert!(batch_same, "the typed batch and the reference disagree");
 }
 
 /// A random arrangement of the 3x3 board, tiles separated by spaces.

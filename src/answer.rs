@@ -231,6 +231,14 @@ pub enum SolveError {
         /// The data's shortest answer.
         shortest: usize,
     },
+    /// A board of a batch cannot be answered.
+    #[error("the board at index {index}: {error}")]
+    At {
+        /// The board's place in the batch, from 0.
+        index: usize,
+        /// Why.
+        error: Box<SolveError>,
+    },
 }
 
 impl SolveError {
@@ -243,7 +251,7 @@ impl SolveError {
                 | SolveError::TooDeep { .. }
                 | SolveError::Changed
                 | SolveError::ShorterThanShortest { .. }
-        )
+        ) || matches!(self, SolveError::At { error, .. } if error.is_data_error())
     }
 }
 

@@ -84,7 +84,7 @@ pub use crate::mtm::{Metric, MtmSearcher, MtmTable};
 pub use crate::parse::{Item, Parser};
 pub use crate::pdb::{PdbError, PdbTable};
 pub use crate::shape::{Move, Notation, Shape, Symmetry};
-pub use crate::solver::{Damage, Data, DataError, Origin, Proving, Solver};
+pub use crate::solver::{Answer, Damage, Data, DataError, Origin, Proving, Solutions, Solver};
 pub use crate::table::Table;
 
 /// The crate's inner modules, for its own programs, tests and benches.

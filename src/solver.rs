@@ -8,11 +8,13 @@
 //! | 10, 12 | 2x5, 5x2, 2x6, 3x4, 4x3, 6x2 | a table of next moves | one file per goal's blank cell in the data folder, made by `eight-gen --shape` |
 //! | 14 to 16 | 2x7, 7x2, 3x5, 5x3, 2x8, 4x4, 8x2 | [IDA*](crate::ida) over [pattern databases](crate::pdb) | in the data folder, made by `eight-gen --shape` |
 
+mod batch;
 mod error;
 mod load;
 mod open;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::answer::{Solution, SolveError, Verdict, Walk};
 use crate::board::Board;
@@ -23,6 +25,7 @@ use crate::mtm::{Metric, MtmSearcher, MtmTable};
 use crate::shape::{Move, Shape};
 use crate::table::Table;
 
+pub use self::batch::{Answer, Solutions};
 pub use self::error::{Damage, DataError};
 pub use self::open::{Data, Proving};
 
@@ -42,9 +45,11 @@ pub enum Origin {
 }
 
 /// One interface over the two ways of answering: a table walk or a search.
-#[derive(Debug)]
+///
+/// A clone shares the data: cloning is cheap.
+#[derive(Clone, Debug)]
 pub struct Solver {
-    engine: Engine,
+    engine: Arc<Engine>,
     origin: Origin,
 }
 
@@ -62,7 +67,7 @@ impl Solver {
     /// A solver walking `table`.
     pub fn from_table(table: Table<Data>, origin: Origin) -> Solver {
         Solver {
-            engine: Engine::Table(table),
+            engine: Arc::new(Engine::Table(table)),
             origin,
         }
     }
@@ -71,14 +76,14 @@ impl Solver {
     pub fn from_search(searcher: Searcher<Data>, origin: Origin) -> Solver {
         let watch = searcher.table().file().data().watch().cloned();
         Solver {
-            engine: Engine::Search(searcher.watching(watch)),
+            engine: Arc::new(Engine::Search(searcher.watching(watch))),
             origin,
         }
     }
 
     /// The watch on the file the solver reads in place, if it reads one.
     fn watch(&self) -> Option<&Watch> {
-        let data = match &self.engine {
+        let data = match &*self.engine {
             Engine::Table(table) => table.file().data(),
             Engine::Search(searcher) => searcher.table().file().data(),
             Engine::Jumps(table) => table.file().data(),
@@ -112,7 +117,7 @@ impl Solver {
     ///
     /// Fails with what is wrong, and the command that makes the data anew.
     pub fn verify(&self) -> Result<(), DataError> {
-        let damage = match (&self.engine, &self.origin) {
+        let damage = match (&*self.engine, &self.origin) {
             (Engine::Table(table), _) => table.verify().map_err(Damage::Table),
             // The program's own databases are what `eight-gen --check`
             // proved when it was built.
@@ -147,7 +152,7 @@ impl Solver {
 
     /// The shape of the boards it answers.
     pub fn shape(&self) -> Shape {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(table) => table.shape(),
             Engine::Search(searcher) => searcher.goal().shape(),
             Engine::Jumps(table) => table.shape(),
@@ -157,7 +162,7 @@ impl Solver {
 
     /// How it counts moves.
     pub fn metric(&self) -> Metric {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(_) | Engine::Search(_) => Metric::Stm,
             Engine::Jumps(_) | Engine::JumpSearch(_) => Metric::Mtm,
         }
@@ -165,7 +170,7 @@ impl Solver {
 
     /// The table it walks, if it walks one.
     pub fn table(&self) -> Option<&Table<Data>> {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(table) => Some(table),
             _ => None,
         }
@@ -175,7 +180,7 @@ impl Solver {
     /// moves in the solver's [metric](Solver::metric), in no particular
     /// order; `None` if it searches (it has no table of every board).
     pub fn at_distance(&self, goal: &Board, depth: u32) -> Option<Result<Vec<Board>, SolveError>> {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(table) => Some(table.at_distance(goal, depth)),
             Engine::Jumps(table) => Some(table.at_distance(goal, depth)),
             _ => None,
@@ -185,7 +190,7 @@ impl Solver {
     /// The longest shortest answer toward goals with the blank where
     /// `goal` has it, if the solver walks a table.
     pub fn max_depth(&self, goal: &Board) -> Option<u32> {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(table) => table.max_depth(goal),
             Engine::Jumps(table) => table.max_depth(goal),
             _ => None,
@@ -195,7 +200,7 @@ impl Solver {
     /// Whether it searches (rather than walks a table): each answer takes
     /// milliseconds, not nanoseconds.
     pub fn searches(&self) -> bool {
-        matches!(self.engine, Engine::Search(_) | Engine::JumpSearch(_))
+        matches!(*self.engine, Engine::Search(_) | Engine::JumpSearch(_))
     }
 
     /// Where its data comes from.
@@ -206,7 +211,7 @@ impl Solver {
     /// How it answers, for messages: `the built-in 3x3 table` or the
     /// file.
     pub fn describe(&self) -> String {
-        let what = match &self.engine {
+        let what = match &*self.engine {
             Engine::Table(_) => format!("the {} table", self.shape()),
             Engine::Jumps(_) => format!("the {} table of the multi-tile metric", self.shape()),
             Engine::JumpSearch(searcher) => match searcher.databases_read() {
@@ -242,7 +247,7 @@ impl Solver {
 
     /// Whether it answers boards toward `goal`.
     pub fn serves(&self, goal: &Board) -> bool {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(table) => table.serves(goal),
             Engine::Search(searcher) => searcher.serves(goal),
             Engine::Jumps(table) => table.serves(goal),
@@ -285,7 +290,7 @@ impl Solver {
         goal: &Board,
         out: &mut Vec<u8>,
     ) -> Result<Option<usize>, SolveError> {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(table) => table.write_answer(start, goal, out),
             Engine::Jumps(table) => table.write_answer(start, goal, out),
             _ => self.solve_each(start, goal, |mv| out.push(mv.letter() as u8)),
@@ -305,7 +310,7 @@ impl Solver {
         goal: &Board,
         out: &mut Vec<u8>,
     ) -> Result<bool, SolveError> {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(table) => table.write_answers(starts, goal, out),
             Engine::Jumps(table) => table.write_answers(starts, goal, out),
             _ => Ok(false),
@@ -384,7 +389,7 @@ impl Solver {
         goal: &Board,
         mut emit: impl FnMut(Move),
     ) -> Result<Option<usize>, SolveError> {
-        match &self.engine {
+        match &*self.engine {
             Engine::Table(table) => table.solve_each(start, goal, emit),
             Engine::Jumps(table) => table.solve_each(start, goal, emit),
             Engine::JumpSearch(searcher) => Ok(searcher.solve_to(start, goal)?.map(|moves| {

@@ -54,8 +54,9 @@ use std::io::{self, Read, Write};
 use std::os::fd::RawFd;
 use std::thread;
 
+use crate::answer::SolveError;
 use crate::board::{Board, Layout};
-use crate::solver::Proving;
+use crate::solver::{Proving, Solver};
 
 pub use crate::stream::engine::run;
 pub use crate::stream::render::{Form, Style};
@@ -231,6 +232,16 @@ impl fmt::Display for StreamError {
 
 impl std::error::Error for StreamError {}
 
+impl StreamError {
+    /// The error behind it, if it is an `E`.
+    pub(crate) fn downcast_ref<E>(&self) -> Option<&E>
+    where
+        E: fmt::Display + fmt::Debug + Send + Sync + 'static,
+    {
+        self.0.downcast_ref()
+    }
+}
+
 impl From<anyhow::Error> for StreamError {
     fn from(err: anyhow::Error) -> StreamError {
         StreamError(err)
@@ -357,6 +368,26 @@ pub fn write_board(board: &Board, out: &mut Vec<u8>) {
         }
     }
     out.push(b'\n');
+}
+
+/// A solver's data failed while it answered: the run ends. Typed, so that a
+/// caller of the engine ([`Solver::solve_many`](crate::Solver::solve_many))
+/// gets the [`SolveError`] back.
+#[derive(Debug, thiserror::Error)]
+#[error("{solver}: {error}")]
+pub(crate) struct Failed {
+    /// The solver, described.
+    solver: String,
+    /// What failed.
+    pub(crate) error: SolveError,
+}
+
+/// The error that ends a run when `solver` fails with `error`.
+pub(crate) fn failed(solver: &Solver, error: SolveError) -> anyhow::Error {
+    anyhow::Error::new(Failed {
+        solver: solver.describe(),
+        error,
+    })
 }
 
 /// The run was stopped by [`Host::stopped`], after every finished answer.

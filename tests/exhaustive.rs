@@ -35,9 +35,34 @@ fn check_every_board_toward(shape: Shape, goal: &[u8]) -> Vec<u64> {
         }
     }
     assert_eq!(unsolvable, boards.len() / 2);
+    check_batch(&solver, &goal_board, &boards, &oracle);
     check_packed_answers(shape, &goal_board, &boards, &oracle);
     check_derived_answers(shape, &goal_board, &boards);
     oracle.histogram()
+}
+
+/// A batch of every board ([`Solver::solve_many`], answers derived in bulk
+/// on every core) answers each as the oracle does, in order; and so does a
+/// batch too small to derive answers.
+fn check_batch(solver: &Solver, goal: &Board, boards: &[Vec<u8>], oracle: &common::Oracle) {
+    let starts: Vec<Board> = boards
+        .iter()
+        .map(|cells| Board::from_cells(goal.shape(), cells).unwrap())
+        .collect();
+    let answers = solver.solve_many(&starts, goal).unwrap();
+    assert_eq!(answers.len(), boards.len());
+    for (cells, answer) in boards.iter().zip(answers.iter()) {
+        let expected = oracle.best_path(cells);
+        assert_eq!(
+            answer.letters(),
+            expected.as_deref(),
+            "{cells:?} toward {goal}"
+        );
+        assert_eq!(answer.length(), expected.map(|path| path.len()));
+    }
+    let few = starts.len().min(100);
+    let first = solver.solve_many(&starts[..few], goal).unwrap();
+    assert!(first.iter().eq(answers.iter().take(few)));
 }
 
 /// The answers of interleaved walks ([`eight::Table::solve_packed`]) are

@@ -6,7 +6,7 @@ mod common;
 
 use common::{MtmOracle, Rng, all_boards, canonical, runs};
 use eight::generate::generate_mtm;
-use eight::{Board, Metric, MtmSearcher, MtmTable, Shape};
+use eight::{Board, Metric, MtmSearcher, MtmTable, Shape, Solver};
 
 fn board(shape: Shape, cells: &[u8]) -> Board {
     Board::from_cells(shape, cells).expect("a board")
@@ -39,6 +39,23 @@ fn every_board(shape: Shape, blank: usize) -> MtmOracle {
         }
     }
     assert_eq!(solvable, oracle.distance.len());
+    // The built-in table answers a batch of every board as the oracle does.
+    if let Some(solver) = Solver::builtin_for(shape, blank, Metric::Mtm) {
+        let solver = solver.expect("the built-in table loads");
+        let cells = all_boards(shape.cells());
+        let starts: Vec<Board> = cells.iter().map(|cells| board(shape, cells)).collect();
+        let answers = solver.solve_many(&starts, &goal).expect("answers");
+        assert_eq!(answers.len(), starts.len());
+        for (cells, answer) in cells.iter().zip(answers.iter()) {
+            let expected = oracle.best_path(cells);
+            assert_eq!(
+                answer.letters(),
+                expected.as_deref(),
+                "{cells:?} toward {goal}"
+            );
+            assert_eq!(answer.length(), expected.as_deref().map(runs));
+        }
+    }
     oracle
 }
 

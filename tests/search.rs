@@ -10,7 +10,7 @@ use eight::PdbTable;
 use eight::file::Codec;
 use eight::generate::{self, PatternDb};
 use eight::internals::rank::rank_placement;
-use eight::{Board, Move, Searcher, Shape, Solution, Solver};
+use eight::{Board, Metric, Move, Searcher, Shape, Solution, Solver};
 
 /// The definition of a database entry, computed plainly: a search from the
 /// goal, over the group's cells and the blank's cell, where a move of a
@@ -414,4 +414,48 @@ fn search_relabels_toward_goals_with_the_same_blank() {
             blank: 1
         }
     );
+}
+
+/// A batch through a search answers each board as one at a time does, in
+/// order, on every core, in both metrics; a board of another shape is
+/// refused with its index, and nothing is answered.
+#[test]
+fn a_batch_of_searched_boards_matches_one_at_a_time() {
+    let shape = Shape::FIFTEEN;
+    let goal = Board::goal(shape);
+    let mut rng = common::Rng(12);
+    let mut starts: Vec<Board> = (0..24)
+        .map(|_| Board::from_cells(shape, &rng.scramble(4, goal.cells(), 24)).unwrap())
+        .collect();
+    let mut swapped = goal.cells().to_vec();
+    swapped.swap(0, 1);
+    starts.insert(5, Board::from_cells(shape, &swapped).unwrap());
+    for metric in [Metric::Stm, Metric::Mtm] {
+        let solver = Solver::builtin_for(shape, goal.blank(), metric)
+            .expect("built in")
+            .expect("loads");
+        assert!(solver.searches());
+        let answers = solver.solve_many(&starts, &goal).unwrap();
+        assert_eq!(answers.len(), starts.len());
+        for (start, answer) in starts.iter().zip(answers.iter()) {
+            assert_eq!(
+                answer.to_solution(),
+                solver.solve_to(start, &goal).unwrap(),
+                "{start}"
+            );
+        }
+        assert_eq!(answers.get(5).unwrap().length(), None);
+
+        let mut mixed = starts.clone();
+        mixed.insert(3, Board::goal(Shape::EIGHT));
+        let refused = solver.solve_many(&mixed, &goal).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the board at index 3: a 3x3 board, but this solver answers 4x4 boards"
+        );
+        assert!(!refused.is_data_error());
+        let other_goal = solver.solve_many(&starts, &Board::goal(Shape::EIGHT));
+        assert!(matches!(other_goal, Err(eight::SolveError::Shape { .. })));
+        assert!(solver.solve_many(&[], &goal).unwrap().is_empty());
+    }
 }

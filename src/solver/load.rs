@@ -1,6 +1,8 @@
 //! The loading policy, per shape and metric: which data answers a goal,
 //! built in or from the data folder, and how it is opened.
 
+use std::sync::Arc;
+
 use crate::board::Board;
 use crate::data::{
     self, DataDir, Method, build_command, builtin_pdb, database_blank, database_shape,
@@ -61,7 +63,7 @@ impl Solver {
         }
         .map_err(damaged)?;
         Ok(Solver {
-            engine,
+            engine: Arc::new(engine),
             origin: Origin::File {
                 path: path.to_path_buf(),
                 build: build.to_string(),
@@ -155,7 +157,7 @@ impl Solver {
         })
         .map_err(damaged)?;
         Ok(Solver {
-            engine: Engine::Jumps(table),
+            engine: Arc::new(Engine::Jumps(table)),
             origin: Origin::File { path, build },
         })
     }
@@ -186,15 +188,15 @@ impl Solver {
                 let table = MtmTable::new(Data::Static(bytes))
                     .map_err(|problem| DataError::Builtin { shape, problem });
                 Some(table.map(|table| Solver {
-                    engine: Engine::Jumps(match data::builtin_decoded(&name) {
+                    engine: Arc::new(Engine::Jumps(match data::builtin_decoded(&name) {
                         Some(decoded) => table.with_decoded(decoded),
                         None => table,
-                    }),
+                    })),
                     origin: Origin::Builtin,
                 }))
             }
             (Metric::Mtm, false) => Some(Ok(Solver {
-                engine: Engine::JumpSearch(MtmSearcher::new(shape)),
+                engine: Arc::new(Engine::JumpSearch(MtmSearcher::new(shape))),
                 origin: Origin::Builtin,
             })),
         }
@@ -239,7 +241,9 @@ impl Solver {
         })
         .map_err(damaged)?;
         Ok(Some(Solver {
-            engine: Engine::JumpSearch(MtmSearcher::new(shape).with_databases(&goal, databases)),
+            engine: Arc::new(Engine::JumpSearch(
+                MtmSearcher::new(shape).with_databases(&goal, databases),
+            )),
             origin: Origin::File {
                 path,
                 build: build.to_string(),

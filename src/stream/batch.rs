@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use anyhow::anyhow;
-
 use crate::solver::Solver;
 use crate::stream::render::{self, Job, Scratch, Style};
 use crate::stream::work::Done;
@@ -79,7 +77,7 @@ pub(super) fn answer_into(
                     }
                     Ok(false) => {}
                     Err(err) if err.is_data_error() => {
-                        done.fatal = Some(anyhow!("{}: {err}", solvers[rest[0].solver].describe()));
+                        done.fatal = Some(super::failed(&solvers[rest[0].solver], err));
                         break;
                     }
                     Err(_) => {}

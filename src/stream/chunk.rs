@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use anyhow::anyhow;
-
 use crate::board::{Board, Layout};
 use crate::parse::{Item, Parser};
 use crate::shape::Shape;
@@ -229,32 +227,16 @@ impl ChunkAnswers<'_> {
             self.run.clear();
             return;
         }
-        let solver = &self.solvers[index];
-        match solver.write_answers(&self.run, &goal, &mut self.done.out) {
-            Ok(true) => {}
-            Ok(false) => {
-                let jobs: Vec<Job> = self
-                    .run
-                    .iter()
-                    .map(|&start| Job {
-                        line: 0,
-                        case: None,
-                        start: Ok(start),
-                        goal: Ok(goal),
-                        solver: index,
-                        judge: None,
-                    })
-                    .collect();
-                answer_into(
-                    &jobs,
-                    self.solvers,
-                    self.style,
-                    self.scratch,
-                    &mut self.done,
-                );
-            }
-            Err(err) => self.done.fatal = Some(anyhow!("{}: {err}", solver.describe())),
-        }
+        let (solvers, style) = (self.solvers, self.style);
+        answer_run(
+            &self.run,
+            goal,
+            index,
+            solvers,
+            style,
+            self.scratch,
+            &mut self.done,
+        );
         self.run.clear();
     }
 
@@ -262,6 +244,38 @@ impl ChunkAnswers<'_> {
     pub(super) fn flush_jobs(&mut self) {
         let (solvers, style) = (self.solvers, self.style);
         answer_jobs(&mut self.jobs, solvers, style, self.scratch, &mut self.done);
+    }
+}
+
+/// Answers `run`, boards toward `goal` in the plain form, into `done`: the
+/// derived answers at once if the table has them, else one by one.
+pub(super) fn answer_run(
+    run: &[Board],
+    goal: Board,
+    index: usize,
+    solvers: &[Arc<Solver>],
+    style: Style,
+    scratch: &mut Scratch,
+    done: &mut Done,
+) {
+    let solver = &solvers[index];
+    match solver.write_answers(run, &goal, &mut done.out) {
+        Ok(true) => {}
+        Ok(false) => {
+            let jobs: Vec<Job> = run
+                .iter()
+                .map(|&start| Job {
+                    line: 0,
+                    case: None,
+                    start: Ok(start),
+                    goal: Ok(goal),
+                    solver: index,
+                    judge: None,
+                })
+                .collect();
+            answer_into(&jobs, solvers, style, scratch, done);
+        }
+        Err(err) => done.fatal = Some(super::failed(solver, err)),
     }
 }
 

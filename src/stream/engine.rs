@@ -79,18 +79,16 @@ pub(crate) fn run_boards(
         |session| {
             // Looked at whether to stop as often as a block of input would be.
             for (lines, block) in (1..).step_by(CHECK_EVERY).zip(boards.chunks(CHECK_EVERY)) {
-                for (line, board) in (lines..).zip(block) {
-                    session.take(Item {
-                        line,
-                        result: Ok(*board),
-                    });
-                }
+                session.take_boards(lines, block);
                 session.check()?;
             }
             session.check()
         },
     )
 }
+
+/// The fewest boards of a shape in a row sent to the workers as they are.
+const MIN_RUN: usize = 64;
 
 /// Boards taken between two looks at whether to stop.
 const CHECK_EVERY: usize = 1 << 12;
@@ -405,6 +403,61 @@ impl Session<'_> {
                 self.push(start_line, case, start, board);
             }
         }
+    }
+
+    /// Takes `boards`, parsed already, from line `line` on: the runs of one
+    /// shape that a table answers in the plain form go to the workers as
+    /// they are, with no job a board; every other board as [`Session::take`]
+    /// takes it.
+    pub(super) fn take_boards(&mut self, mut line: u64, mut boards: &[Board]) {
+        let plain = self.config.style.is_plain() && self.pairs.is_none() && !self.config.judge;
+        while let Some(first) = boards.first() {
+            let shape = first.shape();
+            let same = boards.iter().take_while(|b| b.shape() == shape).count();
+            let (run, rest) = boards.split_at(same);
+            let walker = match plain && run.len() >= MIN_RUN && self.fatal.is_none() {
+                true => self.table_walker(first),
+                false => None,
+            };
+            match walker {
+                Some((goal, index)) => {
+                    if let Err(err) = self.pipeline.send_run(line, run, goal, index) {
+                        self.fatal = Some(err);
+                    }
+                }
+                None => {
+                    for (line, board) in (line..).zip(run) {
+                        self.take(Item {
+                            line,
+                            result: Ok(*board),
+                        });
+                    }
+                }
+            }
+            line += same as u64;
+            boards = rest;
+        }
+    }
+
+    /// The goal of `board` and the solver toward it, if the goal is of its
+    /// shape and the solver walks a table; loading it if need be.
+    fn table_walker(&mut self, board: &Board) -> Option<(Board, usize)> {
+        let goal = match self.config.goal {
+            Some(goal) => goal,
+            None => self.usual_goal(board),
+        };
+        if goal.shape() != board.shape() {
+            return None;
+        }
+        let index = match self.last_goal {
+            Some((last, index)) if last == goal => index,
+            // A goal that fails to load fails again, and is said, as each
+            // board takes it.
+            _ => self.load(&goal).ok()?,
+        };
+        self.last_goal = Some((goal, index));
+        let searches = self.pipeline.shared.get(index)?.searches();
+        (!searches).then_some((goal, index))
     }
 
     /// Takes one line of `--judge` input: a board, then its moves (blank

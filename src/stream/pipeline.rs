@@ -13,16 +13,20 @@ use anyhow::{Context, Result, anyhow, bail};
 use crate::board::{Board, Layout};
 use crate::solver::Solver;
 use crate::stream::batch::answer_batch;
-use crate::stream::chunk::{answer_chunk, board_lines, clean_cut};
+use crate::stream::chunk::{answer_chunk, answer_run, board_lines, clean_cut};
 use crate::stream::input::{IO_BUFFER, LOOK_EVERY};
 use crate::stream::pairs::{PAIRS_CHUNK, answer_pairs_chunk};
 use crate::stream::render::{Job, Scratch, Style};
 use crate::stream::report::Reporter;
-use crate::stream::work::{Ahead, Chunk, Done, PairsAt, Reading, Work};
+use crate::stream::work::{Ahead, Chunk, Done, PairsAt, Reading, Run, Work};
 use crate::stream::{Config, Host, Solvers, check};
 
 /// Jobs sent to a worker at once; a search takes long enough to go alone.
 pub(super) const TABLE_BATCH: usize = 4096;
+
+/// Boards parsed already sent to a worker at once: about as many as a
+/// chunk of text input holds.
+pub(super) const RUN_BOARDS: usize = 1 << 14;
 
 /// Batches kept queued or in work per worker.
 pub(super) const IN_FLIGHT: usize = 2;
@@ -183,6 +187,30 @@ impl<'a> Pipeline<'a> {
         check(self.host)
     }
 
+    /// Queues `boards`, of one shape from line `line` on, for the workers,
+    /// to be answered toward `goal` by the table walker `solver` in runs of
+    /// [`RUN_BOARDS`], after the jobs before them.
+    pub(super) fn send_run(
+        &mut self,
+        line: u64,
+        boards: &[Board],
+        goal: Board,
+        solver: usize,
+    ) -> Result<()> {
+        if !self.batch.is_empty() {
+            self.send_batch()?;
+        }
+        for (line, run) in (line..).step_by(RUN_BOARDS).zip(boards.chunks(RUN_BOARDS)) {
+            self.send_work(Work::Run(Run {
+                line,
+                boards: run.to_vec(),
+                goal,
+                solver,
+            }))?;
+        }
+        Ok(())
+    }
+
     /// Queues the batch of jobs for the workers.
     pub(super) fn send_batch(&mut self) -> Result<()> {
         let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(TABLE_BATCH));
@@ -284,6 +312,7 @@ impl<'a> Pipeline<'a> {
         let line = match &work {
             Work::Jobs(jobs) => jobs.first().map_or(0, |job| job.line),
             Work::Chunk(chunk) => chunk.line,
+            Work::Run(run) => run.line,
         };
         self.lines.insert(self.sent, line);
         let workers = self.workers.as_ref().expect("the workers are started");
@@ -314,6 +343,23 @@ impl<'a> Pipeline<'a> {
                     };
                     let answered = match work {
                         Work::Jobs(jobs) => answer_batch(&jobs, &solvers, style, &mut scratch),
+                        Work::Run(run) => {
+                            let mut done = Done {
+                                out: Vec::with_capacity(run.boards.len() * 24),
+                                ..Done::default()
+                            };
+                            let (goal, solver) = (run.goal, run.solver);
+                            answer_run(
+                                &run.boards,
+                                goal,
+                                solver,
+                                &solvers,
+                                style,
+                                &mut scratch,
+                                &mut done,
+                            );
+                            done
+                        }
                         Work::Chunk(chunk) if chunk.pairs.is_some() => {
                             answer_pairs_chunk(chunk, reading, &solvers, style, &mut scratch)
                         }

@@ -4,7 +4,6 @@ use std::fmt::Display;
 use std::io::Write;
 use std::sync::Arc;
 
-use anyhow::anyhow;
 use serde::Serialize;
 
 use crate::answer::{Verdict, Walk};
@@ -151,7 +150,7 @@ pub(crate) fn answer_group(
     let mut found = [None; GROUP];
     match table.solve_group(&starts[..jobs.len()], goal, &mut scratch.group, &mut found) {
         Ok(()) => {}
-        Err(err) if err.is_data_error() => return Err(anyhow!("{}: {err}", solver.describe())),
+        Err(err) if err.is_data_error() => return Err(super::failed(solver, err)),
         Err(_) => return Ok(false),
     }
     for (k, job) in jobs.iter().enumerate() {
@@ -263,7 +262,7 @@ fn solve_packed(
     };
     match table.solve_packed(starts, goals, answers) {
         Ok(solved) => Ok(solved),
-        Err(err) if err.is_data_error() => Err(anyhow!("{}: {err}", solver.describe())),
+        Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
         Err(_) => Ok(false),
     }
 }
@@ -436,7 +435,7 @@ pub(crate) fn answer(
                 write(style, job, outcome, out);
                 Ok(false)
             }
-            Err(err) if err.is_data_error() => Err(anyhow!("{}: {err}", solver.describe())),
+            Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
             Err(err) => {
                 report(errors, job.line, &err);
                 write(style, job, Outcome::Invalid(&err.to_string()), out);
@@ -467,7 +466,7 @@ pub(crate) fn answer(
             write(style, job, Outcome::Solved { start, goal, moves }, out);
             Ok(false)
         }
-        Err(err) if err.is_data_error() => Err(anyhow!("{}: {err}", solver.describe())),
+        Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
         Err(err) => {
             report(errors, job.line, &err);
             write(style, job, Outcome::Invalid(&err.to_string()), out);

@@ -94,6 +94,15 @@ impl Solvers {
         self
     }
 
+    /// Answers only from `solver`, which is asked only for goals it serves.
+    pub(crate) fn alone(solver: Solver) -> Solvers {
+        let path = match solver.origin() {
+            Origin::File { path, .. } => path.clone(),
+            Origin::Builtin => PathBuf::from("the built-in data"),
+        };
+        Solvers::new(&crate::stream::Quiet).only(path, solver)
+    }
+
     /// Drops the solvers whose files changed or were replaced since they
     /// were loaded (see [`Solver::stale`]), and the memory of a goal that
     /// failed to load, so that the next board toward their goals reads the

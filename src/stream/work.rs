@@ -93,11 +93,23 @@ pub(super) struct PairsRead {
     pub(super) pending: Option<(u64, Result<Board, Rejected>)>,
 }
 
-/// Work for a worker: jobs made on the main thread, or a chunk of raw input
-/// to parse and answer.
+/// Work for a worker: jobs made on the main thread, a chunk of raw input
+/// to parse and answer, or a run of boards parsed already.
 pub(super) enum Work {
     Jobs(Vec<Job>),
     Chunk(Chunk),
+    Run(Run),
+}
+
+/// Boards parsed already, of one shape and from line `line` on, answered
+/// in the plain form toward one goal by a solver that walks a table: as a
+/// chunk's run is ([`answer_run`](super::chunk::answer_run)), with no job a
+/// board.
+pub(super) struct Run {
+    pub(super) line: u64,
+    pub(super) boards: Vec<Board>,
+    pub(super) goal: Board,
+    pub(super) solver: usize,
 }
 
 /// Raw input: whole lines from `line` on, starting with nothing pending and
