@@ -16,7 +16,8 @@
 //! [`Searcher`]) guided by additive pattern databases ([`PdbTable`]), built
 //! offline into files of the same format. [`Solver`] puts both behind one
 //! interface, and [`data`] says which shape is answered how, from which
-//! data, and where it lives.
+//! data, and where it lives. [`Solver::solve_many`] is the fast way to
+//! answer many boards: it runs the engine below on every core.
 //!
 //! - [`stream`] is the engine the `eight` program runs: boards in as text,
 //!   answers out in input order, each the fastest way (groups of walks,
@@ -43,6 +44,11 @@
 //! // Half of all boards cannot reach the goal.
 //! let swapped: Board = "2 1 3 4 5 6 7 8 x".parse()?;
 //! assert_eq!(solver.solve(&swapped)?, Solution::Unsolvable);
+//!
+//! // A million boards, parsed already: on every core, the fastest way.
+//! let million = vec![board; 1_000_000];
+//! let answers = solver.solve_many(&million, &Board::goal(Shape::EIGHT))?;
+//! assert!(answers.iter().all(|answer| answer.length() == Some(19)));
 //!
 //! // Every shape of up to 9 cells is built in.
 //! let shape: Shape = "2x4".parse()?;

@@ -53,6 +53,7 @@ def main():
     parser.add_argument("eight")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--skip-3x3", action="store_true", help="leave out slidingpuzzle's 3x3 boards (145 s)")
+    parser.add_argument("--only-million", action="store_true", help="only the million 3x3 boards")
     parser.add_argument("--korf", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "korf100.txt"))
     args = parser.parse_args()
     folder = tempfile.mkdtemp()
@@ -68,6 +69,15 @@ def main():
     assert found.tolist() == [int(n) for n in expected.split()], "the same lengths"
     a, b, ratio = paired(lambda: timed(lambda: cli(args.eight, ["--length"], path)), lambda: timed(lambda: eight.length(boards)), args.runs)
     print(f"1,000,000 3x3 boards, length: eight --length {spread(a)} s, eight.length {spread(b)} s, ratio {spread(ratio)}", flush=True)
+
+    # The same boards' answers: eight.solve (a list of strings) against
+    # `eight` on the file.
+    expected = subprocess.run([args.eight], stdin=open(path, "rb"), capture_output=True, check=True, text=True).stdout.splitlines()
+    assert eight.solve(boards) == expected, "the same answers"
+    a, b, ratio = paired(lambda: timed(lambda: cli(args.eight, [], path)), lambda: timed(lambda: eight.solve(boards)), args.runs)
+    print(f"1,000,000 3x3 boards, answers: eight {spread(a)} s, eight.solve {spread(b)} s, ratio {spread(ratio)}", flush=True)
+    if args.only_million:
+        return
 
     # Korf's 100 toward the goal with the blank first: eight.solve against
     # `eight --goal`.

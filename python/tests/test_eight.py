@@ -407,6 +407,23 @@ def test_whole_numbers_of_any_kind_are_tiles():
     assert eight.solve([1, 2, 3, 4, 5, 6, 7, np.int64(0), 8.0]) == "r"
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64, np.uint64, np.float64])
+def test_the_first_bad_board_of_many_is_named_whatever_core_reads_it(dtype):
+    # Past 65,536 rows, the rows are read on every core.
+    boards = np.tile(np.array([1, 2, 3, 4, 5, 6, 7, 8, 0], dtype), (200_000, 1))
+    boards[150_000, 0] = 2
+    boards[170_000, 0] = 2
+    with pytest.raises(ValueError, match=r"^board 150000: tile 2 written more than once; tile 1 missing"):
+        eight.length(boards)
+    boards[150_000, 0] = boards[170_000, 0] = 1
+    boards[120_000, 3] = 9
+    boards[190_000, 3] = 9
+    with pytest.raises(ValueError, match=r"^board 120000: tile 9 is not on a 3x3 board"):
+        eight.length(boards)
+    boards[120_000, 3] = boards[190_000, 3] = 4
+    assert (eight.length(boards) == 0).all()
+
+
 def test_what_cannot_be_allocated_is_refused_before_it_is_drawn():
     for call in [
         lambda: eight.random(10**12),
