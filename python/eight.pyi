@@ -3,20 +3,25 @@ lexicographically smallest (d < l < r < u, where the blank goes), for every
 rectangular board of up to 16 cells."""
 
 from os import PathLike
-from typing import Optional, Sequence, Union
+from typing import Any, Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
-# A board: a string in any layout `eight` reads ("1 2 3 4 5 6 7 8 x",
-# "12345678x", "1 2 3/4 5 6/7 8 x"), a sequence of ints with 0 the blank, or a
-# 1-D array of them. A tile is a whole number (an int, a numpy integer, or a
-# float with no fraction); anything else raises ValueError.
-_Board = Union[str, Sequence[int], npt.NDArray[np.integer]]
-# A batch: a sequence of boards, a 2-D array (n, cells) or a 3-D array
-# (n, rows, cols) of small ints.
-_Boards = Union[Sequence[_Board], npt.NDArray[np.integer]]
+# A tile: a whole number (an int, a numpy integer, or a float with no
+# fraction), 0 the blank; anything else raises ValueError.
+_Tile = Union[int, float, np.integer[Any], np.floating[Any]]
+# One board: a string in any layout `eight` reads ("1 2 3 4 5 6 7 8 x",
+# "12345678x", "1 2 3/4 5 6/7 8 x") or a sequence of tiles. A 1-D array is
+# one board too, a 2-D array (n, cells) or 3-D array (n, rows, cols) a batch:
+# their types do not tell them apart, so an array's answers are typed Any.
+_Board = Union[str, Sequence[_Tile]]
+# A batch given as a sequence: of strings, sequences of tiles, or 1-D arrays.
+_Batch = Sequence[Union[str, Sequence[_Tile], npt.NDArray[Any]]]
+_Goal = Union[_Board, npt.NDArray[Any]]
 _Path = Union[str, PathLike[str]]
+_Metric = Literal["stm", "mtm"]
+_Notation = Literal["blank", "tile", "tile-runs"]
 
 __version__: str
 
@@ -24,15 +29,46 @@ class DataError(OSError):
     """The data a shape needs is missing or wrong; the message names the
     `eight-gen` command that makes it."""
 
-def solve(
-    boards: Union[_Board, _Boards],
+@overload
+def solve(  # type: ignore[overload-overlap]
+    boards: str,
     *,
-    goal: Optional[_Board] = None,
+    goal: Optional[_Goal] = None,
     shape: Optional[str] = None,
     data: Optional[_Path] = None,
-    notation: str = "blank",
-    metric: str = "stm",
-) -> Union[Optional[str], list[Optional[str]]]:
+    notation: _Notation = "blank",
+    metric: _Metric = "stm",
+) -> Optional[str]: ...
+@overload
+def solve(
+    boards: _Batch,
+    *,
+    goal: Optional[_Goal] = None,
+    shape: Optional[str] = None,
+    data: Optional[_Path] = None,
+    notation: _Notation = "blank",
+    metric: _Metric = "stm",
+) -> list[Optional[str]]: ...
+@overload
+def solve(
+    boards: Sequence[_Tile],
+    *,
+    goal: Optional[_Goal] = None,
+    shape: Optional[str] = None,
+    data: Optional[_Path] = None,
+    notation: _Notation = "blank",
+    metric: _Metric = "stm",
+) -> Optional[str]: ...
+@overload
+def solve(
+    boards: npt.NDArray[Any],
+    *,
+    goal: Optional[_Goal] = None,
+    shape: Optional[str] = None,
+    data: Optional[_Path] = None,
+    notation: _Notation = "blank",
+    metric: _Metric = "stm",
+) -> Any:
     """The shortest moves to the goal, the lexicographically smallest of
     them: a str ("" at the goal) or None when the board cannot reach it; a
     list of those for a batch. notation: "blank" (u d l r), "tile" (U D L R,
@@ -40,26 +76,54 @@ def solve(
     (each tile slid a move) or "mtm" (a run of tiles slid at once a move;
     the letters stay one per cell the blank passes)."""
 
-def length(
-    boards: Union[_Board, _Boards],
+@overload
+def length(  # type: ignore[overload-overlap]
+    boards: str,
     *,
-    goal: Optional[_Board] = None,
+    goal: Optional[_Goal] = None,
     shape: Optional[str] = None,
     data: Optional[_Path] = None,
-    metric: str = "stm",
-) -> Union[int, npt.NDArray[np.int16]]:
+    metric: _Metric = "stm",
+) -> int: ...
+@overload
+def length(
+    boards: _Batch,
+    *,
+    goal: Optional[_Goal] = None,
+    shape: Optional[str] = None,
+    data: Optional[_Path] = None,
+    metric: _Metric = "stm",
+) -> npt.NDArray[np.int16]: ...
+@overload
+def length(
+    boards: Sequence[_Tile],
+    *,
+    goal: Optional[_Goal] = None,
+    shape: Optional[str] = None,
+    data: Optional[_Path] = None,
+    metric: _Metric = "stm",
+) -> int: ...
+@overload
+def length(
+    boards: npt.NDArray[Any],
+    *,
+    goal: Optional[_Goal] = None,
+    shape: Optional[str] = None,
+    data: Optional[_Path] = None,
+    metric: _Metric = "stm",
+) -> Any:
     """The number of moves of the shortest answer, counted in `metric`: an
     int (-1 when the board cannot reach the goal), or an int16 array for a
     batch."""
 
 def judge(
-    board: _Board,
+    board: _Goal,
     moves: str,
     *,
-    goal: Optional[_Board] = None,
+    goal: Optional[_Goal] = None,
     shape: Optional[str] = None,
     data: Optional[_Path] = None,
-    metric: str = "stm",
+    metric: _Metric = "stm",
 ) -> str:
     """The verdict of `eight --judge` (counted in `metric`) on moves someone found (blank letters,
     one word, "" or "-" for none): "optimal", "longer by K", "not at goal",
@@ -72,12 +136,55 @@ def random(
     shape: Optional[str] = None,
     seed: Optional[int] = None,
     depth: Optional[int] = None,
-    goal: Optional[_Board] = None,
+    goal: Optional[_Goal] = None,
     data: Optional[_Path] = None,
-    metric: str = "stm",
+    metric: _Metric = "stm",
 ) -> npt.NDArray[np.uint8]:
     """n random boards, shape (n, cells), 0 the blank: drawn uniformly from
     the boards that can reach the goal, or with depth from those exactly that
     many moves away (counted in `metric`); the same boards as
     `eight --random n --seed S`. MemoryError, before anything is drawn, if n
     boards cannot be allocated."""
+
+class Solver:
+    """A solver toward one goal (else each shape's usual goal), counting in
+    one metric, from one data folder: its data loaded once, when it is made
+    if its goal or shape is given (DataError there if it is missing), else at
+    the first board of each shape. Boards are read in its shape. Its methods
+    are the module's functions with its goal, shape, metric and data."""
+
+    def __init__(
+        self,
+        *,
+        goal: Optional[_Goal] = None,
+        shape: Optional[str] = None,
+        metric: _Metric = "stm",
+        data: Optional[_Path] = None,
+    ) -> None: ...
+    @property
+    def goal(self) -> Optional[str]:
+        """The goal, if one was given (or told by shape)."""
+    @property
+    def shape(self) -> Optional[str]:
+        """The shape boards are read in, if one was given (or told by goal)."""
+    @property
+    def metric(self) -> _Metric:
+        """How moves are counted."""
+    @overload
+    def solve(self, boards: str, *, notation: _Notation = "blank") -> Optional[str]: ...  # type: ignore[overload-overlap]
+    @overload
+    def solve(self, boards: _Batch, *, notation: _Notation = "blank") -> list[Optional[str]]: ...
+    @overload
+    def solve(self, boards: Sequence[_Tile], *, notation: _Notation = "blank") -> Optional[str]: ...
+    @overload
+    def solve(self, boards: npt.NDArray[Any], *, notation: _Notation = "blank") -> Any: ...
+    @overload
+    def length(self, boards: str) -> int: ...  # type: ignore[overload-overlap]
+    @overload
+    def length(self, boards: _Batch) -> npt.NDArray[np.int16]: ...
+    @overload
+    def length(self, boards: Sequence[_Tile]) -> int: ...
+    @overload
+    def length(self, boards: npt.NDArray[Any]) -> Any: ...
+    def judge(self, board: _Goal, moves: str) -> str: ...
+    def random(self, n: int, *, seed: Optional[int] = None, depth: Optional[int] = None) -> npt.NDArray[np.uint8]: ...

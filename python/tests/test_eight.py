@@ -8,6 +8,7 @@ import subprocess
 import time
 from collections import deque
 
+import mypy.api
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -163,7 +164,7 @@ def test_the_15_puzzle_is_answered_out_of_the_box():
         (lambda: eight.solve([1, 2, 3, 4, 5, 6, 7, 0]), "8 cells: give shape="),
         (lambda: eight.solve(["12345678x", "hello"]), "board 1"),
         (lambda: eight.solve(["12345678x", [1, 2]]), "board 1"),
-        (lambda: eight.solve(["12345678x", 3.5]), "board 1"),
+        (lambda: eight.solve(["12345678x", 3.5]), "board 1"),  # type: ignore[list-item]
         (lambda: eight.solve(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 1, 3, 4, 5, 6, 7, 8, 0]])), "board 1"),
         (lambda: eight.solve(np.array([[1, 2, 3, 4, 5, 6, 7, 8, -1]])), "board 0: tile -1"),
         (lambda: eight.length(np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8, 9]], dtype=np.uint8)), "board 1: tile 9"),
@@ -172,7 +173,7 @@ def test_the_15_puzzle_is_answered_out_of_the_box():
         (lambda: eight.length(eight.random(3), goal="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x"), "board 0: a 3x3 board"),
         (lambda: eight.solve(np.zeros((1, 1, 1, 9), dtype=np.uint8)), "dimensions"),
         (lambda: eight.solve("12345678x", shape="9x9"), "shape"),
-        (lambda: eight.solve("12345678x", notation="letters"), "notation"),
+        (lambda: eight.solve("12345678x", notation="letters"), "notation"),  # type: ignore[call-overload]
         (lambda: eight.solve("12345678x", goal="1 2 3"), "goal"),
         (lambda: eight.solve(["12345678x", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x"], goal="12345678x"), "board 1"),
         (lambda: eight.length(np.zeros((2, 3, 3), dtype=np.uint8), shape="2x4"), "3x3"),
@@ -193,7 +194,7 @@ def test_missing_data_raises_data_error_with_the_command_that_makes_it(tmp_path)
 
 
 def test_docstring_examples_are_true():
-    for function in [eight.solve, eight.length, eight.judge, eight.random]:
+    for function in [eight.solve, eight.length, eight.judge, eight.random, eight.Solver]:
         runner = doctest.DocTestRunner()
         for test in doctest.DocTestFinder().find(function, globs={}):
             runner.run(test)
@@ -344,6 +345,23 @@ def test_the_readmes_python_example_is_true():
     assert runner.summarize(verbose=False).failed == 0
 
 
+def test_the_readme_the_examples_and_the_tests_type_check(tmp_path):
+    # The README's example as a program: its calls, without their answers.
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md")) as readme:
+        text = readme.read()
+    example = text.split("```python\n>>> ", 1)[1].split("```", 1)[0]
+    calls = [line[4:] for line in (">>> " + example).splitlines() if line.startswith(">>> ")]
+    program = tmp_path / "readme_example.py"
+    program.write_text("\n".join(calls) + "\n")
+    assert "int(eight.length(boards).max())" in program.read_text()
+    here = os.path.dirname(__file__)
+    checked = [str(program), here, os.path.join(here, "..", "examples")]
+    out, err, status = mypy.api.run(["--no-incremental", "--strict", str(program)])
+    assert status == 0, out + err
+    out, err, status = mypy.api.run(["--no-incremental", *checked[1:]])
+    assert status == 0, out + err
+
+
 def test_arrays_are_read_in_their_logical_order_whatever_their_memory_order():
     rows = np.array([[(i + 2 * j) % 9 for j in range(9)] for i in range(9)], dtype=np.uint8)
     want = eight.length(rows).tolist()
@@ -382,7 +400,7 @@ def test_arrays_are_read_in_their_logical_order_whatever_their_memory_order():
         (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0]], dtype=np.longdouble), "found float128"),
         (np.array([["1", "2", "3", "4", "5", "6", "7", "8", "0"]]), "found <U1"),
         (
-            np.ma.masked_array([[1, 2, 3, 4, 5, 6, 7, 8, 0]] * 2, mask=[[0] * 9, [0, 0, 1] + [0] * 6]),
+            np.ma.masked_array([[1, 2, 3, 4, 5, 6, 7, 8, 0]] * 2, mask=[[False] * 9, [False, False, True] + [False] * 6]),
             "board 1: a masked value is no tile",
         ),
         (np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8, "x"]], dtype=object), "board 1: 'x' is not a tile"),
@@ -422,6 +440,42 @@ def test_the_first_bad_board_of_many_is_named_whatever_core_reads_it(dtype):
         eight.length(boards)
     boards[120_000, 3] = boards[190_000, 3] = 4
     assert (eight.length(boards) == 0).all()
+
+
+def test_a_solver_answers_as_the_functions_with_its_goal_and_metric():
+    boards = eight.random(2_000, seed=5)
+    goal = "1 2 3 4 x 5 6 7 8"
+    for metric in ["stm", "mtm"]:
+        solver = eight.Solver(goal=goal, metric=metric)
+        assert (solver.goal, solver.shape, solver.metric) == (goal, "3x3", metric)
+        assert solver.solve(boards) == eight.solve(boards, goal=goal, metric=metric)
+        assert solver.solve(boards[0], notation="tile") == eight.solve(boards[0], goal=goal, metric=metric, notation="tile")
+        assert (solver.length(boards) == eight.length(boards, goal=goal, metric=metric)).all()
+        assert solver.judge(boards[1], "dd") == eight.judge(boards[1], "dd", goal=goal, metric=metric)
+        assert (solver.random(3, seed=2) == eight.random(3, seed=2, goal=goal)).all()
+        assert (solver.random(3, seed=2, depth=9) == eight.random(3, seed=2, depth=9, goal=goal, metric=metric)).all()
+    # With no goal, each shape's usual goal, as the functions.
+    mixed = ["12345678x", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", "1 2/x 3"]
+    assert eight.Solver().solve(mixed) == eight.solve(mixed) == ["", "r", "r"]
+    assert repr(eight.Solver(shape="2x4", metric="mtm")) == "eight.Solver(goal='1 2 3 4/5 6 7 x', shape='2x4', metric='mtm')"
+
+
+def test_a_solver_says_at_once_what_data_it_lacks(tmp_path):
+    with pytest.raises(eight.DataError, match="eight-gen --shape 3x4"):
+        eight.Solver(shape="3x4", data=tmp_path)
+    with pytest.raises(ValueError, match="metric"):
+        eight.Solver(metric="fast")
+    # Boards are read in the goal's shape.
+    with pytest.raises(ValueError, match='board 1: unknown tile "9"'):
+        eight.Solver(goal="12345678x").solve(["12345678x", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15"])
+    assert eight.Solver(goal="1 2 3 4/5 6 7 x").solve("1234567x") == ""
+    with pytest.raises(ValueError, match="board 1: a 4x4 board, but the goal is a 3x3 board"):
+        eight.solve(["12345678x", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15"], goal="12345678x")
+    # Without a goal or shape, nothing is loaded until a board needs it.
+    solver = eight.Solver(data=tmp_path)
+    assert solver.length("1 2 3 4 5 6 7 x 8") == 1
+    with pytest.raises(eight.DataError, match="eight-gen --shape 3x4"):
+        solver.length("1 2 3 4/5 6 7 8/9 10 x 11")
 
 
 def test_what_cannot_be_allocated_is_refused_before_it_is_drawn():

@@ -1,0 +1,325 @@
+//! What every front of the module does, once: a call's goal, shape, metric
+//! and solvers ([`Call`]), and how it answers. The module's functions make
+//! a call over the solvers kept for their data folder; an `eight.Solver`
+//! over its own.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use eight::data::NoDataDir;
+use eight::random::{DepthError, Draw};
+use eight::stream::{self, Answers, Config, Host, Quiet, Solvers, StreamError, Style};
+use eight::{Board, DataDir, Layout, Metric, Notation, Shape};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+
+use crate::DataError;
+use crate::read::Boards;
+
+/// The engine's host in Python: a run stops when Python has a signal to
+/// handle (Ctrl-C), looked at whenever the engine waits.
+struct Interruptible;
+
+impl Host for Interruptible {
+    fn stopped(&self) -> Option<i32> {
+        Python::attach(|py| py.check_signals().is_err()).then_some(INTERRUPTED)
+    }
+}
+
+/// The number the engine's stop is told by: SIGINT's.
+const INTERRUPTED: i32 = 2;
+
+/// An error made without the GIL, raised with it.
+pub(crate) enum PyErrText {
+    Data(String),
+    Value(String),
+    Memory(String),
+    Interrupted,
+}
+
+impl PyErrText {
+    pub(crate) fn into_err(self) -> PyErr {
+        match self {
+            PyErrText::Data(text) => DataError::new_err(text),
+            PyErrText::Value(text) => PyValueError::new_err(text),
+            PyErrText::Memory(text) => PyMemoryError::new_err(text),
+            PyErrText::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
+        }
+    }
+
+    /// A run of the engine that failed: a stop is the interrupt that asked
+    /// it, anything else is about the data.
+    fn of_run(err: StreamError) -> PyErrText {
+        match err.stopped() {
+            Some(_) => PyErrText::Interrupted,
+            None => PyErrText::Data(err.to_string()),
+        }
+    }
+}
+
+/// Solvers kept from call to call, one set per data folder and metric: a
+/// goal's data is loaded (and its answers derived) once a process, not once
+/// a call (one 4x4 board took 7.4 ms a call, loading its databases each
+/// time).
+static KEPT: Mutex<Vec<(Kept, Solvers)>> = Mutex::new(Vec::new());
+
+/// What kept solvers are kept under: their data folder and metric.
+type Kept = (Option<PathBuf>, Metric);
+
+/// The data folder `data`, else `$EIGHT_DATA` or the user's data folder.
+fn data_dir(data: Option<PathBuf>) -> Result<DataDir, NoDataDir> {
+    match data {
+        Some(path) => DataDir::at(path).usable(),
+        None => DataDir::locate(),
+    }
+}
+
+/// Solvers reading data from `data` (see [`data_dir`]), counting in
+/// `metric`.
+pub(crate) fn new_solvers(data: Option<PathBuf>, metric: Metric) -> Solvers {
+    Solvers::new(&Quiet)
+        .with_data(data_dir(data))
+        .with_metric(metric)
+}
+
+/// Where a call's solvers come from.
+pub(crate) enum Home<'a> {
+    /// Those kept from call to call for a data folder (`data=`, else the
+    /// usual one) and the call's metric.
+    Kept(Option<PathBuf>),
+    /// An `eight.Solver`'s own.
+    Own(&'a Mutex<Solvers>),
+}
+
+/// A call: toward `goal` (else each shape's usual goal), boards read as
+/// `shape` (else told by their tiles), moves counted in `metric`.
+pub(crate) struct Call<'a> {
+    pub(crate) goal: Option<Board>,
+    pub(crate) shape: Option<Shape>,
+    pub(crate) metric: Metric,
+    pub(crate) home: Home<'a>,
+}
+
+impl Call<'_> {
+    /// Runs `work` on the call's solvers, data remade since the last call
+    /// read as it is now. Kept solvers are kept unless the data failed, so
+    /// that data made since is looked for again.
+    fn with_solvers<T>(
+        &self,
+        work: impl FnOnce(&mut Solvers) -> Result<T, PyErrText>,
+    ) -> Result<T, PyErrText> {
+        match &self.home {
+            Home::Own(solvers) => {
+                let mut solvers = solvers.lock().unwrap_or_else(|err| err.into_inner());
+                solvers.refresh();
+                work(&mut solvers)
+            }
+            Home::Kept(data) => {
+                let dir = data_dir(data.clone());
+                let key = (
+                    dir.as_ref().ok().map(|dir| dir.path().to_path_buf()),
+                    self.metric,
+                );
+                let taken = {
+                    let mut kept = KEPT.lock().unwrap_or_else(|err| err.into_inner());
+                    let at = kept.iter().position(|(other, _)| *other == key);
+                    at.map(|at| kept.swap_remove(at).1)
+                };
+                let mut solvers = taken.unwrap_or_else(|| {
+                    Solvers::new(&Quiet).with_data(dir).with_metric(self.metric)
+                });
+                solvers.refresh();
+                let done = work(&mut solvers);
+                if !matches!(done, Err(PyErrText::Data(_))) {
+                    let mut kept = KEPT.lock().unwrap_or_else(|err| err.into_inner());
+                    if !kept.iter().any(|(other, _)| *other == key) {
+                        kept.push((key, solvers));
+                    }
+                }
+                done
+            }
+        }
+    }
+
+    /// Answers `boards` in `style` with the GIL released. Refuses first,
+    /// with its index, a board of another shape than the goal.
+    fn answer(&self, py: Python<'_>, boards: &Boards, notation: Notation) -> PyResult<Answers> {
+        let other_shape = |index: usize, shape: Shape, goal: &Board| {
+            PyValueError::new_err(format!(
+                "board {index}: a {shape} board, but the goal is a {} board",
+                goal.shape()
+            ))
+        };
+        let boards = match boards {
+            Boards::One(board) => std::slice::from_ref(board),
+            Boards::Many(boards) => &boards[..],
+        };
+        if let Some(goal) = &self.goal
+            && let Some(index) = boards.iter().position(|b| b.shape() != goal.shape())
+        {
+            return Err(other_shape(index, boards[index].shape(), goal));
+        }
+        let mut config = Config::new(Layout::Auto);
+        config.goal = self.goal;
+        config.style = Style {
+            notation,
+            metric: self.metric,
+            ..Style::default()
+        };
+        let answers = py
+            .detach(|| {
+                self.with_solvers(|solvers| {
+                    stream::answer_boards(boards, config, solvers, &Interruptible)
+                        .map_err(PyErrText::of_run)
+                })
+            })
+            .map_err(PyErrText::into_err)?;
+        if answers.invalid {
+            // Every board is checked before, and so is its shape against the
+            // goal's: the engine has nothing left to refuse.
+            let message = String::from_utf8_lossy(&answers.messages);
+            return Err(PyValueError::new_err(format!(
+                "a board was refused: {}",
+                message.lines().next().unwrap_or("invalid")
+            )));
+        }
+        Ok(answers)
+    }
+
+    /// The answers of `boards`: a `str` or `None` for one board, a list of
+    /// those for a batch.
+    pub(crate) fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        boards: Boards,
+        notation: Notation,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let answers = self.answer(py, &boards, notation)?;
+        let value = |line: &[u8]| -> Bound<'py, PyAny> {
+            match line {
+                b"unsolvable" => py.None().into_bound(py),
+                moves => PyString::new(py, &String::from_utf8_lossy(moves)).into_any(),
+            }
+        };
+        let mut lines = answers.lines();
+        match boards {
+            Boards::One(_) => Ok(value(lines.next().unwrap_or(b"unsolvable"))),
+            Boards::Many(_) => Ok(PyList::new(py, lines.map(value))?.into_any()),
+        }
+    }
+
+    /// The lengths of `boards`' answers: an `int` (-1 if unsolvable) for one
+    /// board, an `int16` array for a batch.
+    pub(crate) fn length<'py>(
+        &self,
+        py: Python<'py>,
+        boards: Boards,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // The plain answers, the engine's fastest form, counted here: a
+        // line's letters, or its runs of letters, are its moves.
+        let answers = self.answer(py, &boards, Notation::Blank)?;
+        let mut lengths: Vec<i16> = Vec::new();
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', &answers.text) {
+            lengths.push(match &answers.text[start..end] {
+                b"unsolvable" => -1,
+                moves => i16::try_from(self.metric.count(moves)).unwrap_or(i16::MAX),
+            });
+            start = end + 1;
+        }
+        match boards {
+            Boards::One(_) => Ok(lengths
+                .first()
+                .copied()
+                .unwrap_or(-1)
+                .into_pyobject(py)?
+                .into_any()),
+            Boards::Many(_) => Ok(PyArray1::from_vec(py, lengths).into_any()),
+        }
+    }
+
+    /// The verdict on `moves` from `start`.
+    pub(crate) fn judge(&self, py: Python<'_>, start: Board, moves: &str) -> PyResult<String> {
+        let goal = self.goal.unwrap_or_else(|| Board::goal(start.shape()));
+        // As a judge line's moves: one word of letters, or `-` for none.
+        let letters = match moves.trim() {
+            "-" => "",
+            moves if moves.contains(char::is_whitespace) => {
+                return Err(PyValueError::new_err(format!(
+                    "moves {moves:?}: one word of letters d l r u (where the blank goes), or - \
+                     for none"
+                )));
+            }
+            moves => moves,
+        };
+        py.detach(|| {
+            self.with_solvers(|solvers| {
+                let solver = solvers
+                    .get(&goal)
+                    .map_err(|err| PyErrText::Data(err.to_string()))?;
+                solver
+                    .judge(&start, &goal, letters.as_bytes())
+                    .map(|verdict| verdict.to_string())
+                    .map_err(|err| match err.is_data_error() {
+                        true => PyErrText::Data(format!("{}: {err}", solver.describe())),
+                        false => PyErrText::Value(err.to_string()),
+                    })
+            })
+        })
+        .map_err(PyErrText::into_err)
+    }
+
+    /// `n` random boards, as `eight --random n --seed S [--depth D]` draws
+    /// them, in an `(n, cells)` array.
+    pub(crate) fn random<'py>(
+        &self,
+        py: Python<'py>,
+        n: usize,
+        seed: Option<u64>,
+        depth: Option<u32>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let goal = self
+            .goal
+            .unwrap_or_else(|| Board::goal(self.shape.unwrap_or(Shape::EIGHT)));
+        let cells = goal.shape().cells();
+        let seed = seed.unwrap_or_else(eight::random::seed);
+        let tiles = py.detach(|| -> Result<Vec<u8>, PyErrText> {
+            let draw = match depth {
+                None => Draw::new(goal, seed),
+                Some(depth) => {
+                    let solver = self.with_solvers(|solvers| {
+                        solvers
+                            .get_table(&goal)
+                            .map_err(|err| PyErrText::Data(err.to_string()))
+                    })?;
+                    Draw::at_depth(goal, seed, depth, &solver).map_err(|err| match err {
+                        DepthError::Solve(err) if err.is_data_error() => {
+                            PyErrText::Data(format!("{}: {err}", solver.describe()))
+                        }
+                        err => PyErrText::Value(format!("depth {depth}: {err}")),
+                    })?
+                }
+            };
+            // What cannot be had is refused before anything is drawn.
+            let mut tiles = Vec::new();
+            n.checked_mul(cells)
+                .and_then(|bytes| tiles.try_reserve_exact(bytes).ok())
+                .ok_or_else(|| {
+                    PyErrText::Memory(format!(
+                        "cannot allocate {n} boards of {cells} cells: ask for fewer at a time \
+                         (a seed of their own each)"
+                    ))
+                })?;
+            for board in draw.take(n) {
+                tiles.extend_from_slice(board.cells());
+            }
+            Ok(tiles)
+        });
+        let tiles = tiles.map_err(PyErrText::into_err)?;
+        Ok(PyArray1::from_vec(py, tiles)
+            .reshape([n, cells])?
+            .into_any())
+    }
+}
