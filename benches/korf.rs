@@ -59,7 +59,8 @@ fn solve_all(partition: &str, first: usize, required: bool) -> Option<(Duration,
     } else {
         let sizes = parse_sizes(partition).expect("KORF_PARTITION holds group sizes");
         let dir = DataDir::locate().expect("a data folder");
-        let path = dir.path().join(data::pdb_file(Shape::FIFTEEN, &sizes, 0));
+        let file = data::DataFile::databases(Shape::FIFTEEN, eight::Metric::Stm, &sizes, 0);
+        let path = dir.path().join(file.name());
         let Ok(file) = map::open(&path) else {
             eprintln!(
                 "{} is missing: run `cargo run --release --bin eight-gen -- --shape 4x4 \

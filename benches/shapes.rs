@@ -39,15 +39,10 @@ fn main() {
         let shape: Shape = shape.parse().unwrap();
         let goal = Board::goal(shape);
         let mut data = dir.path().to_path_buf();
+        // One set of databases serves every goal of its class.
         let file = match Method::of(shape) {
             Method::Table if data::is_builtin(shape) => None,
-            Method::Table => Some(data::table_file(shape, Some(goal.blank()))),
-            // One set of databases serves every goal of its class.
-            Method::Search => Some(data::pdb_file(
-                data::database_shape(shape),
-                &data::default_partition(shape),
-                data::database_blank(shape, goal.blank()),
-            )),
+            _ => Some(data::DataFile::usual(shape, eight::Metric::Stm, goal.blank()).name()),
         };
         if let Some(name) = &file
             && !data.join(name).exists()

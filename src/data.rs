@@ -57,7 +57,7 @@ pub fn builtin_names() -> impl Iterator<Item = &'static str> {
 /// The built-in table of next moves of `shape`, for shapes of up to 9
 /// cells.
 pub fn builtin(shape: Shape) -> Option<&'static [u8]> {
-    builtin_file(&table_file(shape, None))
+    builtin_file(&DataFile::table(shape, Metric::Stm, None).name())
 }
 
 /// A data folder and how it was found.
@@ -207,70 +207,138 @@ pub fn is_builtin(shape: Shape) -> bool {
     shape.cells() <= MAX_BUILTIN_CELLS
 }
 
-/// What making the data of `shape` counting in `metric` takes on a 2-core
-/// machine (databases of groups of `sizes` for shapes searched), for
-/// messages: measured with `/usr/bin/time eight-gen --shape ...`.
-pub fn build_cost(shape: Shape, metric: Metric, sizes: &[usize]) -> &'static str {
-    let largest = sizes.iter().copied().max().unwrap_or(0);
-    match (metric, Method::of(shape), shape.cells()) {
-        // 2x5: 0.3 s; 2x6: 26.7 s and 870 MB.
-        (Metric::Stm, Method::Table, ..=10) => "under a second",
-        (Metric::Stm, Method::Table, _) => "about 25 s and 0.9 GB of memory",
-        // 2x5: 1.7 s; 3x4: 76-100 s and 470 MB; 2x6: 159 s and 471 MB.
-        (Metric::Mtm, Method::Table, ..=10) => "about 2 s",
-        (Metric::Mtm, Method::Table, _) => "1.5 to 3 minutes and 0.5 GB of memory",
-        // 2x7: 9.5 s; 3x5: 12.8 s; 4x4: 13 s.
-        (Metric::Mtm, Method::Search, _) => "about 10 to 15 s",
-        // 4x4 or 2x8 7-8: 2.2 min and 1.6 GB; 3x5 7-7: 20.7 s; 2x7 6-7: 7.4 s.
-        (Metric::Stm, Method::Search, _) if largest >= 8 => "about 2 minutes and 1.6 GB of memory",
-        (Metric::Stm, Method::Search, _) if largest == 7 => "under 25 s",
-        (Metric::Stm, Method::Search, _) => "seconds",
+/// A data file: the table of next moves or the pattern databases that
+/// serve a shape's goals in a metric. One type says, for the solver, `eight`
+/// and `eight-gen` alike, what the file is called, the command that makes
+/// it, and what making it costs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataFile {
+    /// The boards' shape. (Pattern databases of the single-tile metric are
+    /// those of its [database shape](database_shape), toward the goal with
+    /// the blank at its [database blank](database_blank).)
+    pub shape: Shape,
+    /// How moves are counted.
+    pub metric: Metric,
+    /// The goal's blank cell; `None` for a table of every goal (the
+    /// built-in ones).
+    pub blank: Option<usize>,
+    /// The databases' group sizes; `None` for a table.
+    pub sizes: Option<Vec<usize>>,
+}
+
+impl DataFile {
+    /// The table of `shape`'s goals with the blank at `blank` (of every
+    /// goal if `None`), counting in `metric`.
+    pub fn table(shape: Shape, metric: Metric, blank: Option<usize>) -> DataFile {
+        DataFile {
+            shape,
+            metric,
+            blank,
+            sizes: None,
+        }
     }
-}
 
-/// The name of a table file of `shape`: with every goal (`3x3.table`, the
-/// built-in ones), or with the goal whose blank is at `blank`
-/// (`3x4-blank11.table`).
-pub fn table_file(shape: Shape, blank: Option<usize>) -> String {
-    match blank {
-        None => format!("{shape}.table"),
-        Some(blank) => format!("{shape}-blank{blank}.table"),
+    /// The pattern databases of groups of `sizes` that serve `shape`'s goals
+    /// with the blank at `blank`, counting in `metric`.
+    pub fn databases(shape: Shape, metric: Metric, sizes: &[usize], blank: usize) -> DataFile {
+        DataFile {
+            shape,
+            metric,
+            blank: Some(blank),
+            sizes: Some(sizes.to_vec()),
+        }
     }
-}
 
-/// The name of a table file of `shape` in the multi-tile metric: with
-/// every goal (`3x3-mtm.table`, the built-in ones), or with the goal whose
-/// blank is at `blank` (`3x4-mtm-blank11.table`).
-pub fn mtm_table_file(shape: Shape, blank: Option<usize>) -> String {
-    match blank {
-        None => format!("{shape}-mtm.table"),
-        Some(blank) => format!("{shape}-mtm-blank{blank}.table"),
+    /// The data-folder file that serves `shape`'s goals with the blank at
+    /// `blank` in `metric` unless told otherwise: its table (up to 12
+    /// cells), else its databases of the [default
+    /// partition](default_partition).
+    pub fn usual(shape: Shape, metric: Metric, blank: usize) -> DataFile {
+        match Method::of(shape) {
+            Method::Table => DataFile::table(shape, metric, Some(blank)),
+            Method::Search => {
+                DataFile::databases(shape, metric, &default_partition(shape, metric), blank)
+            }
+        }
     }
-}
 
-/// The name of a file of pattern databases of the multi-tile metric of
-/// `shape` with groups of `sizes` toward the goal with the blank at
-/// `blank`: `4x4-mtm-6-6-3-blank15.pdb`.
-pub fn mtm_pdb_file(shape: Shape, sizes: &[usize], blank: usize) -> String {
-    format!("{shape}-mtm-{}-blank{blank}.pdb", join_sizes(sizes))
-}
-
-/// The command that makes the data of `shape` in the multi-tile metric
-/// for goals with the blank at `blank` into `dir`: a table, or pattern
-/// databases for shapes searched.
-pub fn mtm_build_command(shape: Shape, blank: usize, dir: &DataDir) -> String {
-    let mut command = format!("eight-gen --metric mtm --shape {shape} --blank {blank}");
-    if dir.source() == Source::Given {
-        command += &format!(" --out {}", dir.path().display());
+    /// The file's name: `3x3.table` and `3x3-mtm.table` (every goal),
+    /// `3x4-blank11.table`, `3x4-mtm-blank11.table`, `4x4-7-8-blank15.pdb`,
+    /// `4x4-mtm-6-6-3-blank15.pdb`.
+    pub fn name(&self) -> String {
+        let metric = match self.metric {
+            Metric::Stm => "",
+            Metric::Mtm => "-mtm",
+        };
+        let shape = self.shape;
+        match (&self.sizes, self.blank) {
+            (None, None) => format!("{shape}{metric}.table"),
+            (None, Some(blank)) => format!("{shape}{metric}-blank{blank}.table"),
+            (Some(sizes), blank) => {
+                let blank = blank.unwrap_or(shape.cells() - 1);
+                let (shape, blank) = match self.metric {
+                    // A symmetry class's databases are made once, on the
+                    // shape with no more rows than columns.
+                    Metric::Stm => (database_shape(shape), database_blank(shape, blank)),
+                    Metric::Mtm => (shape, blank),
+                };
+                format!("{shape}{metric}-{}-blank{blank}.pdb", join_sizes(sizes))
+            }
+        }
     }
-    command
-}
 
-/// The name of a file of pattern databases of `shape` with groups of
-/// `sizes` toward the goal with the blank at `blank`:
-/// `4x4-7-8-blank15.pdb`.
-pub fn pdb_file(shape: Shape, sizes: &[usize], blank: usize) -> String {
-    format!("{shape}-{}-blank{blank}.pdb", join_sizes(sizes))
+    /// The command that makes the file into `dir` (`--out` unless it is
+    /// the usual data folder).
+    pub fn command(&self, dir: &DataDir) -> String {
+        self.command_to(match dir.source() {
+            Source::Given => Some(dir.path()),
+            _ => None,
+        })
+    }
+
+    /// The command that makes the file into `out`, else into the usual data
+    /// folder.
+    pub fn command_to(&self, out: Option<&Path>) -> String {
+        let mut command = String::from("eight-gen");
+        if self.metric == Metric::Mtm {
+            command += " --metric mtm";
+        }
+        command += &format!(" --shape {}", self.shape);
+        if let Some(blank) = self.blank {
+            command += &format!(" --blank {blank}");
+        }
+        if let Some(sizes) = &self.sizes
+            && *sizes != default_partition(self.shape, self.metric)
+        {
+            command += &format!(" --partition {}", join_sizes(sizes));
+        }
+        if let Some(out) = out {
+            command += &format!(" --out {}", out.display());
+        }
+        command
+    }
+
+    /// What making it takes on a 2-core machine, for messages: measured
+    /// with `/usr/bin/time eight-gen --shape ...`.
+    pub fn cost(&self) -> &'static str {
+        let largest = self.sizes.iter().flatten().copied().max().unwrap_or(0);
+        match (self.metric, Method::of(self.shape), self.shape.cells()) {
+            // 2x5: 0.3 s; 2x6: 26.7 s and 870 MB.
+            (Metric::Stm, Method::Table, ..=10) => "under a second",
+            (Metric::Stm, Method::Table, _) => "about 25 s and 0.9 GB of memory",
+            // 2x5: 1.7 s; 3x4: 76-100 s and 470 MB; 2x6: 159 s and 471 MB.
+            (Metric::Mtm, Method::Table, ..=10) => "about 2 s",
+            (Metric::Mtm, Method::Table, _) => "1.5 to 3 minutes and 0.5 GB of memory",
+            // 2x7: 9.5 s; 3x5: 12.8 s; 4x4: 13 s.
+            (Metric::Mtm, Method::Search, _) => "about 10 to 15 s",
+            // 4x4 or 2x8 7-8: 2.2 min and 1.6 GB; 3x5 7-7: 20.7 s; 2x7 6-7: 7.4 s.
+            (Metric::Stm, Method::Search, _) if largest >= 8 => {
+                "about 2 minutes and 1.6 GB of memory"
+            }
+            (Metric::Stm, Method::Search, _) if largest == 7 => "under 25 s",
+            (Metric::Stm, Method::Search, _) => "seconds",
+        }
+    }
 }
 
 /// The group sizes of the pattern databases of `shape` toward the goal
@@ -318,11 +386,19 @@ pub fn join_sizes(sizes: &[usize]) -> String {
         .join("-")
 }
 
-/// The group sizes of the pattern databases searched by default: two groups
-/// as even as can be, the smaller first (7-8 for the 4x4 board).
-pub fn default_partition(shape: Shape) -> Vec<usize> {
+/// The group sizes of the pattern databases searched by default. In the
+/// single-tile metric, two groups as even as can be, the smaller first (7-8
+/// for the 4x4 board); in the multi-tile metric, whose databases keep the
+/// blank's cell, the tiles in order six at a time (6-6-3).
+pub fn default_partition(shape: Shape, metric: Metric) -> Vec<usize> {
     let tiles = shape.cells() - 1;
-    vec![tiles / 2, tiles - tiles / 2]
+    match metric {
+        Metric::Stm => vec![tiles / 2, tiles - tiles / 2],
+        Metric::Mtm => (0..tiles)
+            .step_by(6)
+            .map(|first| (tiles - first).min(6))
+            .collect(),
+    }
 }
 
 /// The shape whose pattern databases serve `shape`: itself, or its
@@ -400,24 +476,68 @@ pub fn builtin_groups(blank: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// The command that makes the data of `shape` for goals with the blank at
-/// `blank` (databases of `sizes` for search shapes) into `dir`.
-pub fn build_command(shape: Shape, blank: usize, sizes: Option<&[usize]>, dir: &DataDir) -> String {
-    let mut command = format!("eight-gen --shape {shape} --blank {blank}");
-    if let (Method::Search, Some(sizes)) = (Method::of(shape), sizes)
-        && sizes != default_partition(shape)
-    {
-        command += &format!(" --partition {}", join_sizes(sizes));
-    }
-    if dir.source() == Source::Given {
-        command += &format!(" --out {}", dir.path().display());
-    }
-    command
-}
 /// Whether the data of `shape` comes from the data folder, where it is
 /// proven once and trusted after while unchanged, its proof recorded beside
 /// it (recorded beside it as `NAME.proof`); built-in data is proven when it is made.
 #[doc(hidden)]
 pub fn proof_recorded(shape: Shape) -> bool {
     !is_builtin(shape)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names are the contract with the files on disk, and commands with
+    /// `eight-gen`'s arguments: one of each kind, in both metrics.
+    #[test]
+    fn names_and_commands_of_every_kind_of_file() {
+        let shape = |text: &str| text.parse::<Shape>().unwrap();
+        let given = DataDir::at("/d");
+        let cases = [
+            (
+                DataFile::table(shape("3x3"), Metric::Stm, None),
+                "3x3.table",
+                "eight-gen --shape 3x3",
+            ),
+            (
+                DataFile::table(shape("3x3"), Metric::Mtm, None),
+                "3x3-mtm.table",
+                "eight-gen --metric mtm --shape 3x3",
+            ),
+            (
+                DataFile::usual(shape("3x4"), Metric::Stm, 11),
+                "3x4-blank11.table",
+                "eight-gen --shape 3x4 --blank 11",
+            ),
+            (
+                DataFile::usual(shape("3x4"), Metric::Mtm, 11),
+                "3x4-mtm-blank11.table",
+                "eight-gen --metric mtm --shape 3x4 --blank 11",
+            ),
+            (
+                DataFile::usual(shape("4x4"), Metric::Stm, 15),
+                "4x4-7-8-blank0.pdb",
+                "eight-gen --shape 4x4 --blank 15",
+            ),
+            (
+                DataFile::databases(shape("7x2"), Metric::Stm, &[3, 3, 3, 4], 13),
+                "2x7-3-3-3-4-blank0.pdb",
+                "eight-gen --shape 7x2 --blank 13 --partition 3-3-3-4",
+            ),
+            (
+                DataFile::usual(shape("4x4"), Metric::Mtm, 15),
+                "4x4-mtm-6-6-3-blank15.pdb",
+                "eight-gen --metric mtm --shape 4x4 --blank 15",
+            ),
+        ];
+        for (file, name, command) in cases {
+            assert_eq!(file.name(), name);
+            assert_eq!(file.command_to(None), command);
+            assert_eq!(file.command(&given), format!("{command} --out /d"));
+        }
+        assert_eq!(default_partition(shape("2x8"), Metric::Stm), [7, 8]);
+        assert_eq!(default_partition(shape("2x8"), Metric::Mtm), [6, 6, 3]);
+        assert_eq!(default_partition(shape("2x7"), Metric::Mtm), [6, 6, 1]);
+    }
 }

@@ -22,10 +22,7 @@
 
 pub use crate::bfs::{GoalDone, Layer, entries, generate};
 pub use crate::file::Codec;
-pub use crate::mtm::{
-    default_partition as mtm_default_partition, generate as generate_mtm,
-    generate_databases as generate_mtm_databases,
-};
+pub use crate::mtm::{generate as generate_mtm, generate_databases as generate_mtm_databases};
 pub use crate::pdb::{
     PartitionError, PatternDb, Progress, build_memory, parse_sizes, partition,
     write as write_databases,

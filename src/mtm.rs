@@ -42,7 +42,7 @@ mod search;
 mod table;
 
 pub use self::bfs::generate;
-pub use self::pdb::{default_partition, generate_databases};
+pub use self::pdb::generate_databases;
 pub(crate) use self::pdb::{prove as prove_databases, read as read_databases};
 pub use self::search::MtmSearcher;
 pub use self::table::MtmTable;

@@ -5,13 +5,14 @@
 mod common;
 
 use eight::data;
-use eight::{Board, Data, DataDir, PdbTable, Searcher, Shape, Solution, Solver, Symmetry};
+use eight::{Board, Data, DataDir, Metric, PdbTable, Searcher, Shape, Solution, Solver, Symmetry};
 
 /// The solver a fresh checkout has for 4x4 goals with the blank at `blank`:
 /// an empty data folder leaves the built-in databases.
 fn out_of_the_box(blank: usize) -> Solver {
     let empty = DataDir::at("/nonexistent/eight-test-data");
-    Solver::load(Shape::FIFTEEN, blank, &empty, None).expect("built-in 4x4 databases")
+    Solver::load(Shape::FIFTEEN, blank, Metric::Stm, &empty, None, |_| {})
+        .expect("built-in 4x4 databases")
 }
 
 /// Goals with the blank in every cell, their tiles shuffled: each answer

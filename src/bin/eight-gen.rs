@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use eight::data::{self, DataDir, Method};
+use eight::data::{self, DataDir, DataFile, Method};
 use eight::generate::{self, Codec, GoalDone, Layer, PatternDb};
 use eight::{Board, Metric, MtmTable, Shape, Table};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -139,18 +139,13 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                 .filter(|&shape| data::is_builtin(shape))
                 .map(|shape| {
                     let blanks = (0..shape.cells()).collect();
-                    let (what, name) = match metric {
-                        Metric::Stm => {
-                            (What::Table { shape, blanks }, data::table_file(shape, None))
-                        }
-                        Metric::Mtm => (
-                            What::JumpTable { shape, blanks },
-                            data::mtm_table_file(shape, None),
-                        ),
+                    let what = match metric {
+                        Metric::Stm => What::Table { shape, blanks },
+                        Metric::Mtm => What::JumpTable { shape, blanks },
                     };
                     Target {
                         what,
-                        path: dir.join(name),
+                        path: dir.join(DataFile::table(shape, metric, None).name()),
                         command: command.clone(),
                         data_folder: false,
                     }
@@ -184,6 +179,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         (None, false) => DataDir::locate()?.path().to_path_buf(),
     };
     let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
+    let out = args.out.as_deref();
     let cells = shape.cells();
     let blanks: Vec<usize> = match args.blank.as_deref() {
         _ if builtin => (0..cells).collect(),
@@ -200,26 +196,27 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     if args.metric == Some(Metric::Mtm) {
         let metric_flag = " --metric mtm";
         if method == Method::Search {
-            let sizes = generate::mtm_default_partition(shape);
+            let sizes = data::default_partition(shape, Metric::Mtm);
             return Ok(blanks
                 .into_iter()
-                .map(|blank| Target {
-                    what: What::JumpDatabases {
-                        goal: Board::canonical(shape, blank),
-                        sizes: sizes.clone(),
-                    },
-                    path: dir.join(data::mtm_pdb_file(shape, &sizes, blank)),
-                    command: format!(
-                        "eight-gen{metric_flag} --shape {shape} --blank {blank}{flag}"
-                    ),
-                    data_folder: true,
+                .map(|blank| {
+                    let file = DataFile::databases(shape, Metric::Mtm, &sizes, blank);
+                    Target {
+                        what: What::JumpDatabases {
+                            goal: Board::canonical(shape, blank),
+                            sizes: sizes.clone(),
+                        },
+                        path: dir.join(file.name()),
+                        command: file.command_to(out),
+                        data_folder: true,
+                    }
                 })
                 .collect());
         }
         return Ok(match builtin {
             true => vec![Target {
                 what: What::JumpTable { shape, blanks },
-                path: dir.join(data::mtm_table_file(shape, None)),
+                path: dir.join(DataFile::table(shape, Metric::Mtm, None).name()),
                 command: format!(
                     "cargo run --release --bin eight-gen --{metric_flag} --shape {shape}{flag}"
                 ),
@@ -227,16 +224,17 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             }],
             false => blanks
                 .into_iter()
-                .map(|blank| Target {
-                    what: What::JumpTable {
-                        shape,
-                        blanks: vec![blank],
-                    },
-                    path: dir.join(data::mtm_table_file(shape, Some(blank))),
-                    command: format!(
-                        "eight-gen{metric_flag} --shape {shape} --blank {blank}{flag}"
-                    ),
-                    data_folder: true,
+                .map(|blank| {
+                    let file = DataFile::table(shape, Metric::Mtm, Some(blank));
+                    Target {
+                        what: What::JumpTable {
+                            shape,
+                            blanks: vec![blank],
+                        },
+                        path: dir.join(file.name()),
+                        command: file.command_to(out),
+                        data_folder: true,
+                    }
                 })
                 .collect(),
         });
@@ -244,7 +242,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     if builtin {
         return Ok(vec![Target {
             what: What::Table { shape, blanks },
-            path: dir.join(data::table_file(shape, None)),
+            path: dir.join(DataFile::table(shape, Metric::Stm, None).name()),
             command: format!("cargo run --release --bin eight-gen -- --shape {shape}{flag}"),
             data_folder: false,
         }]);
@@ -252,14 +250,17 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     if method == Method::Table {
         return Ok(blanks
             .into_iter()
-            .map(|blank| Target {
-                what: What::Table {
-                    shape,
-                    blanks: vec![blank],
-                },
-                path: dir.join(data::table_file(shape, Some(blank))),
-                command: format!("eight-gen --shape {shape} --blank {blank}{flag}"),
-                data_folder: true,
+            .map(|blank| {
+                let file = DataFile::table(shape, Metric::Stm, Some(blank));
+                Target {
+                    what: What::Table {
+                        shape,
+                        blanks: vec![blank],
+                    },
+                    path: dir.join(file.name()),
+                    command: file.command_to(out),
+                    data_folder: true,
+                }
             })
             .collect());
     }
@@ -268,7 +269,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     let db_shape = data::database_shape(shape);
     let sizes = match &args.partition {
         Some(text) => generate::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
-        None => data::default_partition(db_shape),
+        None => data::default_partition(db_shape, Metric::Stm),
     };
     generate::partition(&Board::goal(db_shape), &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
     check_memory(db_shape, &sizes)?;
@@ -280,13 +281,10 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         .collect();
     reps.sort_unstable();
     reps.dedup_by_key(|(rep, _)| *rep);
-    let partition = match sizes == data::default_partition(db_shape) {
-        true => String::new(),
-        false => format!(" --partition {}", data::join_sizes(&sizes)),
-    };
     reps.into_iter()
         .map(|(rep, blank)| {
             let goal = Board::canonical(db_shape, rep);
+            let file = DataFile::databases(shape, Metric::Stm, &sizes, blank);
             Ok(Target {
                 what: What::Databases {
                     goal,
@@ -294,8 +292,8 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                         .map_err(|e| anyhow!("--partition: {e}"))?,
                     codec: Codec::Raw8,
                 },
-                path: dir.join(data::pdb_file(db_shape, &sizes, rep)),
-                command: format!("eight-gen --shape {shape} --blank {blank}{partition}{flag}"),
+                path: dir.join(file.name()),
+                command: file.command_to(out),
                 data_folder: true,
             })
         })

@@ -79,16 +79,6 @@ impl MtmPdb {
     }
 }
 
-/// The groups of a database file of the multi-tile metric of `shape`
-/// unless told: the tiles in order, six at a time (6-6-3 on 4x4).
-pub fn default_partition(shape: Shape) -> Vec<usize> {
-    let tiles = shape.cells() - 1;
-    (0..tiles)
-        .step_by(6)
-        .map(|first| (tiles - first).min(6))
-        .collect()
-}
-
 /// Builds the databases of the multi-tile metric toward `goal` (a
 /// canonical goal) of groups of `sizes` (the tiles in order) and writes
 /// them in the one file format; `progress` hears of each database done.

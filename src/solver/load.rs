@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use crate::board::Board;
 use crate::data::{
-    self, DataDir, Method, build_command, builtin_pdb, database_blank, database_shape,
-    default_partition, is_builtin, join_sizes, mtm_build_command, mtm_pdb_file, mtm_table_file,
-    pdb_file, table_file,
+    self, DataDir, DataFile, Method, builtin_pdb, database_blank, database_shape,
+    default_partition, is_builtin, join_sizes,
 };
 use crate::file::FileError;
 use crate::ida::Searcher;
@@ -26,7 +25,7 @@ impl Solver {
     ///
     /// Fails if `shape` has no built-in table, or it does not load.
     pub fn builtin(shape: Shape) -> Result<Solver, DataError> {
-        let name = table_file(shape, None);
+        let name = DataFile::table(shape, Metric::Stm, None).name();
         let bytes = data::builtin_file(&name)
             .filter(|_| is_builtin(shape))
             .unwrap_or(&[]);
@@ -71,13 +70,16 @@ impl Solver {
         })
     }
 
-    /// The solver for `shape` toward goals with the blank at `blank`: the
-    /// built-in table, or the data folder's table or databases (with groups
-    /// of `sizes`, or the shape's [default](default_partition)), memory-mapped
-    /// and checked cheaply (see [`Table::new`] and [`PdbTable::new`]), then
-    /// proven before their first answer unless a proof of the file as it is
-    /// now is recorded: a 2x5 table in milliseconds,
-    /// a 12-cell table in about 25 s, the 4x4 7-8 databases in minutes.
+    /// The solver for `shape`'s goals with the blank at `blank`, counting in
+    /// `metric`: what is built in, else the data folder's table or pattern
+    /// databases (in the single-tile metric, of groups of `sizes` if given,
+    /// else the strongest made or built in), memory-mapped and checked
+    /// cheaply (see [`Table::new`] and [`PdbTable::new`]), then proven before
+    /// their first answer unless a proof of the file as it is now is
+    /// recorded, `progress` told how far the proof has come: a 2x5 table in
+    /// milliseconds, a 12-cell table in about 25 s, the 4x4 7-8 databases in
+    /// minutes. In the multi-tile metric a shape with no data in the folder
+    /// is searched with no data ([`MtmSearcher`]).
     ///
     /// The data is read from a map of the file: see [`crate::map::map`]
     /// for what that means if the file changes while it is in use, and
@@ -89,54 +91,34 @@ impl Solver {
     pub fn load(
         shape: Shape,
         blank: usize,
-        dir: &DataDir,
-        sizes: Option<&[usize]>,
-    ) -> Result<Solver, DataError> {
-        Solver::load_proving(shape, blank, dir, sizes, |_| {})
-    }
-
-    /// As [`Solver::load`], telling `progress` how far the proof of a file
-    /// has come when one is made.
-    ///
-    /// # Errors
-    ///
-    /// As [`Solver::load`].
-    pub fn load_proving(
-        shape: Shape,
-        blank: usize,
+        metric: Metric,
         dir: &DataDir,
         sizes: Option<&[usize]>,
         mut progress: impl FnMut(&Proving<'_>),
     ) -> Result<Solver, DataError> {
-        Solver::open(shape, blank, dir, sizes, Some(&mut progress))
+        Solver::open(shape, blank, metric, dir, sizes, Some(&mut progress))
     }
 
-    /// The solver of `shape`'s goals with the blank at `blank` in the
-    /// [multi-tile metric](Metric): the built-in table (up to 9 cells), the
-    /// data folder's (10 to 12 cells, proven at its first use as
-    /// [`Solver::load_proving`] does), else a search with no data
-    /// ([`MtmSearcher`]).
-    ///
-    /// # Errors
-    ///
-    /// Fails if the data folder's table is damaged or wrong.
-    pub fn load_mtm(
+    /// The solver of [`Solver::load`] in the multi-tile metric, its
+    /// data-folder file proven unless `progress` is `None`.
+    fn open_mtm(
         shape: Shape,
         blank: usize,
         dir: &DataDir,
-        mut progress: impl FnMut(&Proving<'_>),
+        mut progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
         let search = match Solver::builtin_for(shape, blank, Metric::Mtm) {
             Some(Ok(solver)) if !solver.searches() => return Ok(solver),
             Some(solver) => solver?,
             None => unreachable!("every shape has a search of the multi-tile metric"),
         };
-        let build = mtm_build_command(shape, blank, dir);
+        let file = DataFile::usual(shape, Metric::Mtm, blank);
+        let build = file.command(dir);
         if Method::of(shape) == Method::Search {
-            return Solver::load_mtm_databases(shape, blank, dir, &build, &mut progress)
+            return Solver::open_mtm_databases(shape, blank, dir, &build, progress)
                 .map(|found| found.unwrap_or(search));
         }
-        let path = dir.path().join(mtm_table_file(shape, Some(blank)));
+        let path = dir.path().join(file.name());
         let Some(map) = map_present(&path, &build)? else {
             return Ok(search);
         };
@@ -152,10 +134,10 @@ impl Solver {
                 got: format!("the {} table of other goals", table.shape()),
             }));
         }
-        prove_once(&watch, &mut progress, |_| {
-            table.verify().map_err(Damage::Table)
-        })
-        .map_err(damaged)?;
+        if let Some(progress) = progress.as_mut() {
+            prove_once(&watch, progress, |_| table.verify().map_err(Damage::Table))
+                .map_err(damaged)?;
+        }
         Ok(Solver {
             engine: Arc::new(Engine::Jumps(table)),
             origin: Origin::File { path, build },
@@ -183,7 +165,7 @@ impl Solver {
                 builtin_pdb(db_shape, rep).map(|_| Solver::builtin_search(db_shape, rep))
             }
             (Metric::Mtm, true) => {
-                let name = mtm_table_file(shape, None);
+                let name = DataFile::table(shape, Metric::Mtm, None).name();
                 let bytes = data::builtin_file(&name).unwrap_or(&[]);
                 let table = MtmTable::new(Data::Static(bytes))
                     .map_err(|problem| DataError::Builtin { shape, problem });
@@ -203,17 +185,19 @@ impl Solver {
     }
 
     /// The data folder's databases of the multi-tile metric of `shape` for
-    /// goals with the blank at `blank` (see [`Solver::load_mtm`]), proven at
-    /// their first use; `None` if there are none.
-    fn load_mtm_databases(
+    /// goals with the blank at `blank` (see [`Solver::load`]), proven at
+    /// their first use unless `progress` is `None`; `None` if there are none.
+    fn open_mtm_databases(
         shape: Shape,
         blank: usize,
         dir: &DataDir,
         build: &str,
-        progress: &mut dyn FnMut(&Proving<'_>),
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Option<Solver>, DataError> {
-        let sizes = crate::mtm::default_partition(shape);
-        let path = dir.path().join(mtm_pdb_file(shape, &sizes, blank));
+        let sizes = default_partition(shape, Metric::Mtm);
+        let path = dir
+            .path()
+            .join(DataFile::databases(shape, Metric::Mtm, &sizes, blank).name());
         let Some(map) = map_present(&path, build)? else {
             return Ok(None);
         };
@@ -236,10 +220,12 @@ impl Solver {
                 ),
             }));
         }
-        prove_once(&watch, progress, |report| {
-            crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::Pdb)
-        })
-        .map_err(damaged)?;
+        if let Some(progress) = progress {
+            prove_once(&watch, progress, |report| {
+                crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::Pdb)
+            })
+            .map_err(damaged)?;
+        }
         Ok(Some(Solver {
             engine: Arc::new(Engine::JumpSearch(
                 MtmSearcher::new(shape).with_databases(&goal, databases),
@@ -256,21 +242,26 @@ impl Solver {
     fn open(
         shape: Shape,
         blank: usize,
+        metric: Metric,
         dir: &DataDir,
         sizes: Option<&[usize]>,
         progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
-        match (is_builtin(shape), Method::of(shape)) {
-            (true, _) => Solver::builtin(shape),
-            (false, Method::Table) => Solver::load_table(shape, blank, dir, progress),
-            (false, Method::Search) => Solver::load_search(shape, blank, dir, sizes, progress),
+        match (metric, is_builtin(shape), Method::of(shape)) {
+            (Metric::Mtm, ..) => Solver::open_mtm(shape, blank, dir, progress),
+            (Metric::Stm, true, _) => Solver::builtin(shape),
+            (Metric::Stm, false, Method::Table) => Solver::load_table(shape, blank, dir, progress),
+            (Metric::Stm, false, Method::Search) => {
+                Solver::load_search(shape, blank, dir, sizes, progress)
+            }
         }
     }
 
-    /// What would answer `shape`'s goals with the blank at `blank` from
-    /// `dir`, as [`Solver::describe`] says it, and whether a data-folder
-    /// file is not proven yet. The data is opened and checked cheaply but
-    /// not proven, so that telling costs no proof; no solver comes out of it.
+    /// What would answer `shape`'s goals with the blank at `blank` in
+    /// `metric` from `dir`, as [`Solver::describe`] says it, whether a
+    /// data-folder file is not proven yet, and what would answer faster
+    /// ([`Solver::faster`]). The data is opened and checked cheaply but not
+    /// proven, so that telling costs no proof; no solver comes out of it.
     ///
     /// # Errors
     ///
@@ -278,11 +269,15 @@ impl Solver {
     pub fn describe_data(
         shape: Shape,
         blank: usize,
+        metric: Metric,
         dir: &DataDir,
         sizes: Option<&[usize]>,
     ) -> Result<String, DataError> {
-        let solver = Solver::open(shape, blank, dir, sizes, None)?;
+        let solver = Solver::open(shape, blank, metric, dir, sizes, None)?;
         let mut text = solver.describe();
+        if let Some(faster) = solver.faster(&Board::canonical(shape, blank), dir) {
+            text += &format!(" ({faster})");
+        }
         if let Some(watch) = solver.watch() {
             match trust::recorded(watch.path(), &watch.stamp()) {
                 Some(at) if at == trust::record_path(watch.path()) => {}
@@ -293,6 +288,23 @@ impl Solver {
         Ok(text)
     }
 
+    /// For a solver that searches with what is built in, toward `goal`: the
+    /// data-folder file that would answer faster, and the command that makes
+    /// it into `dir` (`` `eight-gen …` makes a table, far faster``); `None`
+    /// for a solver that reads data of its own.
+    pub fn faster(&self, goal: &Board, dir: &DataDir) -> Option<String> {
+        if !self.searches() || *self.origin() != Origin::Builtin {
+            return None;
+        }
+        let file = DataFile::usual(goal.shape(), self.metric(), goal.blank());
+        let what = match (self.metric(), Method::of(goal.shape())) {
+            (Metric::Mtm, Method::Table) => "a table, far faster",
+            (Metric::Mtm, Method::Search) => "larger databases, faster",
+            (Metric::Stm, _) => "larger, faster ones",
+        };
+        Some(format!("`{}` makes {what}", file.command(dir)))
+    }
+
     /// The data folder's table of `shape` for goals with the blank at
     /// `blank`, proven unless `progress` is `None`.
     fn load_table(
@@ -301,10 +313,11 @@ impl Solver {
         dir: &DataDir,
         progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
-        let build = build_command(shape, blank, None, dir);
+        let file = DataFile::table(shape, Metric::Stm, Some(blank));
+        let build = file.command(dir);
         let what = format!("the {shape} table for goals with the blank at cell {blank}");
-        let path = dir.path().join(table_file(shape, Some(blank)));
-        let cost = data::build_cost(shape, Metric::Stm, &[]);
+        let path = dir.path().join(file.name());
+        let cost = file.cost();
         let map = map_data(&path, &what, &build, cost)?;
         let watch = map.watch().clone();
         let damaged = damaged(&path, &build);
@@ -339,7 +352,7 @@ impl Solver {
         progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
         let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
-        let default = default_partition(db_shape);
+        let default = default_partition(db_shape, Metric::Stm);
         // Without sizes asked for: the strongest databases made for this
         // class, or built in; the default's command if there are none.
         let builtin = builtin_pdb(db_shape, rep).map(|_| {
@@ -357,7 +370,8 @@ impl Solver {
             return Solver::builtin_search(db_shape, rep);
         }
         let wanted = sizes.or(strongest.as_deref()).unwrap_or(&default);
-        let build = build_command(shape, blank, Some(wanted), dir);
+        let file = DataFile::databases(shape, Metric::Stm, wanted, blank);
+        let build = file.command(dir);
         let what = format!(
             "the {db_shape} pattern databases ({}) for goals with the blank at cell {rep}",
             join_sizes(wanted)
@@ -372,8 +386,8 @@ impl Solver {
                  them onto)"
             );
         }
-        let cost = data::build_cost(shape, Metric::Stm, wanted);
-        let path = dir.path().join(pdb_file(db_shape, wanted, rep));
+        let cost = file.cost();
+        let path = dir.path().join(file.name());
         let map = match map_data(&path, &needed, &build, cost) {
             Err(DataError::Missing { .. })
                 if sizes.is_none() && builtin_pdb(db_shape, rep).is_some() =>

@@ -150,6 +150,7 @@ impl Solvers {
             return Ok(solver);
         }
         let dir = self.dir.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;
+        let file = data::DataFile::table(shape, self.metric, Some(blank));
         let missing = crate::solver::DataError::Missing {
             what: format!(
                 "boards drawn at an exact depth need the {shape} table{} for goals with the \
@@ -159,15 +160,9 @@ impl Solvers {
                     Metric::Mtm => " of the multi-tile metric",
                 }
             ),
-            path: dir.path().join(match self.metric {
-                Metric::Stm => data::table_file(shape, Some(blank)),
-                Metric::Mtm => data::mtm_table_file(shape, Some(blank)),
-            }),
-            build: match self.metric {
-                Metric::Stm => data::build_command(shape, blank, None, dir),
-                Metric::Mtm => data::mtm_build_command(shape, blank, dir),
-            },
-            cost: data::build_cost(shape, self.metric, &[]),
+            path: dir.path().join(file.name()),
+            build: file.command(dir),
+            cost: file.cost(),
         };
         Err(anyhow::Error::new(missing).into())
     }
@@ -217,36 +212,21 @@ impl Solvers {
             proven = true;
             host.proving(proving);
         };
-        let solver = match self.metric {
-            Metric::Stm => Solver::load_proving(
-                goal.shape(),
-                goal.blank(),
-                dir,
-                self.sizes.as_deref(),
-                progress,
-            )?,
-            Metric::Mtm => Solver::load_mtm(goal.shape(), goal.blank(), dir, progress)?,
-        };
+        let solver = Solver::load(
+            goal.shape(),
+            goal.blank(),
+            self.metric,
+            dir,
+            self.sizes.as_deref(),
+            progress,
+        )?;
         // Data proven as it loaded is not proven twice.
         if self.verify && !proven {
             solver.verify()?;
         }
         let mut line = format!("{} boards: {}", solver.shape(), solver.describe());
-        if solver.metric() == Metric::Mtm
-            && solver.searches()
-            && *solver.origin() == Origin::Builtin
-        {
-            let build = data::mtm_build_command(goal.shape(), goal.blank(), dir);
-            line += &match data::Method::of(goal.shape()) {
-                data::Method::Table => format!(" (`{build}` makes a table, far faster)"),
-                data::Method::Search => format!(" (`{build}` makes larger databases, faster)"),
-            };
-        } else if solver.searches()
-            && *solver.origin() == Origin::Builtin
-            && solver.metric() == Metric::Stm
-        {
-            let build = data::build_command(goal.shape(), goal.blank(), None, dir);
-            line += &format!(" (`{build}` makes larger, faster ones)");
+        if let Some(faster) = solver.faster(goal, dir) {
+            line += &format!(" ({faster})");
         }
         host.loaded(&line);
         self.list.push(Arc::new(solver));

@@ -331,19 +331,17 @@ fn show_where(
     }
     for shape in Shape::all() {
         let goal = Board::goal(shape);
-        if metric == Metric::Mtm {
-            out += &format!("{shape}: {}\n", describe_mtm(shape, goal.blank(), dir));
-            continue;
-        }
         let what = match (data::is_builtin(shape), dir) {
-            (true, _) => match Solver::builtin(shape) {
-                Ok(solver) => solver.describe(),
-                Err(err) => err.to_string(),
+            (true, _) => match Solver::builtin_for(shape, goal.blank(), metric) {
+                Some(Ok(solver)) => solver.describe(),
+                Some(Err(err)) => err.to_string(),
+                None => unreachable!("a shape whose data is built in"),
             },
             (false, Err(_)) => "no data folder".to_string(),
             (false, Ok(dir)) => match Solver::describe_data(
                 shape,
                 goal.blank(),
+                metric,
                 dir,
                 // --partition names groups of the shapes with that many tiles.
                 sizes.filter(|sizes| sizes.iter().sum::<usize>() + 1 == shape.cells()),
@@ -359,44 +357,4 @@ fn show_where(
         .write_all(out.as_bytes())
         .context("cannot write stdout")?;
     Ok(ANSWERED)
-}
-
-/// What answers `shape`'s boards toward goals with the blank at `blank` in
-/// the multi-tile metric, telling without proving.
-fn describe_mtm(shape: Shape, blank: usize, dir: &Result<DataDir, data::NoDataDir>) -> String {
-    let search = "IDA* in the multi-tile metric over walking distances and pattern databases";
-    if data::is_builtin(shape) {
-        return format!("the {shape} table of the multi-tile metric built into the program");
-    }
-    let Ok(dir) = dir else {
-        return format!("{search} (no data folder)");
-    };
-    let (name, made) = match Method::of(shape) {
-        Method::Table => (
-            data::mtm_table_file(shape, Some(blank)),
-            "a table, far faster",
-        ),
-        Method::Search => {
-            let sizes = eight::generate::mtm_default_partition(shape);
-            (
-                data::mtm_pdb_file(shape, &sizes, blank),
-                "larger databases, faster",
-            )
-        }
-    };
-    let path = dir.path().join(name);
-    match (path.exists(), Method::of(shape)) {
-        (true, Method::Table) => format!(
-            "the {shape} table of the multi-tile metric in {}",
-            path.display()
-        ),
-        (true, Method::Search) => format!(
-            "IDA* in the multi-tile metric over the pattern databases in {}",
-            path.display()
-        ),
-        (false, _) => format!(
-            "{search} (`{}` makes {made})",
-            data::mtm_build_command(shape, blank, dir)
-        ),
-    }
 }

@@ -749,7 +749,7 @@ async fn shapes(State(server): State<Arc<Server>>) -> Response {
                     (true, _) => "built in".to_string(),
                     (false, Err(err)) => err.to_string(),
                     (false, Ok(dir)) => {
-                        eight::Solver::describe_data(shape, goal.blank(), dir, None)
+                        eight::Solver::describe_data(shape, goal.blank(), Metric::Stm, dir, None)
                             .unwrap_or_else(|err| err.to_string())
                     }
                 };
