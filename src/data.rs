@@ -368,7 +368,7 @@ pub(crate) fn partitions_made(dir: &DataDir, shape: Shape, blank: usize) -> Vec<
 /// over 5-5-5 (1.6 million entries), 0.37-0.42 s over the built-in 6-6-3
 /// (11.5 million); Korf's 100 take 0.60-0.66 s over 6-6-3, 0.155-0.179 s
 /// over 7-8 (577 million).
-pub fn strength(shape: Shape, sizes: &[usize]) -> (u64, usize, Vec<usize>) {
+pub(crate) fn strength(shape: Shape, sizes: &[usize]) -> (u64, usize, Vec<usize>) {
     let entries = sizes
         .iter()
         .map(|&k| crate::rank::placements(shape.cells(), k))

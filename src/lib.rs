@@ -117,4 +117,45 @@ pub mod internals {
     pub mod table {
         pub use crate::table::*;
     }
+    /// The tables' fast paths, among which [`Solver::solve_many`] chooses,
+    /// for the tests that check each against the plain walk.
+    ///
+    /// [`Solver::solve_many`]: crate::Solver::solve_many
+    pub mod fast {
+        use crate::table::{Packed, Table};
+        use crate::{Board, Data, SolveError, Solver};
+
+        /// See `Table::solve_packed`.
+        pub fn solve_packed<D: AsRef<[u8]>>(
+            table: &Table<D>,
+            starts: &[Board],
+            goals: &[Board],
+            answers: &mut Vec<Option<Packed>>,
+        ) -> Result<bool, SolveError> {
+            table.solve_packed(starts, goals, answers)
+        }
+
+        /// See `Table::derive_answers`.
+        pub fn derive_answers<D: AsRef<[u8]>>(
+            table: &Table<D>,
+            goal: &Board,
+        ) -> Result<bool, SolveError> {
+            table.derive_answers(goal)
+        }
+
+        /// See `Table::write_answers`.
+        pub fn write_answers<D: AsRef<[u8]>>(
+            table: &Table<D>,
+            starts: &[Board],
+            goal: &Board,
+            out: &mut Vec<u8>,
+        ) -> Result<bool, SolveError> {
+            table.write_answers(starts, goal, out)
+        }
+
+        /// The table a solver walks, if it walks one.
+        pub fn table(solver: &Solver) -> Option<&Table<Data>> {
+            solver.table()
+        }
+    }
 }

@@ -169,7 +169,7 @@ impl Solver {
     }
 
     /// The table it walks, if it walks one.
-    pub fn table(&self) -> Option<&Table<Data>> {
+    pub(crate) fn table(&self) -> Option<&Table<Data>> {
         match &*self.engine {
             Engine::Table(table) => Some(table),
             _ => None,
@@ -304,7 +304,7 @@ impl Solver {
     /// # Errors
     ///
     /// As [`Solver::solve_each`].
-    pub fn write_answers(
+    pub(crate) fn write_answers(
         &self,
         starts: &[Board],
         goal: &Board,

@@ -342,34 +342,6 @@ pub fn answer_text(
     Ok(answers)
 }
 
-/// Appends `board` as one line of input: tiles written together on boards
-/// of at most ten cells, else a token each. (The fastest form to read.)
-pub fn write_board(board: &Board, out: &mut Vec<u8>) {
-    /// How a tile of a board of at most ten cells is written.
-    const DIGIT: &[u8; 10] = b"x123456789";
-    let cells = board.cells();
-    if let Ok(tiles) = <&[u8; 9]>::try_from(cells) {
-        let mut line = [b'\n'; 10];
-        for (at, &tile) in tiles.iter().enumerate() {
-            line[at] = DIGIT[usize::from(tile)];
-        }
-        out.extend_from_slice(&line);
-        return;
-    }
-    let together = board.shape().cells() <= 10;
-    for (cell, &tile) in board.cells().iter().enumerate() {
-        if cell > 0 && !together {
-            out.push(b' ');
-        }
-        match tile {
-            0 => out.push(b'x'),
-            1..=9 => out.push(b'0' + tile),
-            _ => out.extend_from_slice(itoa::Buffer::new().format(tile).as_bytes()),
-        }
-    }
-    out.push(b'\n');
-}
-
 /// A solver's data failed while it answered: the run ends. Typed, so that a
 /// caller of the engine ([`Solver::solve_many`](crate::Solver::solve_many))
 /// gets the [`SolveError`] back.

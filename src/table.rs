@@ -25,10 +25,9 @@ mod lanes;
 mod packed;
 mod proof;
 
-pub use crate::table::derived::DERIVE_AFTER;
 use crate::table::derived::Near;
 pub(crate) use crate::table::derived::derive_after;
-pub use crate::table::lanes::GROUP;
+pub(crate) use crate::table::lanes::GROUP;
 pub use crate::table::packed::Packed;
 pub(crate) use crate::table::packed::SPELLING;
 use crate::table::packed::spell;
@@ -356,9 +355,11 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Solves `start` toward `goal` as [`Table::solve_each`] does, appending
     /// the letters of the answer to `out`; the number of moves, or `None` if
-    /// unsolvable. The fastest way to answer many boards.
+    /// unsolvable. Many boards are answered faster by
+    /// [`Solver::solve_many`](crate::Solver::solve_many), on every core.
     ///
-    /// Once [`DERIVE_AFTER`] boards have asked a section, its answers are
+    /// Once 8,192 boards (or a 32nd of the section's, if more) have asked a
+    /// section, its answers are
     /// derived, all at once, from its codes: a board's answer is its next
     /// move followed by the answer of the board it leads to, so one pass
     /// over the tree the codes make, outward from the goal, gives every

@@ -3,6 +3,7 @@
 
 mod common;
 
+use eight::internals::fast;
 use eight::{Board, Shape, Solution, Solver};
 
 /// Solves every board of `shape` toward `goal` with the built-in table and
@@ -65,7 +66,7 @@ fn check_batch(solver: &Solver, goal: &Board, boards: &[Vec<u8>], oracle: &commo
     assert!(first.iter().eq(answers.iter().take(few)));
 }
 
-/// The answers of interleaved walks ([`eight::Table::solve_packed`]) are
+/// The answers of interleaved walks (`Table::solve_packed`) are
 /// the oracle's for every board, before and after the answers are derived.
 fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: &common::Oracle) {
     let table = eight::Table::new(eight::data::builtin(shape).unwrap()).unwrap();
@@ -77,17 +78,13 @@ fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: 
     let mut answers = Vec::new();
     // Answers of more than 31 moves (2x4, 4x2) are not packed.
     if table.max_depth(goal).unwrap() > 31 {
-        assert!(
-            !table
-                .solve_packed(&starts[..1], &goals, &mut answers)
-                .unwrap()
-        );
+        assert!(!fast::solve_packed(&table, &starts[..1], &goals, &mut answers).unwrap());
         return;
     }
     let mut letters = Vec::new();
     for derived in [false, true] {
         for (run, cells) in starts.chunks(1000).zip(boards.chunks(1000)) {
-            assert!(table.solve_packed(run, &goals, &mut answers).unwrap());
+            assert!(fast::solve_packed(&table, run, &goals, &mut answers).unwrap());
             for (answer, cells) in answers.iter().zip(cells) {
                 let got = answer.map(|answer| {
                     letters.clear();
@@ -108,7 +105,7 @@ fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: 
                 );
             }
         }
-        if !table.derive_answers(goal).unwrap() {
+        if !fast::derive_answers(&table, goal).unwrap() {
             break;
         }
     }
@@ -118,7 +115,7 @@ fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: 
 /// are the walks' answers for every board.
 fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
     let table = eight::Table::new(eight::data::builtin(shape).unwrap()).unwrap();
-    if !table.derive_answers(goal).unwrap() {
+    if !fast::derive_answers(&table, goal).unwrap() {
         return;
     }
     let walked = Solver::builtin(shape).unwrap();
@@ -152,7 +149,7 @@ fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
     assert!(one_by_one == expected, "{shape} toward {goal}: one by one");
     let mut in_runs = Vec::new();
     for run in starts.chunks(1000) {
-        assert!(table.write_answers(run, goal, &mut in_runs).unwrap());
+        assert!(fast::write_answers(&table, run, goal, &mut in_runs).unwrap());
     }
     assert!(in_runs == expected, "{shape} toward {goal}: in runs");
 }
@@ -254,7 +251,7 @@ fn every_3x3_board_toward_scrambled_goals() {
 fn packed_walks_toward_mixed_goals() {
     for shape in Shape::all().filter(|s| s.cells() <= 9) {
         let solver = Solver::builtin(shape).unwrap();
-        let table = solver.table().unwrap();
+        let table = fast::table(&solver).unwrap();
         let boards: Vec<Board> = common::all_boards(shape.cells())
             .iter()
             .step_by(7)
@@ -271,7 +268,7 @@ fn packed_walks_toward_mixed_goals() {
                 .iter()
                 .all(|goal| table.max_depth(goal).unwrap() <= 31);
             assert_eq!(
-                table.solve_packed(starts, goals, &mut answers).unwrap(),
+                fast::solve_packed(table, starts, goals, &mut answers).unwrap(),
                 fits
             );
             if !fits {

@@ -9,6 +9,7 @@ use eight::file::{
 };
 use eight::generate::{self, PatternDb};
 use eight::internals::bfs::{self, pack_codes};
+use eight::internals::fast;
 use eight::{Board, Move, Shape, SolveError, Table, TableError};
 use eight::{PdbError, PdbTable, Proof};
 
@@ -304,9 +305,7 @@ fn looping_codes_cost_a_bounded_walk() {
     // found first (from the same codes), and walks stop there.
     for starts in [starts.clone(), starts.repeat(2_500)] {
         let goals = vec![Board::goal(Shape::EIGHT); starts.len()];
-        let err = table
-            .solve_packed(&starts, &goals, &mut Vec::new())
-            .unwrap_err();
+        let err = fast::solve_packed(&table, &starts, &goals, &mut Vec::new()).unwrap_err();
         assert!(
             matches!(err, SolveError::Table(TableError::Wrong { .. })),
             "{} starts: {err}",
@@ -351,9 +350,7 @@ fn codes_off_the_board_are_wrong_in_every_walk() {
     // The last, enough that the answers near the goal are found first.
     let many = starts.repeat(2_500);
     for start in starts.chunks(1).chain([&starts[..], &many[..]]) {
-        let err = table
-            .solve_packed(start, &goals, &mut Vec::new())
-            .unwrap_err();
+        let err = fast::solve_packed(&table, start, &goals, &mut Vec::new()).unwrap_err();
         assert!(
             matches!(err, SolveError::Table(TableError::Wrong { .. })),
             "{start:?}: {err}"

@@ -220,7 +220,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
     /// # Errors
     ///
     /// As [`MtmTable::solve_each`] for the goal.
-    pub fn write_answers(
+    pub(crate) fn write_answers(
         &self,
         starts: &[Board],
         goal: &Board,
@@ -410,20 +410,6 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         Ok(self.answers[index]
             .get_or_init(|| derive(&self.jumps, &self.goals[index], codes))
             .as_deref())
-    }
-
-    /// Derives the answers toward goals with the blank where `goal` has it
-    /// now, whatever the number of boards asked so far; `false` if some
-    /// answer is longer than 56 letters.
-    ///
-    /// # Errors
-    ///
-    /// As [`MtmTable::solve_each`] for the goal.
-    pub fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
-        let index = self.section(goal, None)?;
-        Ok(self
-            .answers_after(index, derive_after(self.shape))?
-            .is_some())
     }
 }
 

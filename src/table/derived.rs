@@ -18,7 +18,7 @@ use std::thread;
 /// Boards a section answers by walking before its answers are derived
 /// (see [`Table::write_answer`]): deriving costs about as much as walking
 /// this many on 3x3 boards, at least.
-pub const DERIVE_AFTER: u64 = 1 << 13;
+pub(crate) const DERIVE_AFTER: u64 = 1 << 13;
 
 /// Boards a section of `shape` answers by walking before its answers are
 /// derived, in either metric: [`DERIVE_AFTER`], or a 32nd of the section's
@@ -290,7 +290,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     ///
     /// As [`Table::solve_each`] for the goal.
-    pub fn write_answers(
+    pub(crate) fn write_answers(
         &self,
         starts: &[Board],
         goal: &Board,
@@ -363,7 +363,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     ///
     /// As [`Table::solve_each`] for the goal.
-    pub fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
+    pub(crate) fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
         let index = self.section(goal, None)?;
         Ok(self
             .answers_after(index, derive_after(self.shape))?

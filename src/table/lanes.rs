@@ -16,7 +16,7 @@ use crate::table::packed::{MAX_PACKED, Packed};
 
 /// The most walks [`Table::solve_group`] takes at once: enough loads in
 /// flight to cover a trip to memory.
-pub const GROUP: usize = 16;
+pub(crate) const GROUP: usize = 16;
 
 /// The most walks [`Table::solve_packed`] keeps going at once: enough to
 /// fill the time one step waits for the step before it.
@@ -83,7 +83,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Panics
     ///
     /// Panics if there are fewer goals than starts.
-    pub fn solve_packed(
+    pub(crate) fn solve_packed(
         &self,
         starts: &[Board],
         goals: &[Board],
@@ -258,7 +258,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Whether [`Table::solve_group`] pays: sections larger than the L2
     /// cache (1 MiB of codes: 10 cells and more), where each step of a walk
     /// waits for memory. Smaller ones are walked faster one by one.
-    pub fn groups_pay(&self) -> bool {
+    pub(crate) fn groups_pay(&self) -> bool {
         self.groups_pay
     }
 
@@ -277,7 +277,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// Panics if there are more than [`GROUP`] starts, or fewer `letters`
     /// or `found` than starts.
-    pub fn solve_group(
+    pub(crate) fn solve_group(
         &self,
         starts: &[Board],
         goal: &Board,
