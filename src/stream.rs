@@ -242,9 +242,24 @@ impl StreamError {
     }
 }
 
-impl From<anyhow::Error> for StreamError {
-    fn from(err: anyhow::Error) -> StreamError {
+impl StreamError {
+    /// The run's failure, with what led to it.
+    pub(crate) fn new(err: anyhow::Error) -> StreamError {
         StreamError(err)
+    }
+
+    /// What the data failed with while it answered, if that ended the run
+    /// (a damaged table, a search past every answer's length).
+    pub fn solve_error(&self) -> Option<&SolveError> {
+        self.downcast_ref::<Failed>().map(|failed| &failed.error)
+    }
+
+    /// Why the data could not be loaded, if that ended the run: missing or
+    /// damaged, with the command that makes it.
+    pub fn data_error(&self) -> Option<&crate::solver::DataError> {
+        self.0
+            .chain()
+            .find_map(|cause| cause.downcast_ref::<crate::solver::DataError>())
     }
 }
 

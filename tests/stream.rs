@@ -990,3 +990,28 @@ fn the_typed_batch_answers_as_the_program_does() {
         assert!(!answers.invalid && answers.messages.is_empty());
     }
 }
+
+/// A run that ends on its data says why in types: the data that is
+/// missing, with the command that makes it.
+#[test]
+fn a_run_that_ends_on_its_data_says_why_in_types() {
+    use eight::stream::{self, Config, Quiet, Solvers};
+    use eight::{Board, DataError, Layout};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut solvers = Solvers::new(&Quiet).with_data(Ok(eight::DataDir::at(dir.path())));
+    let boards: Vec<Board> = ["12345678x", "1 2 3 4/5 6 7 8/9 10 x 11"]
+        .iter()
+        .map(|text| text.parse().unwrap())
+        .collect();
+    let err = stream::answer_boards(&boards, Config::new(Layout::Auto), &mut solvers, &Quiet)
+        .unwrap_err();
+    match err.data_error() {
+        Some(DataError::Missing { build, .. }) => assert!(
+            build.starts_with("eight-gen --shape 3x4 --blank 11 --out "),
+            "{build}"
+        ),
+        other => panic!("{other:?}: {err}"),
+    }
+    assert!(err.solve_error().is_none() && err.stopped().is_none());
+}

@@ -121,8 +121,8 @@ fn answer_with<'a>(
         let _ = session.pipeline.out.flush();
         session.pipeline.reporter.flush();
     }
-    answered?;
-    Ok(session.finish()?)
+    answered.map_err(StreamError::new)?;
+    session.finish().map_err(StreamError::new)
 }
 
 /// Reads, parses and answers all of stdin.

@@ -131,7 +131,7 @@ impl Solvers {
     /// Fails if its data is missing or wrong; asked again for the same goal,
     /// fails again without a second try.
     pub fn get(&mut self, goal: &Board) -> Result<Arc<Solver>, StreamError> {
-        let index = self.find(goal)?;
+        let index = self.find(goal).map_err(StreamError::new)?;
         Ok(Arc::clone(&self.list[index]))
     }
 
@@ -149,7 +149,10 @@ impl Solvers {
         if !solver.searches() || data::Method::of(shape) != data::Method::Table {
             return Ok(solver);
         }
-        let dir = self.dir.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;
+        let dir = self
+            .dir
+            .as_ref()
+            .map_err(|err| StreamError::new(anyhow::anyhow!("{err}")))?;
         let file = data::DataFile::table(shape, self.metric, Some(blank));
         let missing = crate::solver::DataError::Missing {
             what: format!(
@@ -164,7 +167,7 @@ impl Solvers {
             build: file.command(dir),
             cost: file.cost(),
         };
-        Err(anyhow::Error::new(missing).into())
+        Err(StreamError::new(anyhow::Error::new(missing)))
     }
 
     /// The index of the solver that answers toward `goal`, if it is loaded.
