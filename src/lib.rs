@@ -14,7 +14,9 @@
 //!
 //! Larger boards (the 15-puzzle has 10^13) are solved by IDA* (a
 //! [`Searcher`]) guided by additive pattern databases ([`PdbTable`]), built
-//! offline into files of the same format. [`Solver`] puts both behind one
+//! offline into files of the same format. Moves are counted a tile at a
+//! time, or with [`Metric::Mtm`] a run of tiles slid at once a move: each
+//! metric has tables and searches of its own behind the same [`Solver`]. [`Solver`] puts both behind one
 //! interface, and [`data`] says which shape is answered how, from which
 //! data, and where it lives. [`Solver::solve_many`] is the fast way to
 //! answer many boards: it runs the engine below on every core.

@@ -2,11 +2,14 @@
 //! its default goal, and its data files; and one [`Solver`] over tables and
 //! searches, with one answer type.
 //!
-//! | cells | shapes | method | data |
+//! | cells | shapes | single-tile metric | multi-tile metric ([`Metric::Mtm`]) |
 //! |---|---|---|---|
-//! | 4 to 9 | 2x2, 2x3, 3x2, 2x4, 4x2, 3x3 | a [table](crate::table) of next moves | built into the program |
-//! | 10, 12 | 2x5, 5x2, 2x6, 3x4, 4x3, 6x2 | a table of next moves | one file per goal's blank cell in the data folder, made by `eight-gen --shape` |
-//! | 14 to 16 | 2x7, 7x2, 3x5, 5x3, 2x8, 4x4, 8x2 | [IDA*](crate::ida) over [pattern databases](crate::pdb) | in the data folder, made by `eight-gen --shape` |
+//! | 4 to 9 | 2x2, 2x3, 3x2, 2x4, 4x2, 3x3 | a [table](crate::table) of next moves, built into the program | a table of next jumps, built into the program |
+//! | 10, 12 | 2x5, 5x2, 2x6, 3x4, 4x3, 6x2 | a table, one file per goal's blank cell in the data folder (`eight-gen --shape`) | a table in the data folder (`eight-gen --metric mtm --shape`), else IDA* over walking distances |
+//! | 14 to 16 | 2x7, 7x2, 3x5, 5x3, 2x8, 4x4, 8x2 | [IDA*](crate::ida) over [pattern databases](crate::pdb): in the data folder (`eight-gen --shape`), the 4x4 ones also built in | IDA* over walking distances and databases of the metric, built in memory or in the data folder (`eight-gen --metric mtm --shape`) |
+//!
+//! [`DataFile`](crate::data::DataFile) names each file and the command that
+//! makes it; [`Solver::load`] takes the metric as a parameter.
 
 mod batch;
 mod error;
