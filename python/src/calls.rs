@@ -102,6 +102,24 @@ pub(crate) struct Call<'a> {
     pub(crate) home: Home<'a>,
 }
 
+impl Call<'static> {
+    /// A call of the module's functions: over the solvers kept for `data`
+    /// (else the usual data folder) and `metric`.
+    pub(crate) fn kept(
+        goal: Option<Board>,
+        shape: Option<Shape>,
+        metric: Metric,
+        data: Option<PathBuf>,
+    ) -> Call<'static> {
+        Call {
+            goal,
+            shape,
+            metric,
+            home: Home::Kept(data),
+        }
+    }
+}
+
 impl Call<'_> {
     /// Runs `work` on the call's solvers, data remade since the last call
     /// read as it is now. Kept solvers are kept unless the data failed, so

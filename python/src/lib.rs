@@ -65,13 +65,7 @@ fn solve<'py>(
     let boards = read_boards(boards, shape)?;
     let goal = read_goal(goal, shape)?;
     let notation = read_notation(notation)?;
-    let call = Call {
-        goal,
-        shape,
-        metric: read_metric(metric)?,
-        home: Home::Kept(data),
-    };
-    call.solve(py, boards, notation)
+    Call::kept(goal, shape, read_metric(metric)?, data).solve(py, boards, notation)
 }
 
 /// The number of moves of the shortest answer: an ``int`` for one board
@@ -98,13 +92,7 @@ fn length<'py>(
     let shape = read_shape(shape)?;
     let boards = read_boards(boards, shape)?;
     let goal = read_goal(goal, shape)?;
-    let call = Call {
-        goal,
-        shape,
-        metric: read_metric(metric)?,
-        home: Home::Kept(data),
-    };
-    call.length(py, boards)
+    Call::kept(goal, shape, read_metric(metric)?, data).length(py, boards)
 }
 
 /// Judges moves someone found (blank letters, ``""`` or ``"-"`` for none),
@@ -133,13 +121,7 @@ fn judge(
     let shape = read_shape(shape)?;
     let start = read_board(board, shape).map_err(PyValueError::new_err)?;
     let goal = read_goal(goal, shape)?;
-    let call = Call {
-        goal,
-        shape,
-        metric,
-        home: Home::Kept(data),
-    };
-    call.judge(py, start, moves)
+    Call::kept(goal, shape, metric, data).judge(py, start, moves)
 }
 
 /// ``n`` random boards as a numpy ``uint8`` array of shape ``(n, cells)``,
@@ -171,13 +153,7 @@ fn random<'py>(
     let metric = read_metric(metric)?;
     let shape = read_shape(shape)?;
     let goal = read_goal(goal, shape)?;
-    let call = Call {
-        goal,
-        shape,
-        metric,
-        home: Home::Kept(data),
-    };
-    call.random(py, n, seed, depth)
+    Call::kept(goal, shape, metric, data).random(py, n, seed, depth)
 }
 
 /// A solver toward one goal (else each shape's usual goal), counting in one
