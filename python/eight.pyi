@@ -3,7 +3,7 @@ lexicographically smallest (d < l < r < u, where the blank goes), for every
 rectangular board of up to 16 cells."""
 
 from os import PathLike
-from typing import Any, Literal, Optional, Sequence, Union, overload
+from typing import Any, Callable, Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -145,6 +145,24 @@ def random(
     many moves away (counted in `metric`); the same boards as
     `eight --random n --seed S`. MemoryError, before anything is drawn, if n
     boards cannot be allocated."""
+
+def generate(
+    shape: str,
+    *,
+    blank: Optional[int] = None,
+    metric: _Metric = "stm",
+    partition: Optional[str] = None,
+    data: Optional[_Path] = None,
+    progress: Optional[Callable[[str, int, int], object]] = None,
+) -> str:
+    """Makes the data `shape` needs, as `eight-gen` makes it (the same
+    bytes), into the data folder (data=, else $EIGHT_DATA or the user's data
+    folder): a table for 10 and 12 cells, pattern databases for 14 to 16
+    (groups of `partition`, such as "7-8", in the single-tile metric),
+    toward goals with the blank at `blank` (else the last cell). Written
+    whole, its proof recorded. progress(part, done, total) hears how far it
+    has come. Returns the file's path; ValueError for a shape built in or a
+    bad blank or partition."""
 
 class Solver:
     """A solver toward one goal (else each shape's usual goal), counting in

@@ -2,7 +2,9 @@
 //! by a reverse breadth-first search from each goal ([`generate`]), and the
 //! pattern databases ([`PatternDb::generate`], written by
 //! [`write_databases`]), each in the one file format. Generation is
-//! deterministic: the same code makes the same bytes.
+//! deterministic: the same code makes the same bytes. [`make`] makes any
+//! [`DataFile`](crate::data::DataFile) as `eight-gen` does, and [`publish`]
+//! puts a file in place whole.
 //!
 //! # Example
 //!
@@ -22,6 +24,7 @@
 
 pub use crate::bfs::{GoalDone, Layer, entries, generate};
 pub use crate::file::Codec;
+pub use crate::generate::make::{PublishError, Step, make, publish};
 pub use crate::mtm::{generate as generate_mtm, generate_databases as generate_mtm_databases};
 pub use crate::pdb::{
     PartitionError, PatternDb, Progress, build_memory, parse_sizes, partition,
@@ -29,3 +32,5 @@ pub use crate::pdb::{
 };
 pub use crate::rank::placements;
 pub use crate::trust::{holds as file_holds, record as record_proof};
+
+mod make;

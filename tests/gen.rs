@@ -334,3 +334,47 @@ fn proofs_of_a_folder_that_cannot_be_written_are_kept_in_the_cache() {
     let err = eight();
     assert!(err.contains("proving"), "{err}");
 }
+
+/// The library makes and places a data file as `eight-gen` does: the same
+/// bytes, for a table and for pattern databases whose symmetry class is
+/// another shape's, with its progress told.
+#[test]
+fn the_library_makes_each_file_as_the_generator_does() {
+    use eight::Metric;
+    use eight::data::DataFile;
+    use eight::generate;
+
+    let dir = tempfile::tempdir().unwrap();
+    let shape = |text: &str| text.parse().unwrap();
+    let files = [
+        DataFile::table(shape("2x5"), Metric::Stm, Some(3)),
+        DataFile::databases(shape("7x2"), Metric::Stm, &[3, 3, 3, 4], 13),
+    ];
+    for file in files {
+        let mut steps = 0;
+        let made = generate::make(&file, |step| {
+            assert!(step.done <= step.total);
+            steps += 1;
+        })
+        .unwrap();
+        assert!(steps > 0);
+        let path = dir.path().join("library").join(file.name());
+        let written = generate::publish(&path, &made).unwrap();
+        assert!(generate::file_holds(&written, &made).unwrap().is_some());
+        let ours = dir.path().join("eight-gen");
+        let command = file.command_to(Some(&ours));
+        let args: Vec<&str> = command.split(' ').skip(1).collect();
+        eight_gen().arg("--quiet").args(&args).assert().success();
+        assert!(
+            std::fs::read(ours.join(file.name())).unwrap() == made,
+            "{command}"
+        );
+        assert!(std::fs::read(&path).unwrap() == made);
+    }
+    // Nothing but the file is left in the folder written.
+    let left: Vec<_> = std::fs::read_dir(dir.path().join("library"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}

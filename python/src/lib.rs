@@ -12,8 +12,9 @@ mod read;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use eight::data::{self, DataFile};
 use eight::stream::Solvers;
-use eight::{Board, Metric, Shape};
+use eight::{Board, DataDir, Metric, Shape};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -154,6 +155,103 @@ fn random<'py>(
     let shape = read_shape(shape)?;
     let goal = read_goal(goal, shape)?;
     Call::kept(goal, shape, metric, data).random(py, n, seed, depth)
+}
+
+/// Makes the data ``shape`` needs, as ``eight-gen`` makes it (the same
+/// bytes), into the data folder: ``data=``, else ``$EIGHT_DATA`` or the
+/// user's data folder. A table for shapes of 10 and 12 cells, pattern
+/// databases for larger ones (of groups of ``partition=``, such as
+/// ``"7-8"``, in the single-tile metric), toward goals with the blank at
+/// ``blank`` (else the last cell); the file is written whole and its proof
+/// recorded, so the next call answers from it at once. ``progress``, if
+/// given, is called with what is being made, the steps done and their
+/// number. Returns the file's path.
+///
+/// >>> import eight, tempfile
+/// >>> folder = tempfile.mkdtemp()
+/// >>> eight.generate("2x5", data=folder).endswith("2x5-blank9.table")
+/// True
+/// >>> eight.solve("1 2 3 4 5 6 7 8 x 9", shape="2x5", data=folder)
+/// 'r'
+#[pyfunction]
+#[pyo3(signature = (shape, *, blank=None, metric="stm", partition=None, data=None, progress=None))]
+fn generate(
+    py: Python<'_>,
+    shape: &str,
+    blank: Option<usize>,
+    metric: &str,
+    partition: Option<&str>,
+    data: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let shape = read_shape(Some(shape))?.expect("a shape was given");
+    let metric = read_metric(metric)?;
+    if data::is_builtin(shape) {
+        return Err(PyValueError::new_err(format!(
+            "the {shape} data is built into the package: there is nothing to make"
+        )));
+    }
+    let cells = shape.cells();
+    let blank = blank.unwrap_or(cells - 1);
+    if blank >= cells {
+        return Err(PyValueError::new_err(format!(
+            "blank={blank}: a {shape} board has cells 0 to {}",
+            cells - 1
+        )));
+    }
+    let file = match partition {
+        None => DataFile::usual(shape, metric, blank),
+        Some(text) => {
+            if metric != Metric::Stm || data::Method::of(shape) != data::Method::Search {
+                return Err(PyValueError::new_err(format!(
+                    "partition={text:?}: only the single-tile metric's pattern databases \
+                     (shapes of 14 to 16 cells) have groups to choose"
+                )));
+            }
+            let sizes = eight::generate::parse_sizes(text)
+                .map_err(|err| PyValueError::new_err(format!("partition={text:?}: {err}")))?;
+            DataFile::databases(shape, metric, &sizes, blank)
+        }
+    };
+    let dir = match data {
+        Some(path) => DataDir::at(path),
+        None => DataDir::locate().map_err(|err| DataError::new_err(err.to_string()))?,
+    };
+    let path = dir.path().join(file.name());
+    // The callback, at most once a percent of each part, with the GIL.
+    let mut failed: Option<PyErr> = None;
+    let made = py.detach(|| {
+        let mut shown = (String::new(), u64::MAX);
+        eight::generate::make(&file, |step| {
+            let Some(progress) = &progress else {
+                return;
+            };
+            let percent = step.done * 100 / step.total.max(1);
+            if failed.is_some() || (shown.0 == step.part && shown.1 == percent) {
+                return;
+            }
+            shown = (step.part.to_string(), percent);
+            Python::attach(|py| {
+                if let Err(err) = progress.call1(py, (step.part, step.done, step.total)) {
+                    failed = Some(err);
+                }
+            });
+        })
+    });
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    let bytes = made.map_err(|err| PyValueError::new_err(format!("partition: {err}")))?;
+    py.detach(|| {
+        let written = eight::generate::publish(&path, &bytes)
+            .map_err(|err| PyOSError::new_err(err.to_string()))?;
+        // Read back equal under one stamp: proven, so that it is trusted at
+        // once. A record that cannot be made only means a proof at first use.
+        if let Ok(Some(stamp)) = eight::generate::file_holds(&written, &bytes) {
+            let _ = eight::generate::record_proof(&path, &stamp);
+        }
+        Ok(path.display().to_string())
+    })
 }
 
 /// A solver toward one goal (else each shape's usual goal), counting in one
@@ -303,6 +401,7 @@ fn eight_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(length, m)?)?;
     m.add_function(wrap_pyfunction!(judge, m)?)?;
     m.add_function(wrap_pyfunction!(random, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_class::<Solver>()?;
     m.add("DataError", m.py().get_type::<DataError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -194,7 +194,7 @@ def test_missing_data_raises_data_error_with_the_command_that_makes_it(tmp_path)
 
 
 def test_docstring_examples_are_true():
-    for function in [eight.solve, eight.length, eight.judge, eight.random, eight.Solver]:
+    for function in [eight.solve, eight.length, eight.judge, eight.random, eight.Solver, eight.generate]:
         runner = doctest.DocTestRunner()
         for test in doctest.DocTestFinder().find(function, globs={}):
             runner.run(test)
@@ -476,6 +476,44 @@ def test_a_solver_says_at_once_what_data_it_lacks(tmp_path):
     assert solver.length("1 2 3 4 5 6 7 x 8") == 1
     with pytest.raises(eight.DataError, match="eight-gen --shape 3x4"):
         solver.length("1 2 3 4/5 6 7 8/9 10 x 11")
+
+
+@pytest.mark.parametrize("metric", ["stm", "mtm"])
+def test_data_made_from_python_is_the_generators_and_answers_at_once(tmp_path, metric):
+    steps = []
+    path = eight.generate("2x5", metric=metric, data=tmp_path, progress=lambda *step: steps.append(step))
+    name = "2x5-blank9.table" if metric == "stm" else "2x5-mtm-blank9.table"
+    assert path == str(tmp_path / name)
+    assert os.path.exists(path + ".proof"), "proven as it was written"
+    assert steps and all(done <= total for _, done, total in steps) and steps[-1][1] == steps[-1][2]
+    # The same bytes as eight-gen makes.
+    made = tmp_path / "by-eight-gen"
+    gen = os.path.join(os.path.dirname(program()), "eight-gen")
+    args = [gen, "--quiet", "--shape", "2x5", "--metric", metric, "--out", str(made)]
+    subprocess.run(args, check=True)
+    with open(path, "rb") as ours, open(made / name, "rb") as theirs:
+        assert ours.read() == theirs.read()
+    boards = eight.random(200, shape="2x5", seed=3)
+    text = "".join(" ".join("x" if t == 0 else str(t) for t in b) + "\n" for b in boards.tolist())
+    expected = run(["--shape", "2x5", "--metric", metric, "--data", str(tmp_path)], text).splitlines()
+    assert eight.solve(boards, shape="2x5", data=tmp_path, metric=metric) == expected
+
+
+def test_what_cannot_be_generated_is_refused(tmp_path):
+    for call, message in [
+        (lambda: eight.generate("3x3", data=tmp_path), "built into the package"),
+        (lambda: eight.generate("2x5", blank=10, data=tmp_path), "blank=10: a 2x5 board has cells 0 to 9"),
+        (lambda: eight.generate("2x5", partition="4-5", data=tmp_path), "partition"),
+        (lambda: eight.generate("4x4", partition="7-7", data=tmp_path), "partition"),
+        (lambda: eight.generate("9x9", data=tmp_path), "shape"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            call()
+    assert os.listdir(tmp_path) == []
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    with pytest.raises(OSError, match="not a folder"):
+        eight.generate("2x5", data=afile)
 
 
 def test_what_cannot_be_allocated_is_refused_before_it_is_drawn():

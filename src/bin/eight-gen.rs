@@ -7,8 +7,7 @@ mod args;
 mod gen_args;
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::os::fd::AsRawFd;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -100,7 +99,7 @@ fn run(args: &Args) -> Result<ExitCode> {
             failed |= !check(target, &bytes, args.quiet);
             continue;
         }
-        let written = publish(&target.path, &bytes)?;
+        let written = generate::publish(&target.path, &bytes)?;
         if target.proof_recorded() {
             record_proof(&target.path, &written, &bytes, args.quiet);
         }
@@ -580,98 +579,5 @@ fn report_record(path: &Path, recorded: io::Result<PathBuf>, quiet: bool) {
             "eight-gen: cannot record the proof of {} ({err}): eight proves it at its first use",
             path.display()
         )),
-    }
-}
-
-/// Puts `bytes` at `path` all at once: they are written to a file with no
-/// name in the same folder, which is then given a name of its own (unique
-/// to this run) and renamed over `path`. A reader sees the old file or the
-/// new one, never half of one; two runs at once never share a file; and a
-/// run that fails or is killed while writing leaves nothing behind. The
-/// file written comes back, open.
-fn publish(path: &Path, bytes: &[u8]) -> Result<File> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    if dir.exists() && !dir.is_dir() {
-        bail!(
-            "cannot write into {}: it is not a folder; give --out a folder",
-            dir.display()
-        );
-    }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let cannot = |what: &str| format!("cannot {what} {}", path.display());
-    let unnamed = tempfile::tempfile_in(dir).with_context(|| cannot("write"))?;
-    let mut writer = BufWriter::new(unnamed);
-    writer.write_all(bytes).with_context(|| cannot("write"))?;
-    let unnamed = writer
-        .into_inner()
-        .map_err(|err| err.into_error())
-        .with_context(|| cannot("write"))?;
-    unnamed.sync_all().with_context(|| cannot("write"))?;
-    let name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = dir.join(format!(
-        ".{name}.{}.{}.partial",
-        std::process::id(),
-        unique()
-    ));
-    match link(&unnamed, &temporary) {
-        Ok(()) => {}
-        // No unnamed files here (an old kernel or another system): write a
-        // named one, removed again if anything fails.
-        Err(_) => {
-            let mut named = tempfile::Builder::new()
-                .prefix(&format!(".{name}."))
-                .suffix(".partial")
-                .tempfile_in(dir)
-                .with_context(|| cannot("write"))?;
-            named.write_all(bytes).with_context(|| cannot("write"))?;
-            named
-                .as_file()
-                .sync_all()
-                .with_context(|| cannot("write"))?;
-            return named.persist(path).with_context(|| cannot("write"));
-        }
-    }
-    std::fs::rename(&temporary, path).map_err(|err| {
-        let _ = std::fs::remove_file(&temporary);
-        anyhow!(err).context(cannot("move into place"))
-    })?;
-    Ok(unnamed)
-}
-
-/// A number unique to this call within the run.
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    u64::from(nanos) << 16 | NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-/// Gives the unnamed `file` the name `to`.
-fn link(file: &File, to: &Path) -> io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
-    let to = CString::new(to.as_os_str().as_bytes())?;
-    // SAFETY: both paths are NUL-terminated strings that outlive the call.
-    let done = unsafe {
-        libc::linkat(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::AT_SYMLINK_FOLLOW,
-        )
-    };
-    match done {
-        0 => Ok(()),
-        _ => Err(io::Error::last_os_error()),
     }
 }
