@@ -9,13 +9,12 @@
 
 use std::fmt;
 use std::sync::OnceLock;
-use std::sync::atomic::AtomicU64;
 
 pub use crate::answer::{Proof, TableError};
 use crate::answer::{Solution, SolveError};
 use crate::bfs::{self, code_at};
-use crate::board::{Board, board_rank_and_parity};
-use crate::file::{Decoded, FileError, HeaderError, Kind, RawFile};
+use crate::board::Board;
+use crate::file::{FileError, HeaderError, Kind, RawFile};
 use crate::mem::Huge;
 use crate::rank::{PackedMoves, rank_delta};
 use crate::shape::{MAX_CELLS, Move, Shape};
@@ -24,6 +23,7 @@ mod derived;
 mod lanes;
 mod packed;
 mod proof;
+mod sections;
 
 use crate::table::derived::Near;
 pub(crate) use crate::table::derived::derive_after;
@@ -32,6 +32,7 @@ pub use crate::table::packed::Packed;
 pub(crate) use crate::table::packed::SPELLING;
 use crate::table::packed::spell;
 pub use crate::table::proof::prove;
+pub(crate) use crate::table::sections::Sections;
 
 /// Whether the board of `rank`, one move `mv` from a board, is that board's
 /// child in the tree the codes make: its next move leads back, and it is
@@ -154,25 +155,12 @@ pub(crate) fn section_toward(
 ///
 /// It is one search over the tree the codes make, as fast as making them.
 pub struct Table<D> {
-    file: RawFile<D>,
-    shape: Shape,
-    /// The section of each blank cell, if the table has one.
-    section_of: [Option<u8>; MAX_CELLS],
-    codes: Vec<OnceLock<Result<Decoded, TableError>>>,
-    /// Every section's codes, decoded when the program was built (see
-    /// [`Table::with_decoded`]): read in place instead of `codes`.
-    /// With the bytes of one section: a division a walk saved.
-    decoded: Option<(&'static [u8], usize)>,
-    /// Prove each section before its first use.
-    prove: bool,
+    /// The file, its sections and their codes.
+    sections: Sections<D>,
     /// `neighbors[cell][move code]`: where the blank goes.
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
-    /// The goal of each section, its rank and its parity.
-    goals: Vec<Board>,
-    goal_ranks: Vec<u64>,
+    /// The parity of each section's goal.
     goal_parities: Vec<usize>,
-    /// The most moves a walk may take.
-    bound: u32,
     /// Whether walks in groups pay (see [`Table::groups_pay`]).
     groups_pay: bool,
     /// The moves of walks that go interleaved (see [`Table::solve_packed`]).
@@ -186,8 +174,6 @@ pub struct Table<D> {
     /// Each section's near answers, found once enough boards ask (see
     /// [`Table::solve_packed`]).
     near: Vec<OnceLock<Near>>,
-    /// Boards asked of each section so far.
-    asked: Vec<AtomicU64>,
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
@@ -199,34 +185,21 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// Fails with the first thing wrong with the header.
     pub fn new(data: D) -> Result<Table<D>, TableError> {
-        let file = RawFile::of_kind(data, Kind::NextMoves)?;
-        let shape = file.shape();
-        let bound = shape.diameter_bound();
-        let entries = bfs::entries(shape);
-        let (section_of, goals) = canonical_sections(&file, 4)?;
+        let sections = Sections::new(data, Kind::NextMoves, 4, |goal, codes| {
+            prove(goal, codes).map(|histogram| histogram.len() as u32 - 1)
+        })?;
+        let shape = sections.shape;
+        let goals = &sections.goals;
         let count = goals.len();
-        let distance_parity = goals.iter().map(distance_parities).collect();
-        let codes = goals.iter().map(|_| OnceLock::new()).collect::<Vec<_>>();
-        let goal_ranks = goals.iter().map(|g| board_rank_and_parity(g).0).collect();
-        let goal_parities = goals.iter().map(Board::parity).collect();
         Ok(Table {
-            file,
-            shape,
-            section_of,
-            codes,
-            decoded: None,
-            prove: false,
             neighbors: shape.neighbor_table(),
-            goals,
-            goal_ranks,
-            goal_parities,
-            bound,
-            groups_pay: entries.div_ceil(4) > 1 << 20,
+            goal_parities: goals.iter().map(Board::parity).collect(),
+            groups_pay: bfs::entries(shape).div_ceil(4) > 1 << 20,
             packed_moves: Box::new(PackedMoves::new(shape)),
-            distance_parity,
+            distance_parity: goals.iter().map(distance_parities).collect(),
             answers: (0..count).map(|_| OnceLock::new()).collect(),
             near: (0..count).map(|_| OnceLock::new()).collect(),
-            asked: (0..count).map(|_| AtomicU64::new(0)).collect(),
+            sections,
         })
     }
 
@@ -239,11 +212,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// section is then checked and decoded on first use, as in a file.
     /// [`Table::verify`] checks and proves the sections either way.
     pub(crate) fn with_decoded(mut self, decoded: &'static [u8]) -> Table<D> {
-        let len: u64 = self.file.header().sections.iter().map(|s| s.raw_len).sum();
-        if decoded.len() as u64 == len {
-            // Every section holds as many entries (`new` checked it).
-            self.decoded = Some((decoded, decoded.len() / self.goals.len()));
-        }
+        self.sections.use_decoded(decoded);
         self
     }
 
@@ -251,7 +220,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// use: for tables from files, which a checksum cannot vouch for. A
     /// section of the 3x3 board takes a few milliseconds.
     pub fn proving(mut self) -> Table<D> {
-        self.prove = true;
+        self.sections.prove = true;
         self
     }
 
@@ -262,47 +231,28 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// Fails with the first section damaged or wrong.
     pub fn verify(&self) -> Result<(), TableError> {
-        // Every checksum first: a damaged file is told apart in
-        // microseconds, before any proof.
-        self.file.verify()?;
-        for (index, goal) in self.goals.iter().enumerate() {
-            let codes = self.file.decompress(index)?;
-            let wrong = |proof| TableError::Wrong {
-                section: index,
-                blank: goal.blank(),
-                proof,
-            };
-            let histogram = prove(goal, &codes).map_err(wrong)?;
-            let header = self.file.header().sections[index].max_depth;
-            let proven = histogram.len() as u32 - 1;
-            if header != proven {
-                return Err(wrong(Proof::MaxDepth { header, proven }));
-            }
-            // Keep the proven codes for the walks to come.
-            let _ = self.codes[index].set(Ok(codes));
-        }
-        Ok(())
+        self.sections.verify()
     }
 
     /// The shape of the boards the table answers.
     pub fn shape(&self) -> Shape {
-        self.shape
+        self.sections.shape
     }
 
     /// The raw file under the table.
     pub fn file(&self) -> &RawFile<D> {
-        &self.file
+        &self.sections.file
     }
 
     /// The cells of the blank of the goals the table has sections for.
     pub fn blanks(&self) -> impl Iterator<Item = usize> + '_ {
-        self.goals.iter().map(Board::blank)
+        self.sections.goals.iter().map(Board::blank)
     }
 
     /// Whether the table answers boards toward `goal`: any goal of its
     /// shape whose blank is in the cell of one of its sections.
     pub fn serves(&self, goal: &Board) -> bool {
-        goal.shape() == self.shape && self.section_of[goal.blank()].is_some()
+        self.sections.serves(goal)
     }
 
     /// Solves `start` toward the usual goal, tiles in order and the blank
@@ -312,7 +262,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// As [`Table::solve_each`].
     pub fn solve(&self, start: &Board) -> Result<Solution, SolveError> {
-        self.solve_to(start, &Board::goal(self.shape))
+        self.solve_to(start, &Board::goal(self.sections.shape))
     }
 
     /// Solves `start` toward any `goal` board.
@@ -393,7 +343,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The section that answers boards toward `goal`, once `goal` and
     /// `start` are found of the table's shape.
     fn section(&self, goal: &Board, start: Option<&Board>) -> Result<usize, SolveError> {
-        section_toward(self.shape, &self.section_of, goal, start)
+        self.sections.section(goal, start)
     }
 
     /// Follows the codes of section `index` from `start` to its goal,
@@ -406,7 +356,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         mut emit: impl FnMut(Move),
     ) -> Result<usize, TableError> {
         let codes = self.codes(index)?;
-        let goal_rank = self.goal_ranks[index];
+        let goal_rank = self.sections.goal_ranks[index];
         let mut cells = [0u8; MAX_CELLS];
         let cells = &mut cells[..start.cells().len()];
         cells.copy_from_slice(start.cells());
@@ -414,14 +364,14 @@ impl<D: AsRef<[u8]>> Table<D> {
         let mut steps = 0;
         let wrong = |problem| TableError::Wrong {
             section: index,
-            blank: self.goals[index].blank(),
+            blank: self.sections.goals[index].blank(),
             proof: Proof::Walk {
                 board: *start,
                 problem,
             },
         };
         while rank != goal_rank {
-            if steps == self.bound {
+            if steps == self.sections.bound {
                 return Err(wrong(
                     "do not reach the goal within the longest answer of the board",
                 ));
@@ -444,38 +394,15 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// if asked) on first use.
     #[inline]
     pub(crate) fn codes(&self, index: usize) -> Result<&[u8], TableError> {
-        match self.decoded {
-            Some((decoded, len)) if !self.prove => Ok(&decoded[index * len..(index + 1) * len]),
-            _ => self.decoded_codes(index),
-        }
-    }
-
-    /// [`Table::codes`] of a section not built in.
-    #[inline(never)]
-    fn decoded_codes(&self, index: usize) -> Result<&[u8], TableError> {
-        self.codes[index]
-            .get_or_init(|| {
-                let codes = self.file.decompress(index)?;
-                if self.prove {
-                    let goal = &self.goals[index];
-                    prove(goal, &codes).map_err(|proof| TableError::Wrong {
-                        section: index,
-                        blank: goal.blank(),
-                        proof,
-                    })?;
-                }
-                Ok(codes)
-            })
-            .as_deref()
-            .map_err(Clone::clone)
+        self.sections.codes(index)
     }
 }
 
 impl<D> fmt::Debug for Table<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Table")
-            .field("shape", &self.shape)
-            .field("sections", &self.goals.len())
+            .field("shape", &self.sections.shape)
+            .field("sections", &self.sections.goals.len())
             .finish_non_exhaustive()
     }
 }

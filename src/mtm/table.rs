@@ -2,17 +2,17 @@
 
 use std::fmt;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use crate::answer::{Proof, SolveError, TableError};
 use crate::bfs::entries;
-use crate::board::{Board, board_rank, board_rank_and_parity, board_rank_and_parity_of};
-use crate::file::{Decoded, Kind, RawFile};
+use crate::board::{Board, board_rank_and_parity, board_rank_and_parity_of};
+use crate::file::{Kind, RawFile};
 use crate::mem::prefetch;
 use crate::mtm::bfs::{prove, tree};
 use crate::mtm::{Jumps, code_at};
 use crate::shape::{MAX_CELLS, Move, Shape};
-use crate::table::{SPELLING, canonical_sections, derive_after, distance_parities, section_toward};
+use crate::table::{SPELLING, Sections, derive_after, distance_parities};
 
 /// The most letters a derived answer holds.
 const MOST_LETTERS: u32 = 56;
@@ -30,22 +30,12 @@ const MOST_LETTERS: u32 = 56;
 /// than one move closer than its codes take it (so every count is the
 /// shortest), and that every code starts the canonical answer.
 pub struct MtmTable<D> {
-    file: RawFile<D>,
-    shape: Shape,
+    /// The file, its sections and their codes.
+    sections: Sections<D>,
     jumps: Jumps,
-    section_of: [Option<u8>; MAX_CELLS],
-    goals: Vec<Board>,
-    goal_ranks: Vec<u64>,
-    codes: Vec<OnceLock<Result<Decoded, TableError>>>,
-    /// Every section decoded when the program was built, back to back,
-    /// with the bytes of one.
-    decoded: Option<(&'static [u8], usize)>,
-    prove: bool,
-    bound: u32,
     /// Each section's answers, derived once enough boards ask: `None` if
     /// some answer is too long to derive.
     answers: Vec<OnceLock<Option<Vec<u128>>>>,
-    asked: Vec<AtomicU64>,
     /// Per section: its goal's parity, and per cell the parity of the
     /// cell's distance from the goal's blank (the solvability rule of
     /// `connected`, with no division a board).
@@ -61,29 +51,19 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
     ///
     /// Fails with the first thing wrong with the header.
     pub fn new(data: D) -> Result<MtmTable<D>, TableError> {
-        let file = RawFile::of_kind(data, Kind::NextJumps)?;
-        let shape = file.shape();
-        let bound = shape.diameter_bound();
-        let (section_of, goals) = canonical_sections(&file, 2)?;
-        let sections = goals.len();
-        let parities = goals
-            .iter()
-            .map(|goal| (goal.parity(), distance_parities(goal)))
-            .collect();
+        let sections = Sections::new(data, Kind::NextJumps, 2, |goal, codes| {
+            let (_, histogram) = prove(&Jumps::new(goal.shape()), goal, codes)?;
+            Ok(histogram.len() as u32 - 1)
+        })?;
+        let goals = &sections.goals;
         Ok(MtmTable {
-            file,
-            shape,
-            jumps: Jumps::new(shape),
-            section_of,
-            goal_ranks: goals.iter().map(board_rank).collect(),
-            goals,
-            codes: (0..sections).map(|_| OnceLock::new()).collect(),
-            decoded: None,
-            prove: false,
-            bound,
-            answers: (0..sections).map(|_| OnceLock::new()).collect(),
-            asked: (0..sections).map(|_| AtomicU64::new(0)).collect(),
-            parities,
+            jumps: Jumps::new(sections.shape),
+            answers: (0..goals.len()).map(|_| OnceLock::new()).collect(),
+            parities: goals
+                .iter()
+                .map(|goal| (goal.parity(), distance_parities(goal)))
+                .collect(),
+            sections,
         })
     }
 
@@ -91,16 +71,13 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
     /// back to back when the program was built; `decoded` of another length
     /// is not used.
     pub(crate) fn with_decoded(mut self, decoded: &'static [u8]) -> MtmTable<D> {
-        let len: u64 = self.file.header().sections.iter().map(|s| s.raw_len).sum();
-        if decoded.len() as u64 == len {
-            self.decoded = Some((decoded, decoded.len() / self.goals.len()));
-        }
+        self.sections.use_decoded(decoded);
         self
     }
 
     /// This table, with each section proven right before its first use.
     pub fn proving(mut self) -> MtmTable<D> {
-        self.prove = true;
+        self.sections.prove = true;
         self
     }
 
@@ -111,53 +88,29 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
     ///
     /// Fails with the first section damaged or wrong.
     pub fn verify(&self) -> Result<(), TableError> {
-        self.file.verify()?;
-        for index in 0..self.goals.len() {
-            let codes = self.file.decompress(index)?;
-            self.prove_section(index, &codes)?;
-            let _ = self.codes[index].set(Ok(codes));
-        }
-        Ok(())
-    }
-
-    /// Proves section `index` of `codes`, and its header's longest answer.
-    fn prove_section(&self, index: usize, codes: &[u8]) -> Result<(), TableError> {
-        let goal = &self.goals[index];
-        let wrong = |proof| TableError::Wrong {
-            section: index,
-            blank: goal.blank(),
-            proof,
-        };
-        let (_, histogram) = prove(&self.jumps, goal, codes).map_err(wrong)?;
-        let header = self.file.header().sections[index].max_depth;
-        let proven = histogram.len() as u32 - 1;
-        if header != proven {
-            return Err(wrong(Proof::MaxDepth { header, proven }));
-        }
-        Ok(())
+        self.sections.verify()
     }
 
     /// The shape of the boards the table answers.
     pub fn shape(&self) -> Shape {
-        self.shape
+        self.sections.shape
     }
 
     /// The raw file under the table.
     pub fn file(&self) -> &RawFile<D> {
-        &self.file
+        &self.sections.file
     }
 
     /// Whether the table answers boards toward `goal`: any goal of its
     /// shape whose blank is in the cell of one of its sections.
     pub fn serves(&self, goal: &Board) -> bool {
-        goal.shape() == self.shape && self.section_of[goal.blank()].is_some()
+        self.sections.serves(goal)
     }
 
     /// The longest shortest answer toward goals with the blank where
     /// `goal` has it, in moves, as the header says.
     pub fn max_depth(&self, goal: &Board) -> Option<u32> {
-        let index = usize::from(self.section_of.get(goal.blank()).copied().flatten()?);
-        Some(self.file.header().sections[index].max_depth)
+        self.sections.max_depth(goal)
     }
 
     /// Solves `start` toward `goal`, handing each step of the blank of the
@@ -226,7 +179,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         goal: &Board,
         out: &mut Vec<u8>,
     ) -> Result<bool, SolveError> {
-        if starts.iter().any(|s| s.shape() != self.shape) {
+        if starts.iter().any(|s| s.shape() != self.sections.shape) {
             return Ok(false);
         }
         let Ok(index) = self.section(goal, None) else {
@@ -235,7 +188,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         let Some(answers) = self.answers_after(index, starts.len() as u64)? else {
             return Ok(false);
         };
-        match self.shape.cells() {
+        match self.sections.shape.cells() {
             9 => self.write_derived::<true>(starts, goal, index, answers, out),
             _ => self.write_derived::<false>(starts, goal, index, answers, out),
         }
@@ -253,7 +206,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         out: &mut Vec<u8>,
     ) {
         const RUN: usize = 32;
-        let canonical = &self.goals[index];
+        let canonical = &self.sections.goals[index];
         let (goal_parity, distance) = &self.parities[index];
         let mut entries = [u64::MAX; RUN];
         for run in starts.chunks(RUN) {
@@ -287,14 +240,14 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
     pub fn at_distance(&self, goal: &Board, depth: u32) -> Result<Vec<Board>, SolveError> {
         let index = self.section(goal, None)?;
         let codes = self.codes(index)?;
-        let canonical = &self.goals[index];
+        let canonical = &self.sections.goals[index];
         let mut found = Vec::new();
         if depth == 0 {
             found.push(*canonical);
         }
         tree(&self.jumps, canonical, codes, depth, |step| {
             if step.depth == depth {
-                found.push(Board::from_cell_array(self.shape, *step.cells));
+                found.push(Board::from_cell_array(self.sections.shape, *step.cells));
             }
         });
         Ok(found
@@ -314,7 +267,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         goal: &Board,
     ) -> Result<Option<(usize, Board, u64)>, SolveError> {
         let index = self.section(goal, Some(start))?;
-        let canonical = &self.goals[index];
+        let canonical = &self.sections.goals[index];
         let start = match goal == canonical {
             true => *start,
             false => start.relabelled(goal, canonical),
@@ -328,7 +281,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
     /// The section that answers boards toward `goal`, once `goal` and
     /// `start` are found of the table's shape.
     fn section(&self, goal: &Board, start: Option<&Board>) -> Result<usize, SolveError> {
-        section_toward(self.shape, &self.section_of, goal, start)
+        self.sections.section(goal, start)
     }
 
     /// Follows the codes of section `index` from `start` to its goal,
@@ -341,7 +294,7 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         mut emit: impl FnMut(Move, u8),
     ) -> Result<usize, TableError> {
         let codes = self.codes(index)?;
-        let goal_rank = self.goal_ranks[index];
+        let goal_rank = self.sections.goal_ranks[index];
         let mut cells = [0u8; MAX_CELLS];
         let n = start.cells().len();
         cells[..n].copy_from_slice(start.cells());
@@ -349,14 +302,14 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         let mut moves = 0;
         let wrong = |problem| TableError::Wrong {
             section: index,
-            blank: self.goals[index].blank(),
+            blank: self.sections.goals[index].blank(),
             proof: Proof::Walk {
                 board: *start,
                 problem,
             },
         };
         while rank != goal_rank {
-            if moves == self.bound {
+            if moves == self.sections.bound {
                 return Err(wrong(
                     "do not reach the goal within the longest answer of the board",
                 ));
@@ -376,22 +329,9 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
 
     /// The codes of section `index`, checked, decoded (and proven, if
     /// asked) on first use.
+    #[inline]
     fn codes(&self, index: usize) -> Result<&[u8], TableError> {
-        if let Some((decoded, len)) = self.decoded
-            && !self.prove
-        {
-            return Ok(&decoded[index * len..(index + 1) * len]);
-        }
-        self.codes[index]
-            .get_or_init(|| {
-                let codes = self.file.decompress(index)?;
-                if self.prove {
-                    self.prove_section(index, &codes)?;
-                }
-                Ok(codes)
-            })
-            .as_deref()
-            .map_err(Clone::clone)
+        self.sections.codes(index)
     }
 
     /// The answers of section `index`, if derived or worth deriving now
@@ -401,14 +341,14 @@ impl<D: AsRef<[u8]>> MtmTable<D> {
         if let Some(answers) = self.answers[index].get() {
             return Ok(answers.as_deref());
         }
-        if self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards
-            < derive_after(self.shape)
+        if self.sections.asked[index].fetch_add(boards, Ordering::Relaxed) + boards
+            < derive_after(self.sections.shape)
         {
             return Ok(None);
         }
         let codes = self.codes(index)?;
         Ok(self.answers[index]
-            .get_or_init(|| derive(&self.jumps, &self.goals[index], codes))
+            .get_or_init(|| derive(&self.jumps, &self.sections.goals[index], codes))
             .as_deref())
     }
 }
@@ -460,8 +400,8 @@ fn derive(jumps: &Jumps, goal: &Board, codes: &[u8]) -> Option<Vec<u128>> {
 impl<D> fmt::Debug for MtmTable<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MtmTable")
-            .field("shape", &self.shape)
-            .field("sections", &self.goals.len())
+            .field("shape", &self.sections.shape)
+            .field("sections", &self.sections.goals.len())
             .finish_non_exhaustive()
     }
 }

@@ -296,7 +296,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         goal: &Board,
         out: &mut Vec<u8>,
     ) -> Result<bool, SolveError> {
-        if starts.iter().any(|s| s.shape() != self.shape) {
+        if starts.iter().any(|s| s.shape() != self.sections.shape) {
             return Ok(false);
         }
         let Ok(index) = self.section(goal, None) else {
@@ -305,7 +305,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Some(answers) = self.answers_after(index, starts.len() as u64)? else {
             return Ok(false);
         };
-        match self.shape.cells() {
+        match self.sections.shape.cells() {
             9 => self.write_derived::<true>(starts, goal, index, answers, out),
             _ => self.write_derived::<false>(starts, goal, index, answers, out),
         }
@@ -323,7 +323,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         answers: &[u64],
         out: &mut Vec<u8>,
     ) {
-        let canonical = &self.goals[index];
+        let canonical = &self.sections.goals[index];
         let goal_parity = self.goal_parities[index];
         let distance_parity = &self.distance_parity[index];
         const RUN: usize = 32;
@@ -366,7 +366,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub(crate) fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
         let index = self.section(goal, None)?;
         Ok(self
-            .answers_after(index, derive_after(self.shape))?
+            .answers_after(index, derive_after(self.sections.shape))?
             .is_some())
     }
 
@@ -395,7 +395,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         start: &Board,
         goal: &Board,
     ) -> Option<(Board, usize, u64)> {
-        let canonical = &self.goals[index];
+        let canonical = &self.sections.goals[index];
         let start = match goal == canonical {
             true => *start,
             false => start.relabelled_of::<NINE>(goal, canonical),
@@ -411,7 +411,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Whether every answer of section `index` fits a [`Packed`] answer, as
     /// its header says.
     pub(super) fn packs(&self, index: usize) -> bool {
-        self.file.header().sections[index].max_depth <= MAX_PACKED
+        self.sections.file.header().sections[index].max_depth <= MAX_PACKED
     }
 
     /// The answers of section `index`, if derived or worth deriving now.
@@ -430,15 +430,15 @@ impl<D: AsRef<[u8]>> Table<D> {
         if let Some(answers) = self.answers[index].get() {
             return Ok(Some(answers));
         }
-        let asked = self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
+        let asked = self.sections.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
         // On boards of up to 3 columns (all such boards' answers fit, a
         // header's claim aside).
         let fits = self.packs(index) && self.packed_moves.passes() <= 2;
-        if asked < derive_after(self.shape) || !fits {
+        if asked < derive_after(self.sections.shape) || !fits {
             return Ok(None);
         }
         let codes = self.codes(index)?;
-        let goal = &self.goals[index];
+        let goal = &self.sections.goals[index];
         let moves = &self.packed_moves;
         Ok(Some(self.answers[index].get_or_init(
             || match moves.passes() {
@@ -455,14 +455,14 @@ impl<D: AsRef<[u8]>> Table<D> {
         if self.near[index].get().is_some() {
             return Ok(true);
         }
-        let asked = self.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
+        let asked = self.sections.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
         // Boards of 3x3 and smaller: a bit an entry stays small.
-        let fits = bfs::entries(self.shape) <= 1 << 20 && self.packed_moves.passes() <= 2;
+        let fits = bfs::entries(self.sections.shape) <= 1 << 20 && self.packed_moves.passes() <= 2;
         if asked < NEAR_AFTER || !fits {
             return Ok(false);
         }
         let codes = self.codes(index)?;
-        let goal = &self.goals[index];
+        let goal = &self.sections.goals[index];
         let moves = &self.packed_moves;
         self.near[index].get_or_init(|| match moves.passes() {
             1 => Near::new::<1>(goal, codes, moves, NEAR_DEPTH),
@@ -486,7 +486,7 @@ mod tests {
         for shape in Shape::all().filter(|s| s.cells() <= 9 && s.cols() <= 3) {
             let table = Table::new(crate::data::builtin(shape).unwrap()).unwrap();
             let moves = &table.packed_moves;
-            for (index, goal) in table.goals.iter().enumerate() {
+            for (index, goal) in table.sections.goals.iter().enumerate() {
                 if !table.packs(index) {
                     continue;
                 }

@@ -93,9 +93,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         answers.clear();
         let mut asking = [0u64; MAX_CELLS];
         for (start, goal) in starts.iter().zip(goals) {
-            let section = self.section_of[goal.blank()].map(usize::from);
-            if start.shape() != self.shape
-                || goal.shape() != self.shape
+            let section = self.sections.section_of[goal.blank()].map(usize::from);
+            if start.shape() != self.sections.shape
+                || goal.shape() != self.sections.shape
                 || !section.is_some_and(|index| self.packs(index))
             {
                 return Ok(false);
@@ -103,7 +103,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             asking[section.unwrap_or(0)] += 1;
         }
         let mut near = false;
-        for (index, &boards) in asking.iter().enumerate().take(self.goals.len()) {
+        for (index, &boards) in asking.iter().enumerate().take(self.sections.goals.len()) {
             if boards > 0 {
                 near |= self.near_after(index, boards)?;
             }
@@ -131,7 +131,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         answers: &mut [Option<Packed>],
     ) -> Result<(), SolveError> {
         // The most steps a walk may take, and each answer can hold.
-        let most = self.bound.min(MAX_PACKED);
+        let most = self.sections.bound.min(MAX_PACKED);
         let mut lanes = [Lane::IDLE; LANES];
         let mut next = 0;
         let mut busy = 0;
@@ -200,8 +200,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             *next += 1;
             // Shapes and sections were checked for the whole run.
             let (start, goal) = (&starts[slot], &goals[slot]);
-            let index = self.section_of[goal.blank()].map_or(0, usize::from);
-            let placed = match self.shape.cells() {
+            let index = self.sections.section_of[goal.blank()].map_or(0, usize::from);
+            let placed = match self.sections.shape.cells() {
                 9 => self.place_in::<true>(index, start, goal),
                 _ => self.place_in::<false>(index, start, goal),
             };
@@ -212,7 +212,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 answers[slot] = Some(Packed(derived[(rank / 2) as usize]));
                 continue;
             }
-            let goal_rank = self.goal_ranks[index];
+            let goal_rank = self.sections.goal_ranks[index];
             if rank == goal_rank {
                 answers[slot] = Some(Packed(1));
                 continue;
@@ -296,9 +296,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
         let index = self.section(goal, None)?;
         let blank = goal.blank();
-        let canonical = &self.goals[index];
+        let canonical = &self.sections.goals[index];
         let codes = self.codes(index)?;
-        let goal_rank = self.goal_ranks[index];
+        let goal_rank = self.sections.goal_ranks[index];
         let mut walks = [Walk {
             cells: [0; MAX_CELLS],
             blank: 0,
@@ -308,9 +308,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         }; GROUP];
         let mut going = 0;
         for (i, start) in starts.iter().enumerate() {
-            if start.shape() != self.shape {
+            if start.shape() != self.sections.shape {
                 return Err(SolveError::Shape {
-                    expected: self.shape,
+                    expected: self.sections.shape,
                     got: start.shape(),
                 });
             }
@@ -321,7 +321,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             letters[i].clear();
             let (rank, parity) = board_rank_and_parity(&start);
             let solvable = connected(
-                self.shape,
+                self.sections.shape,
                 parity ^ self.goal_parities[index],
                 start.blank(),
                 blank,
@@ -334,7 +334,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             walk.going = solvable;
             going += usize::from(solvable);
         }
-        let n = self.shape.cells();
+        let n = self.sections.shape.cells();
         while going > 0 {
             for (i, walk) in walks[..starts.len()].iter_mut().enumerate() {
                 if !walk.going {
@@ -346,7 +346,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                     found[i] = Some(walk.steps as usize);
                     continue;
                 }
-                if walk.steps == self.bound {
+                if walk.steps == self.sections.bound {
                     return Err(SolveError::Table(TableError::Wrong {
                         section: index,
                         blank,

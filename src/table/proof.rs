@@ -160,12 +160,12 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
         let index = self.section(goal, None)?;
         let codes = self.codes(index)?;
-        let canonical = &self.goals[index];
-        let goal_rank = self.goal_ranks[index];
-        let n = self.shape.cells();
+        let canonical = &self.sections.goals[index];
+        let goal_rank = self.sections.goal_ranks[index];
+        let n = self.sections.shape.cells();
         let moves = &*self.packed_moves;
         let mut layer = vec![(pack(canonical.cells()), goal_rank)];
-        for _ in 0..depth.min(self.bound + 1) {
+        for _ in 0..depth.min(self.sections.bound + 1) {
             layer = match moves.passes() {
                 1 => next_layer::<1>(moves, n, codes, goal_rank, &layer),
                 2 => next_layer::<2>(moves, n, codes, goal_rank, &layer),
@@ -174,13 +174,13 @@ impl<D: AsRef<[u8]>> Table<D> {
                 _ => next_layer::<5>(moves, n, codes, goal_rank, &layer),
             };
         }
-        if depth > self.bound {
+        if depth > self.sections.bound {
             layer.clear();
         }
         Ok(layer
             .into_iter()
             .map(|(packed, _)| {
-                let board = Board::from_permutation(self.shape, &unpack(packed, n).0[..n]);
+                let board = Board::from_permutation(self.sections.shape, &unpack(packed, n).0[..n]);
                 match goal == canonical {
                     true => board,
                     false => board.relabelled(canonical, goal),
@@ -192,7 +192,6 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The longest shortest answer toward goals with the blank where
     /// `goal` has it, as the header says.
     pub fn max_depth(&self, goal: &Board) -> Option<u32> {
-        let index = usize::from(self.section_of.get(goal.blank()).copied().flatten()?);
-        Some(self.file.header().sections[index].max_depth)
+        self.sections.max_depth(goal)
     }
 }
