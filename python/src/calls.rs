@@ -54,9 +54,39 @@ impl PyErrText {
     fn of_run(err: StreamError) -> PyErrText {
         match err.stopped() {
             Some(_) => PyErrText::Interrupted,
-            None => PyErrText::Data(err.to_string()),
+            None => PyErrText::Data(data_message(&err)),
         }
     }
+}
+
+/// The message of a run that failed on its data, with the call that makes
+/// missing data from Python (`eight.generate`, the same as the `eight-gen`
+/// command the message names).
+pub(crate) fn data_message(err: &StreamError) -> String {
+    let mut text = err.to_string();
+    if let Some(eight::DataError::Missing {
+        file, path, build, ..
+    }) = err.data_error()
+    {
+        let mut call = format!("eight.generate(\"{}\"", file.shape);
+        if let Some(blank) = file.blank {
+            call += &format!(", blank={blank}");
+        }
+        if file.metric == Metric::Mtm {
+            call += ", metric=\"mtm\"";
+        }
+        if let Some(sizes) = &file.sizes
+            && *sizes != eight::data::default_partition(file.shape, file.metric)
+        {
+            call += &format!(", partition=\"{}\"", eight::data::join_sizes(sizes));
+        }
+        // The folder, where the command names one.
+        if let Some(folder) = path.parent().filter(|_| build.contains(" --out ")) {
+            call += &format!(", data={:?}", folder.display().to_string());
+        }
+        text += &format!("; from Python: {call})");
+    }
+    text
 }
 
 /// Solvers kept from call to call, one set per data folder and metric: a
@@ -276,7 +306,7 @@ impl Call<'_> {
             self.with_solvers(|solvers| {
                 let solver = solvers
                     .get(&goal)
-                    .map_err(|err| PyErrText::Data(err.to_string()))?;
+                    .map_err(|err| PyErrText::Data(data_message(&err)))?;
                 solver
                     .judge(&start, &goal, letters.as_bytes())
                     .map(|verdict| verdict.to_string())
@@ -310,7 +340,7 @@ impl Call<'_> {
                     let solver = self.with_solvers(|solvers| {
                         solvers
                             .get_table(&goal)
-                            .map_err(|err| PyErrText::Data(err.to_string()))
+                            .map_err(|err| PyErrText::Data(data_message(&err)))
                     })?;
                     Draw::at_depth(goal, seed, depth, &solver).map_err(|err| match err {
                         DepthError::Solve(err) if err.is_data_error() => {

@@ -307,7 +307,7 @@ impl Solver {
         let mut solvers = new_solvers(data, metric);
         if let Some(goal) = goal {
             py.detach(|| solvers.get(&goal).map(drop))
-                .map_err(|err| DataError::new_err(err.to_string()))?;
+                .map_err(|err| DataError::new_err(calls::data_message(&err)))?;
         }
         Ok(Solver {
             goal,

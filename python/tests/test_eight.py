@@ -191,6 +191,26 @@ def test_missing_data_raises_data_error_with_the_command_that_makes_it(tmp_path)
     with pytest.raises(eight.DataError, match="eight-gen --shape 3x4"):
         eight.solve("1 2 3 4 5 6 7 8 9 10 11 x", shape="3x4", data=tmp_path)
     assert isinstance(eight.DataError("x"), OSError)
+    # The message names the Python call that makes the data, and it does.
+    goal = "x 1 2 3 4 5 6 7 8 9"
+    folder = repr(str(tmp_path)).replace("'", '"')
+    for call, made in [
+        (
+            lambda: eight.solve("1 2 3 4 5 6 7 8 x 9", shape="2x5", data=tmp_path, goal=goal),
+            f'eight.generate("2x5", blank=0, data={folder})',
+        ),
+        (
+            lambda: eight.random(2, shape="2x5", depth=5, data=tmp_path, metric="mtm", goal=goal),
+            f'eight.generate("2x5", blank=0, metric="mtm", data={folder})',
+        ),
+    ]:
+        with pytest.raises(eight.DataError) as error:
+            call()
+        assert str(error.value).endswith("; from Python: " + made), str(error.value)
+        eval(made, {"eight": eight})
+        assert len(call()) > 0
+    assert os.path.exists(tmp_path / "2x5-blank0.table")
+    assert os.path.exists(tmp_path / "2x5-mtm-blank0.table")
 
 
 def test_docstring_examples_are_true():

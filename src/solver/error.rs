@@ -38,6 +38,8 @@ pub enum DataError {
         build: String,
         /// What making it takes, for the message.
         cost: &'static str,
+        /// The file, as [`generate::make`](crate::generate::make) makes it.
+        file: Box<data::DataFile>,
     },
     /// The file cannot be opened or mapped.
     #[error("{}: {problem}; make it anew with `{build}`", path.display())]

@@ -317,8 +317,7 @@ impl Solver {
         let build = file.command(dir);
         let what = format!("the {shape} table for goals with the blank at cell {blank}");
         let path = dir.path().join(file.name());
-        let cost = file.cost();
-        let map = map_data(&path, &what, &build, cost)?;
+        let map = map_data(&path, &what, &file, &build)?;
         let watch = map.watch().clone();
         let damaged = damaged(&path, &build);
         let table = Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
@@ -386,9 +385,8 @@ impl Solver {
                  them onto)"
             );
         }
-        let cost = file.cost();
         let path = dir.path().join(file.name());
-        let map = match map_data(&path, &needed, &build, cost) {
+        let map = match map_data(&path, &needed, &file, &build) {
             Err(DataError::Missing { .. })
                 if sizes.is_none() && builtin_pdb(db_shape, rep).is_some() =>
             {

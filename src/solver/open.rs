@@ -1,6 +1,7 @@
 //! Opening data files and trusting them: mapped, checked, and proven once
 //! before their first answer.
 
+use crate::data::DataFile;
 use crate::map::{self, Mapping, OpenError, Stamp, Watch};
 use crate::pdb::PdbTable;
 use crate::solver::{Damage, DataError};
@@ -15,8 +16,8 @@ pub(super) fn group_sizes<D: AsRef<[u8]>>(table: &PdbTable<D>) -> Vec<usize> {
 pub(super) fn map_data(
     path: &std::path::Path,
     what: &str,
+    file: &DataFile,
     build: &str,
-    cost: &'static str,
 ) -> Result<Mapping, DataError> {
     map_file(path, build).map_err(|err| match err {
         DataError::Open {
@@ -26,7 +27,8 @@ pub(super) fn map_data(
             what: what.to_string(),
             path: path.to_path_buf(),
             build: build.to_string(),
-            cost,
+            cost: file.cost(),
+            file: Box::new(file.clone()),
         },
         err => err,
     })

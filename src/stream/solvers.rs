@@ -166,6 +166,7 @@ impl Solvers {
             path: dir.path().join(file.name()),
             build: file.command(dir),
             cost: file.cost(),
+            file: Box::new(file),
         };
         Err(StreamError::new(anyhow::Error::new(missing)))
     }
