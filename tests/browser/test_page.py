@@ -14,6 +14,7 @@ import subprocess
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -64,7 +65,10 @@ def text(browser, id):
 
 
 def wait_for(browser, check, timeout=20):
-    return WebDriverWait(browser, timeout).until(lambda _: check())
+    # The page redraws the grid as it goes: an element found just before a
+    # redraw is stale when read, and the check is tried again.
+    waiting = WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,))
+    return waiting.until(lambda _: check())
 
 
 def tiles(browser):
