@@ -148,7 +148,7 @@ pub enum Kind {
     /// Next moves toward canonical goals, read by [`Table`](crate::Table).
     NextMoves,
     /// Next moves of the multi-tile metric toward canonical goals, read
-    /// by [`MtmTable`](crate::MtmTable).
+    /// by [`Table`](crate::Table) too.
     NextJumps,
     /// Pattern databases of the multi-tile metric of one goal, read by
     /// [`MtmSearcher`](crate::MtmSearcher).

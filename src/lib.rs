@@ -88,7 +88,7 @@ pub use crate::board::{Board, Layout, ParseError};
 pub use crate::data::DataDir;
 pub use crate::file::{FileError, HeaderError};
 pub use crate::ida::Searcher;
-pub use crate::mtm::{Metric, MtmSearcher, MtmTable};
+pub use crate::mtm::{Metric, MtmSearcher};
 pub use crate::parse::{Item, Parser};
 pub use crate::pdb::{PdbError, PdbTable};
 pub use crate::shape::{Move, Notation, Shape, Symmetry};

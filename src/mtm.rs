@@ -10,8 +10,8 @@
 //! moves, the canonical one is the lexicographically smallest letter string
 //! (`d < l < r < u`).
 //!
-//! Boards of up to 12 cells are answered by a table of next moves
-//! ([`MtmTable`]): for every board, the jump that starts its canonical
+//! Boards of up to 12 cells are answered by a [`Table`](crate::Table) of
+//! next jumps: for every board, the jump that starts its canonical
 //! answer, 4 bits a board, made by a breadth-first search in the MTM graph
 //! ([`generate`]). Larger boards are searched ([`MtmSearcher`]).
 //!
@@ -39,13 +39,12 @@ use crate::shape::{MAX_CELLS, Move, Shape};
 mod bfs;
 mod pdb;
 mod search;
-mod table;
 
 pub use self::bfs::generate;
+pub(crate) use self::bfs::{prove as prove_jumps, tree};
 pub use self::pdb::generate_databases;
 pub(crate) use self::pdb::{prove as prove_databases, read as read_databases};
 pub use self::search::MtmSearcher;
-pub use self::table::MtmTable;
 
 /// How moves are counted.
 ///

@@ -24,7 +24,7 @@ use crate::board::Board;
 use crate::data::join_sizes;
 use crate::ida::Searcher;
 use crate::map::Watch;
-use crate::mtm::{Metric, MtmSearcher, MtmTable};
+use crate::mtm::{Metric, MtmSearcher};
 use crate::shape::{Move, Shape};
 use crate::table::Table;
 
@@ -58,10 +58,9 @@ pub struct Solver {
 
 #[derive(Debug)]
 enum Engine {
+    /// A table of either metric.
     Table(Table<Data>),
-    Search(Searcher<Data>),
-    /// A table of the multi-tile metric.
-    Jumps(MtmTable<Data>),
+    Search(Box<Searcher<Data>>),
     /// A search in the multi-tile metric.
     JumpSearch(MtmSearcher),
 }
@@ -79,7 +78,7 @@ impl Solver {
     pub fn from_search(searcher: Searcher<Data>, origin: Origin) -> Solver {
         let watch = searcher.table().file().data().watch().cloned();
         Solver {
-            engine: Arc::new(Engine::Search(searcher.watching(watch))),
+            engine: Arc::new(Engine::Search(Box::new(searcher.watching(watch)))),
             origin,
         }
     }
@@ -89,7 +88,6 @@ impl Solver {
         let data = match &*self.engine {
             Engine::Table(table) => table.file().data(),
             Engine::Search(searcher) => searcher.table().file().data(),
-            Engine::Jumps(table) => table.file().data(),
             Engine::JumpSearch(_) => return None,
         };
         data.watch()
@@ -130,7 +128,6 @@ impl Solver {
             (Engine::Search(searcher), Origin::File { .. }) => {
                 searcher.table().prove(|_, _| {}).map_err(Damage::Pdb)
             }
-            (Engine::Jumps(table), _) => table.verify().map_err(Damage::Table),
             // Walking distances and databases counted in memory need no
             // proof; databases read from a file are made anew.
             (Engine::JumpSearch(searcher), _) => {
@@ -158,7 +155,6 @@ impl Solver {
         match &*self.engine {
             Engine::Table(table) => table.shape(),
             Engine::Search(searcher) => searcher.goal().shape(),
-            Engine::Jumps(table) => table.shape(),
             Engine::JumpSearch(searcher) => searcher.shape(),
         }
     }
@@ -166,8 +162,9 @@ impl Solver {
     /// How it counts moves.
     pub fn metric(&self) -> Metric {
         match &*self.engine {
-            Engine::Table(_) | Engine::Search(_) => Metric::Stm,
-            Engine::Jumps(_) | Engine::JumpSearch(_) => Metric::Mtm,
+            Engine::Table(table) => table.metric(),
+            Engine::Search(_) => Metric::Stm,
+            Engine::JumpSearch(_) => Metric::Mtm,
         }
     }
 
@@ -185,7 +182,6 @@ impl Solver {
     pub fn at_distance(&self, goal: &Board, depth: u32) -> Option<Result<Vec<Board>, SolveError>> {
         match &*self.engine {
             Engine::Table(table) => Some(table.at_distance(goal, depth)),
-            Engine::Jumps(table) => Some(table.at_distance(goal, depth)),
             _ => None,
         }
     }
@@ -195,7 +191,6 @@ impl Solver {
     pub fn max_depth(&self, goal: &Board) -> Option<u32> {
         match &*self.engine {
             Engine::Table(table) => table.max_depth(goal),
-            Engine::Jumps(table) => table.max_depth(goal),
             _ => None,
         }
     }
@@ -215,8 +210,10 @@ impl Solver {
     /// file.
     pub fn describe(&self) -> String {
         let what = match &*self.engine {
-            Engine::Table(_) => format!("the {} table", self.shape()),
-            Engine::Jumps(_) => format!("the {} table of the multi-tile metric", self.shape()),
+            Engine::Table(table) => match table.metric() {
+                Metric::Stm => format!("the {} table", self.shape()),
+                Metric::Mtm => format!("the {} table of the multi-tile metric", self.shape()),
+            },
             Engine::JumpSearch(searcher) => match searcher.databases_read() {
                 Some(groups) => format!(
                     "IDA* in the multi-tile metric over the {} pattern databases ({groups})",
@@ -253,7 +250,6 @@ impl Solver {
         match &*self.engine {
             Engine::Table(table) => table.serves(goal),
             Engine::Search(searcher) => searcher.serves(goal),
-            Engine::Jumps(table) => table.serves(goal),
             Engine::JumpSearch(searcher) => goal.shape() == searcher.shape(),
         }
     }
@@ -295,7 +291,6 @@ impl Solver {
     ) -> Result<Option<usize>, SolveError> {
         match &*self.engine {
             Engine::Table(table) => table.write_answer(start, goal, out),
-            Engine::Jumps(table) => table.write_answer(start, goal, out),
             _ => self.solve_each(start, goal, |mv| out.push(mv.letter() as u8)),
         }
     }
@@ -315,7 +310,6 @@ impl Solver {
     ) -> Result<bool, SolveError> {
         match &*self.engine {
             Engine::Table(table) => table.write_answers(starts, goal, out),
-            Engine::Jumps(table) => table.write_answers(starts, goal, out),
             _ => Ok(false),
         }
     }
@@ -394,7 +388,6 @@ impl Solver {
     ) -> Result<Option<usize>, SolveError> {
         match &*self.engine {
             Engine::Table(table) => table.solve_each(start, goal, emit),
-            Engine::Jumps(table) => table.solve_each(start, goal, emit),
             Engine::JumpSearch(searcher) => Ok(searcher.solve_to(start, goal)?.map(|moves| {
                 moves.iter().copied().for_each(&mut emit);
                 Metric::Mtm.count(&moves.iter().map(|m| m.letter() as u8).collect::<Vec<_>>())

@@ -16,10 +16,12 @@ use crate::bfs::{self, code_at};
 use crate::board::Board;
 use crate::file::{FileError, HeaderError, Kind, RawFile};
 use crate::mem::Huge;
+use crate::mtm::{Jumps, Metric, prove_jumps};
 use crate::rank::{PackedMoves, rank_delta};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
 mod derived;
+mod jumps;
 mod lanes;
 mod packed;
 mod proof;
@@ -27,9 +29,9 @@ mod sections;
 
 use crate::table::derived::Near;
 pub(crate) use crate::table::derived::derive_after;
+use crate::table::jumps::JumpMoves;
 pub(crate) use crate::table::lanes::GROUP;
 pub use crate::table::packed::Packed;
-pub(crate) use crate::table::packed::SPELLING;
 use crate::table::packed::spell;
 pub use crate::table::proof::prove;
 pub(crate) use crate::table::sections::Sections;
@@ -157,17 +159,33 @@ pub(crate) fn section_toward(
 pub struct Table<D> {
     /// The file, its sections and their codes.
     sections: Sections<D>,
-    /// `neighbors[cell][move code]`: where the blank goes.
-    neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    /// The moves the codes name, and what the table keeps for them.
+    moves: MoveSet,
     /// The parity of each section's goal.
     goal_parities: Vec<usize>,
+    /// Per section, per cell: the parity of the cell's distance from the
+    /// goal's blank, so that solvability costs no division.
+    distance_parity: Vec<[u8; MAX_CELLS]>,
+}
+
+/// The moves a table's codes name, told by the file's kind: a code a
+/// board, 2 bits for a step or 4 for a jump, with what the table keeps for
+/// each kind of move beside its codes.
+enum MoveSet {
+    /// Single steps of the blank: the single-tile metric.
+    Steps(Box<Steps>),
+    /// Jumps of the blank over one or more cells: the multi-tile metric.
+    Jumps(Box<JumpMoves>),
+}
+
+/// What a table of next moves keeps beside its codes.
+struct Steps {
+    /// `neighbors[cell][move code]`: where the blank goes.
+    neighbors: [[Option<u8>; 4]; MAX_CELLS],
     /// Whether walks in groups pay (see [`Table::groups_pay`]).
     groups_pay: bool,
     /// The moves of walks that go interleaved (see [`Table::solve_packed`]).
     packed_moves: Box<PackedMoves>,
-    /// Per section, per cell: the parity of the cell's distance from the
-    /// goal's blank, so that solvability costs no division.
-    distance_parity: Vec<[u8; MAX_CELLS]>,
     /// Each section's answers, derived once enough boards ask (see
     /// [`Table::write_answer`]).
     answers: Vec<OnceLock<Huge<u64>>>,
@@ -176,31 +194,107 @@ pub struct Table<D> {
     near: Vec<OnceLock<Near>>,
 }
 
+/// A derived answer, packed in a word with its letters 2 bits each: a
+/// `u64` of single steps ([`Packed`]), a `u128` of the multi-tile metric.
+pub(crate) trait Word: Copy {
+    /// Appends the letters to `out`, and a newline if `line`; the number of
+    /// moves, in the table's metric.
+    fn spell(self, line: bool, out: &mut Vec<u8>) -> usize;
+}
+
+impl Word for u64 {
+    #[inline(always)]
+    fn spell(self, line: bool, out: &mut Vec<u8>) -> usize {
+        spell(self, line, out)
+    }
+}
+
 impl<D: AsRef<[u8]>> Table<D> {
     /// Reads a table from `data`, checking its magic, version, header
     /// checksum and layout: one section per goal, each a canonical goal, in
-    /// increasing order of the blank's cell, with one entry per board.
+    /// increasing order of the blank's cell, with one entry per board. The
+    /// file's kind tells the table's [metric](Table::metric): next moves
+    /// of single steps, or next jumps of the multi-tile metric.
     ///
     /// # Errors
     ///
-    /// Fails with the first thing wrong with the header.
+    /// Fails with the first thing wrong with the header, or
+    /// [`FileError::WrongKind`] if the file holds no table.
     pub fn new(data: D) -> Result<Table<D>, TableError> {
-        let sections = Sections::new(data, Kind::NextMoves, 4, |goal, codes| {
-            prove(goal, codes).map(|histogram| histogram.len() as u32 - 1)
-        })?;
+        let file = RawFile::new(data)?;
+        let sections = match file.kind() {
+            Kind::NextMoves => Sections::new(file, 4, |goal, codes| {
+                prove(goal, codes).map(|histogram| histogram.len() as u32 - 1)
+            })?,
+            Kind::NextJumps => Sections::new(file, 2, |goal, codes| {
+                let (_, histogram) = prove_jumps(&Jumps::new(goal.shape()), goal, codes)?;
+                Ok(histogram.len() as u32 - 1)
+            })?,
+            got => {
+                return Err(TableError::File(FileError::WrongKind {
+                    expected: Kind::NextMoves,
+                    got,
+                }));
+            }
+        };
         let shape = sections.shape;
         let goals = &sections.goals;
         let count = goals.len();
+        let moves = match sections.file.kind() {
+            Kind::NextJumps => MoveSet::Jumps(Box::new(JumpMoves::new(goals))),
+            _ => MoveSet::Steps(Box::new(Steps {
+                neighbors: shape.neighbor_table(),
+                groups_pay: bfs::entries(shape).div_ceil(4) > 1 << 20,
+                packed_moves: Box::new(PackedMoves::new(shape)),
+                answers: (0..count).map(|_| OnceLock::new()).collect(),
+                near: (0..count).map(|_| OnceLock::new()).collect(),
+            })),
+        };
         Ok(Table {
-            neighbors: shape.neighbor_table(),
+            moves,
             goal_parities: goals.iter().map(Board::parity).collect(),
-            groups_pay: bfs::entries(shape).div_ceil(4) > 1 << 20,
-            packed_moves: Box::new(PackedMoves::new(shape)),
             distance_parity: goals.iter().map(distance_parities).collect(),
-            answers: (0..count).map(|_| OnceLock::new()).collect(),
-            near: (0..count).map(|_| OnceLock::new()).collect(),
             sections,
         })
+    }
+
+    /// A table of `metric` read from `data`, as [`Table::new`] reads it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::new`], and [`FileError::WrongKind`] if the file holds a
+    /// table of the other metric.
+    pub fn of_metric(data: D, metric: Metric) -> Result<Table<D>, TableError> {
+        let table = Table::new(data)?;
+        match table.metric() == metric {
+            true => Ok(table),
+            false => Err(TableError::File(FileError::WrongKind {
+                expected: match metric {
+                    Metric::Stm => Kind::NextMoves,
+                    Metric::Mtm => Kind::NextJumps,
+                },
+                got: table.file().kind(),
+            })),
+        }
+    }
+
+    /// How the table counts moves: the single-tile metric for a table of
+    /// next moves, the multi-tile one for a table of next jumps.
+    pub fn metric(&self) -> Metric {
+        match self.moves {
+            MoveSet::Steps(_) => Metric::Stm,
+            MoveSet::Jumps(_) => Metric::Mtm,
+        }
+    }
+
+    /// What a table of single steps keeps, if it is one: the fast paths
+    /// of its walks are for single steps.
+    #[inline(always)]
+    fn steps(&self) -> Option<&Steps> {
+        match &self.moves {
+            MoveSet::Steps(steps) => Some(steps),
+            MoveSet::Jumps(_) => None,
+        }
     }
 
     /// This table, reading its codes from `decoded`, its sections' decoded
@@ -300,7 +394,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Some((index, start, rank)) = self.place(start, goal)? else {
             return Ok(None);
         };
-        Ok(Some(self.walk(&start, rank, index, emit)?))
+        Ok(Some(self.walk_letters(&start, rank, index, emit)?))
     }
 
     /// Solves `start` toward `goal` as [`Table::solve_each`] does, appending
@@ -313,12 +407,14 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// derived, all at once, from its codes: a board's answer is its next
     /// move followed by the answer of the board it leads to, so one pass
     /// over the tree the codes make, outward from the goal, gives every
-    /// answer, packed in a `u64` (2 bits a move, over a marker bit). A board
-    /// is then answered by one load and four letters a step, instead of a
-    /// chain of loads a move. This costs a few milliseconds and 8 bytes a
-    /// board (1.45 MB for a 3x3 goal), paid only by inputs large enough to
-    /// pay for it, and only for sections whose answers fit in 31 moves
-    /// (2x2, 2x3, 3x3). The derivation runs on up to 4 threads, one a core.
+    /// answer, packed in a word (2 bits a letter). A board is then answered
+    /// by one load and four letters a step, instead of a chain of loads a
+    /// move. This costs a few milliseconds and is paid only by inputs large
+    /// enough to pay for it: in the single-tile metric 8 bytes a board
+    /// (1.45 MB for a 3x3 goal), for sections whose answers fit in 31 moves
+    /// (2x2, 2x3, 3x3), on up to 4 threads, one a core; in the multi-tile
+    /// metric 16 bytes a board (2.9 MB for a 3x3 goal), for sections whose
+    /// answers fit in 56 letters.
     ///
     /// # Errors
     ///
@@ -332,12 +428,40 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Some((index, start, rank)) = self.place(start, goal)? else {
             return Ok(None);
         };
-        if let Some(answers) = self.answers(index)? {
-            return Ok(Some(spell(answers[(rank / 2) as usize], false, out)));
+        let entry = (rank / 2) as usize;
+        match &self.moves {
+            MoveSet::Steps(steps) => {
+                if let Some(answers) = self.answers_after(steps, index, 1)? {
+                    return Ok(Some(answers[entry].spell(false, out)));
+                }
+            }
+            MoveSet::Jumps(jumps) => {
+                if let Some(answers) = self.jump_answers_after(jumps, index, 1)? {
+                    return Ok(Some(answers[entry].spell(false, out)));
+                }
+            }
         }
-        Ok(Some(self.walk(&start, rank, index, |mv| {
+        Ok(Some(self.walk_letters(&start, rank, index, |mv| {
             out.push(mv.letter() as u8)
         })?))
+    }
+
+    /// Follows the codes of section `index` from `start`, relabelled toward
+    /// its goal, to the goal, handing each step of the blank to `emit`; the
+    /// number of moves in the table's metric.
+    fn walk_letters(
+        &self,
+        start: &Board,
+        rank: u64,
+        index: usize,
+        mut emit: impl FnMut(Move),
+    ) -> Result<usize, TableError> {
+        match &self.moves {
+            MoveSet::Steps(steps) => self.walk(steps, start, rank, index, emit),
+            MoveSet::Jumps(jumps) => self.walk_jumps(jumps, start, rank, index, |mv, len| {
+                (0..len).for_each(|_| emit(mv))
+            }),
+        }
     }
 
     /// The section that answers boards toward `goal`, once `goal` and
@@ -350,6 +474,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// keeping the rank up to date move by move ([`rank_delta`]).
     fn walk(
         &self,
+        steps: &Steps,
         start: &Board,
         mut rank: u64,
         index: usize,
@@ -361,7 +486,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let cells = &mut cells[..start.cells().len()];
         cells.copy_from_slice(start.cells());
         let mut blank = start.blank();
-        let mut steps = 0;
+        let mut count = 0;
         let wrong = |problem| TableError::Wrong {
             section: index,
             blank: self.sections.goals[index].blank(),
@@ -371,23 +496,23 @@ impl<D: AsRef<[u8]>> Table<D> {
             },
         };
         while rank != goal_rank {
-            if steps == self.sections.bound {
+            if count == self.sections.bound {
                 return Err(wrong(
                     "do not reach the goal within the longest answer of the board",
                 ));
             }
             let mv = Move::from_code(code_at(codes, rank / 2));
-            let Some(target) = self.neighbors[blank][usize::from(mv.code())] else {
+            let Some(target) = steps.neighbors[blank][usize::from(mv.code())] else {
                 return Err(wrong("leave the board"));
             };
             let target = usize::from(target);
             rank = rank.wrapping_add_signed(rank_delta(cells, blank, target));
             cells.swap(blank, target);
             blank = target;
-            steps += 1;
+            count += 1;
             emit(mv);
         }
-        Ok(steps as usize)
+        Ok(count as usize)
     }
 
     /// The packed codes of section `index`, checked, decoded (and proven,

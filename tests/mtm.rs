@@ -6,7 +6,7 @@ mod common;
 
 use common::{MtmOracle, Rng, all_boards, canonical, runs};
 use eight::generate::generate_mtm;
-use eight::{Board, Metric, MtmSearcher, MtmTable, Shape, Solver};
+use eight::{Board, Metric, MtmSearcher, Shape, Solver, Table};
 
 fn board(shape: Shape, cells: &[u8]) -> Board {
     Board::from_cells(shape, cells).expect("a board")
@@ -15,7 +15,7 @@ fn board(shape: Shape, cells: &[u8]) -> Board {
 /// Every board of `shape` toward the goal with the blank at `blank`: the
 /// table's answer is the oracle's, letter for letter.
 fn every_board(shape: Shape, blank: usize) -> MtmOracle {
-    let table = MtmTable::new(generate_mtm(shape, &[blank], |_, _, _| {})).expect("a table");
+    let table = Table::new(generate_mtm(shape, &[blank], |_, _, _| {})).expect("a table");
     table.verify().expect("the table proves right");
     let goal_cells = canonical(shape.cells(), blank);
     let goal = board(shape, &goal_cells);
@@ -89,7 +89,19 @@ fn every_2x4_and_4x2_board() {
 #[test]
 fn the_table_counts_in_moves_and_keeps_the_boards_at_each_distance() {
     let shape = Shape::EIGHT;
-    let table = MtmTable::new(generate_mtm(shape, &[8], |_, _, _| {})).unwrap();
+    let bytes = generate_mtm(shape, &[8], |_, _, _| {});
+    let table = Table::new(&bytes[..]).unwrap();
+    assert_eq!(
+        table.metric(),
+        Metric::Mtm,
+        "the file's kind tells the metric"
+    );
+    // Asked for a table of the other metric, the file is refused.
+    let refused = Table::of_metric(&bytes[..], Metric::Stm).unwrap_err();
+    assert!(
+        refused.to_string().contains("multi-tile"),
+        "names what the file holds: {refused}"
+    );
     let goal = Board::goal(shape);
     let far = table.at_distance(&goal, 24).unwrap();
     assert_eq!(far.len(), 1);
@@ -122,7 +134,7 @@ fn a_wrong_code_is_refused() {
     let shape: Shape = "2x3".parse().unwrap();
     let bytes = generate_mtm(shape, &[5], |_, _, _| {});
     // Decode, change one board's code, and write the file anew.
-    let table = MtmTable::new(bytes.clone()).unwrap();
+    let table = Table::new(bytes.clone()).unwrap();
     assert!(table.verify().is_ok());
     let file = table.file();
     let section = &file.header().sections[0];
@@ -148,7 +160,7 @@ fn a_wrong_code_is_refused() {
             &[new],
         )
         .unwrap();
-        let wrong = MtmTable::new(out).unwrap();
+        let wrong = Table::new(out).unwrap();
         assert!(wrong.verify().is_err(), "a change in byte {byte} is found");
     }
 }
@@ -489,7 +501,7 @@ fn the_search_matches_a_table_on_random_2x5_boards() {
     // Boards of every depth: the search, with and without its pattern
     // databases, against the table (itself checked against the oracle).
     let shape: Shape = "2x5".parse().unwrap();
-    let table = MtmTable::new(generate_mtm(shape, &[2, 9], |_, _, _| {})).unwrap();
+    let table = Table::new(generate_mtm(shape, &[2, 9], |_, _, _| {})).unwrap();
     table.verify().unwrap();
     let walking = MtmSearcher::new(shape);
     let strong = MtmSearcher::new(shape).with_databases_at_once();

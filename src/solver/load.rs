@@ -1,6 +1,7 @@
 //! The loading policy, per shape and metric: which data answers a goal,
 //! built in or from the data folder, and how it is opened.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::board::Board;
@@ -10,7 +11,7 @@ use crate::data::{
 };
 use crate::file::FileError;
 use crate::ida::Searcher;
-use crate::mtm::{Metric, MtmSearcher, MtmTable};
+use crate::mtm::{Metric, MtmSearcher};
 use crate::pdb::{PdbError, PdbTable};
 use crate::shape::Shape;
 use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};
@@ -25,11 +26,16 @@ impl Solver {
     ///
     /// Fails if `shape` has no built-in table, or it does not load.
     pub fn builtin(shape: Shape) -> Result<Solver, DataError> {
-        let name = DataFile::table(shape, Metric::Stm, None).name();
+        Solver::builtin_table(shape, Metric::Stm)
+    }
+
+    /// The built-in table of `shape` in `metric`.
+    fn builtin_table(shape: Shape, metric: Metric) -> Result<Solver, DataError> {
+        let name = DataFile::table(shape, metric, None).name();
         let bytes = data::builtin_file(&name)
             .filter(|_| is_builtin(shape))
             .unwrap_or(&[]);
-        let mut table = Table::new(Data::Static(bytes))
+        let mut table = Table::of_metric(Data::Static(bytes), metric)
             .map_err(|problem| DataError::Builtin { shape, problem })?;
         if let Some(decoded) = data::builtin_decoded(&name) {
             table = table.with_decoded(decoded);
@@ -37,37 +43,58 @@ impl Solver {
         Ok(Solver::from_table(table, Origin::Builtin))
     }
 
-    /// A solver walking the table file at `path`, mapped and checked in
-    /// full before it answers: every checksum, and the proof that every
-    /// move is right. `build` is the command that makes it anew, for
-    /// messages.
+    /// A solver walking the table file at `path`, of either metric, mapped
+    /// and checked in full before it answers: every checksum, and the proof
+    /// that every move is right. `build` is the command that makes it anew,
+    /// for messages.
     ///
     /// # Errors
     ///
     /// Fails if the file cannot be opened or mapped, or is damaged or wrong.
     pub fn open_table(path: &std::path::Path, build: &str) -> Result<Solver, DataError> {
         let map = map_file(path, build)?;
-        let damaged = |problem| DataError::Damaged {
-            path: path.to_path_buf(),
-            problem: Damage::Table(problem),
-            build: build.to_string(),
-        };
-        let multi_tile = crate::file::RawFile::new(map.as_ref())
-            .is_ok_and(|file| file.kind() == crate::file::Kind::NextJumps);
-        let engine = match multi_tile {
-            true => MtmTable::new(Data::Mapped(map))
-                .and_then(|table| table.verify().map(|()| Engine::Jumps(table))),
-            false => Table::new(Data::Mapped(map))
-                .and_then(|table| table.verify().map(|()| Engine::Table(table))),
-        }
-        .map_err(damaged)?;
-        Ok(Solver {
-            engine: Arc::new(engine),
-            origin: Origin::File {
+        let table = Table::new(Data::Mapped(map))
+            .and_then(|table| table.verify().map(|()| table))
+            .map_err(|problem| DataError::Damaged {
+                path: path.to_path_buf(),
+                problem: Damage::Table(problem),
+                build: build.to_string(),
+            })?;
+        Ok(Solver::from_table(
+            table,
+            Origin::File {
                 path: path.to_path_buf(),
                 build: build.to_string(),
             },
-        })
+        ))
+    }
+
+    /// A solver walking the data folder's table `map` of `path`, which
+    /// `build` makes, in `metric`, for `shape`'s goals with the blank at
+    /// `blank`; proven unless `progress` is `None`.
+    fn table_from(
+        map: crate::map::Mapping,
+        path: PathBuf,
+        build: String,
+        (shape, blank, metric): (Shape, usize, Metric),
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
+    ) -> Result<Solver, DataError> {
+        let watch = map.watch().clone();
+        let damaged = damaged(&path, &build);
+        let table =
+            Table::of_metric(Data::Mapped(map), metric).map_err(|e| damaged(Damage::Table(e)))?;
+        if !table.serves(&Board::canonical(shape, blank)) {
+            let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
+            return Err(damaged(Damage::Mismatch {
+                expected: describe_table(shape, metric, &blank.to_string()),
+                got: describe_table(table.shape(), metric, &blanks.join(", ")),
+            }));
+        }
+        if let Some(progress) = progress {
+            prove_once(&watch, progress, |_| table.verify().map_err(Damage::Table))
+                .map_err(damaged)?;
+        }
+        Ok(Solver::from_table(table, Origin::File { path, build }))
     }
 
     /// The solver for `shape`'s goals with the blank at `blank`, counting in
@@ -105,7 +132,7 @@ impl Solver {
         shape: Shape,
         blank: usize,
         dir: &DataDir,
-        mut progress: Option<&mut dyn FnMut(&Proving<'_>)>,
+        progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
         let search = match Solver::builtin_for(shape, blank, Metric::Mtm) {
             Some(Ok(solver)) if !solver.searches() => return Ok(solver),
@@ -122,26 +149,7 @@ impl Solver {
         let Some(map) = map_present(&path, &build)? else {
             return Ok(search);
         };
-        let watch = map.watch().clone();
-        let damaged = damaged(&path, &build);
-        let table = MtmTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
-        let goal = Board::canonical(shape, blank);
-        if !table.serves(&goal) {
-            return Err(damaged(Damage::Mismatch {
-                expected: format!(
-                    "the {shape} table of the multi-tile metric for goals with the blank at cell {blank}"
-                ),
-                got: format!("the {} table of other goals", table.shape()),
-            }));
-        }
-        if let Some(progress) = progress.as_mut() {
-            prove_once(&watch, progress, |_| table.verify().map_err(Damage::Table))
-                .map_err(damaged)?;
-        }
-        Ok(Solver {
-            engine: Arc::new(Engine::Jumps(table)),
-            origin: Origin::File { path, build },
-        })
+        Solver::table_from(map, path, build, (shape, blank, Metric::Mtm), progress)
     }
 
     /// The solver of `shape`'s goals with the blank at `blank`, counting in
@@ -164,19 +172,7 @@ impl Solver {
                 let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
                 builtin_pdb(db_shape, rep).map(|_| Solver::builtin_search(db_shape, rep))
             }
-            (Metric::Mtm, true) => {
-                let name = DataFile::table(shape, Metric::Mtm, None).name();
-                let bytes = data::builtin_file(&name).unwrap_or(&[]);
-                let table = MtmTable::new(Data::Static(bytes))
-                    .map_err(|problem| DataError::Builtin { shape, problem });
-                Some(table.map(|table| Solver {
-                    engine: Arc::new(Engine::Jumps(match data::builtin_decoded(&name) {
-                        Some(decoded) => table.with_decoded(decoded),
-                        None => table,
-                    })),
-                    origin: Origin::Builtin,
-                }))
-            }
+            (Metric::Mtm, true) => Some(Solver::builtin_table(shape, Metric::Mtm)),
             (Metric::Mtm, false) => Some(Ok(Solver {
                 engine: Arc::new(Engine::JumpSearch(MtmSearcher::new(shape))),
                 origin: Origin::Builtin,
@@ -315,28 +311,10 @@ impl Solver {
     ) -> Result<Solver, DataError> {
         let file = DataFile::table(shape, Metric::Stm, Some(blank));
         let build = file.command(dir);
-        let what = format!("the {shape} table for goals with the blank at cell {blank}");
+        let what = describe_table(shape, Metric::Stm, &blank.to_string());
         let path = dir.path().join(file.name());
         let map = map_data(&path, &what, &file, &build)?;
-        let watch = map.watch().clone();
-        let damaged = damaged(&path, &build);
-        let table = Table::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Table(e)))?;
-        if table.shape() != shape || !table.blanks().any(|b| b == blank) {
-            let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
-            return Err(damaged(Damage::Mismatch {
-                expected: what,
-                got: format!(
-                    "the {} table for goals with the blank at cell {}",
-                    table.shape(),
-                    blanks.join(", ")
-                ),
-            }));
-        }
-        if let Some(progress) = progress {
-            prove_once(&watch, progress, |_| table.verify().map_err(Damage::Table))
-                .map_err(damaged)?;
-        }
-        Ok(Solver::from_table(table, Origin::File { path, build }))
+        Solver::table_from(map, path, build, (shape, blank, Metric::Stm), progress)
     }
 
     /// The pattern databases that serve `shape`'s goals with the blank at
@@ -439,4 +417,14 @@ impl Solver {
         })?;
         Ok(Solver::from_search(Searcher::new(table), Origin::Builtin))
     }
+}
+
+/// A table's description in messages: `the 3x3 table for goals with the
+/// blank at cell 8`, naming the multi-tile metric.
+fn describe_table(shape: Shape, metric: Metric, blanks: &str) -> String {
+    let of = match metric {
+        Metric::Stm => "",
+        Metric::Mtm => " of the multi-tile metric",
+    };
+    format!("the {shape} table{of} for goals with the blank at cell {blanks}")
 }

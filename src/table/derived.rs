@@ -10,8 +10,8 @@ use crate::mem::Huge;
 use crate::mem::prefetch;
 use crate::rank::{PackedMoves, cells_rank, pack};
 use crate::shape::Move;
-use crate::table::packed::{MAX_PACKED, spell};
-use crate::table::{Table, leads_back};
+use crate::table::packed::MAX_PACKED;
+use crate::table::{MoveSet, Steps, Table, Word, leads_back};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
@@ -302,25 +302,45 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Ok(index) = self.section(goal, None) else {
             return Ok(false);
         };
-        let Some(answers) = self.answers_after(index, starts.len() as u64)? else {
-            return Ok(false);
-        };
-        match self.sections.shape.cells() {
-            9 => self.write_derived::<true>(starts, goal, index, answers, out),
-            _ => self.write_derived::<false>(starts, goal, index, answers, out),
+        let boards = starts.len() as u64;
+        match &self.moves {
+            MoveSet::Steps(steps) => match self.answers_after(steps, index, boards)? {
+                Some(answers) => self.write_derived(starts, goal, index, answers, out),
+                None => return Ok(false),
+            },
+            MoveSet::Jumps(jumps) => match self.jump_answers_after(jumps, index, boards)? {
+                Some(answers) => self.write_derived(starts, goal, index, answers, out),
+                None => return Ok(false),
+            },
         }
         Ok(true)
     }
 
     /// [`Table::write_answers`] from the derived `answers` of section
-    /// `index`, on boards of 9 cells if `NINE`: ranked with no look at
-    /// their shape, which took a multiplication and a branch a board.
-    pub(super) fn write_derived<const NINE: bool>(
+    /// `index`.
+    fn write_derived<W: Word>(
         &self,
         starts: &[Board],
         goal: &Board,
         index: usize,
-        answers: &[u64],
+        answers: &[W],
+        out: &mut Vec<u8>,
+    ) {
+        match self.sections.shape.cells() {
+            9 => self.write_derived_of::<true, W>(starts, goal, index, answers, out),
+            _ => self.write_derived_of::<false, W>(starts, goal, index, answers, out),
+        }
+    }
+
+    /// [`Table::write_derived`] on boards of 9 cells if `NINE`: ranked with
+    /// no look at their shape, which took a multiplication and a branch a
+    /// board.
+    fn write_derived_of<const NINE: bool, W: Word>(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        index: usize,
+        answers: &[W],
         out: &mut Vec<u8>,
     ) {
         let canonical = &self.sections.goals[index];
@@ -333,7 +353,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             for (start, entry) in run.iter().zip(&mut entries) {
                 let start = match relabel {
                     false => *start,
-                    true => start.relabelled(goal, canonical),
+                    true => start.relabelled_of::<NINE>(goal, canonical),
                 };
                 let (rank, parity) = board_rank_and_parity_of::<NINE>(&start);
                 // The solvability rule of `connected`, from the table.
@@ -347,7 +367,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             for &entry in &entries[..run.len()] {
                 match answers.get(entry as usize) {
                     Some(&answer) => {
-                        spell(answer, true, out);
+                        answer.spell(true, out);
                     }
                     None => out.extend_from_slice(b"unsolvable\n"),
                 }
@@ -365,9 +385,11 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// As [`Table::solve_each`] for the goal.
     pub(crate) fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
         let index = self.section(goal, None)?;
-        Ok(self
-            .answers_after(index, derive_after(self.sections.shape))?
-            .is_some())
+        let boards = derive_after(self.sections.shape);
+        Ok(match &self.moves {
+            MoveSet::Steps(steps) => self.answers_after(steps, index, boards)?.is_some(),
+            MoveSet::Jumps(jumps) => self.jump_answers_after(jumps, index, boards)?.is_some(),
+        })
     }
 
     /// Where `start` stands toward `goal`: the goal's section, `start`
@@ -414,33 +436,28 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.sections.file.header().sections[index].max_depth <= MAX_PACKED
     }
 
-    /// The answers of section `index`, if derived or worth deriving now.
-    #[inline]
-    pub(super) fn answers(&self, index: usize) -> Result<Option<&[u64]>, TableError> {
-        self.answers_after(index, 1)
-    }
-
     /// The answers of section `index`, if derived or worth deriving now
     /// that `boards` more boards ask for them.
-    pub(super) fn answers_after(
-        &self,
+    pub(super) fn answers_after<'a>(
+        &'a self,
+        steps: &'a Steps,
         index: usize,
         boards: u64,
-    ) -> Result<Option<&[u64]>, TableError> {
-        if let Some(answers) = self.answers[index].get() {
+    ) -> Result<Option<&'a [u64]>, TableError> {
+        if let Some(answers) = steps.answers[index].get() {
             return Ok(Some(answers));
         }
         let asked = self.sections.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
         // On boards of up to 3 columns (all such boards' answers fit, a
         // header's claim aside).
-        let fits = self.packs(index) && self.packed_moves.passes() <= 2;
+        let fits = self.packs(index) && steps.packed_moves.passes() <= 2;
         if asked < derive_after(self.sections.shape) || !fits {
             return Ok(None);
         }
         let codes = self.codes(index)?;
         let goal = &self.sections.goals[index];
-        let moves = &self.packed_moves;
-        Ok(Some(self.answers[index].get_or_init(
+        let moves = &steps.packed_moves;
+        Ok(Some(steps.answers[index].get_or_init(
             || match moves.passes() {
                 1 => derive_answers::<1>(goal, codes, moves),
                 _ => derive_answers::<2>(goal, codes, moves),
@@ -451,20 +468,25 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Finds the near answers of section `index` (see
     /// [`Table::solve_packed`]) if not found yet and worth finding now that
     /// `boards` more boards ask for them; whether they are found.
-    pub(super) fn near_after(&self, index: usize, boards: u64) -> Result<bool, TableError> {
-        if self.near[index].get().is_some() {
+    pub(super) fn near_after(
+        &self,
+        steps: &Steps,
+        index: usize,
+        boards: u64,
+    ) -> Result<bool, TableError> {
+        if steps.near[index].get().is_some() {
             return Ok(true);
         }
         let asked = self.sections.asked[index].fetch_add(boards, Ordering::Relaxed) + boards;
         // Boards of 3x3 and smaller: a bit an entry stays small.
-        let fits = bfs::entries(self.sections.shape) <= 1 << 20 && self.packed_moves.passes() <= 2;
+        let fits = bfs::entries(self.sections.shape) <= 1 << 20 && steps.packed_moves.passes() <= 2;
         if asked < NEAR_AFTER || !fits {
             return Ok(false);
         }
         let codes = self.codes(index)?;
         let goal = &self.sections.goals[index];
-        let moves = &self.packed_moves;
-        self.near[index].get_or_init(|| match moves.passes() {
+        let moves = &steps.packed_moves;
+        steps.near[index].get_or_init(|| match moves.passes() {
             1 => Near::new::<1>(goal, codes, moves, NEAR_DEPTH),
             _ => Near::new::<2>(goal, codes, moves, NEAR_DEPTH),
         });
@@ -485,7 +507,7 @@ mod tests {
     fn near_answers_are_the_derived_ones_within_reach() {
         for shape in Shape::all().filter(|s| s.cells() <= 9 && s.cols() <= 3) {
             let table = Table::new(crate::data::builtin(shape).unwrap()).unwrap();
-            let moves = &table.packed_moves;
+            let moves = &table.steps().expect("a table of next moves").packed_moves;
             for (index, goal) in table.sections.goals.iter().enumerate() {
                 if !table.packs(index) {
                     continue;

@@ -10,9 +10,9 @@ use crate::board::{Board, board_rank_and_parity, connected};
 use crate::mem::prefetch;
 use crate::rank::rank_delta;
 use crate::shape::{MAX_CELLS, Move};
-use crate::table::Table;
 use crate::table::derived::{NO_NEAR, Near};
 use crate::table::packed::{MAX_PACKED, Packed};
+use crate::table::{Steps, Table};
 
 /// The most walks [`Table::solve_group`] takes at once: enough loads in
 /// flight to cover a trip to memory.
@@ -91,6 +91,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     ) -> Result<bool, SolveError> {
         assert!(goals.len() >= starts.len(), "a goal for every start");
         answers.clear();
+        let Some(steps) = self.steps() else {
+            return Ok(false);
+        };
         let mut asking = [0u64; MAX_CELLS];
         for (start, goal) in starts.iter().zip(goals) {
             let section = self.sections.section_of[goal.blank()].map(usize::from);
@@ -105,17 +108,17 @@ impl<D: AsRef<[u8]>> Table<D> {
         let mut near = false;
         for (index, &boards) in asking.iter().enumerate().take(self.sections.goals.len()) {
             if boards > 0 {
-                near |= self.near_after(index, boards)?;
+                near |= self.near_after(steps, index, boards)?;
             }
         }
         answers.resize(starts.len(), None);
-        match (self.packed_moves.passes(), near) {
-            (1, false) => self.walk_lanes::<1, false>(starts, goals, answers)?,
-            (1, true) => self.walk_lanes::<1, true>(starts, goals, answers)?,
-            (2, false) => self.walk_lanes::<2, false>(starts, goals, answers)?,
-            (2, true) => self.walk_lanes::<2, true>(starts, goals, answers)?,
+        match (steps.packed_moves.passes(), near) {
+            (1, false) => self.walk_lanes::<1, false>(steps, starts, goals, answers)?,
+            (1, true) => self.walk_lanes::<1, true>(steps, starts, goals, answers)?,
+            (2, false) => self.walk_lanes::<2, false>(steps, starts, goals, answers)?,
+            (2, true) => self.walk_lanes::<2, true>(steps, starts, goals, answers)?,
             // No near answers on boards of 4 columns.
-            (3, _) => self.walk_lanes::<3, false>(starts, goals, answers)?,
+            (3, _) => self.walk_lanes::<3, false>(steps, starts, goals, answers)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -126,6 +129,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// for at each step.
     pub(super) fn walk_lanes<const P: usize, const NEAR: bool>(
         &self,
+        steps: &Steps,
         starts: &[Board],
         goals: &[Board],
         answers: &mut [Option<Packed>],
@@ -156,14 +160,14 @@ impl<D: AsRef<[u8]>> Table<D> {
                         answers[lane.slot] = Some(Packed(lane.answer | rest << (2 * lane.steps)));
                         busy -= 1;
                     }
-                    *lane = self.next_lane(&mut next, starts, goals, answers)?;
+                    *lane = self.next_lane(steps, &mut next, starts, goals, answers)?;
                     busy += usize::from(lane.slot != usize::MAX);
                     continue;
                 }
                 // A rank off the table reads code 0: the walk goes on
                 // wrong, and ends too long.
                 let code = code_or_zero(lane.codes, lane.rank / 2);
-                let delta = self
+                let delta = steps
                     .packed_moves
                     .step::<P>(&mut lane.board, &mut lane.blank, code);
                 lane.rank = lane.rank.wrapping_add_signed(delta);
@@ -188,13 +192,14 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// boards before it (unsolvable, or with derived answers) are answered
     /// here. An idle lane once there are none.
     #[inline(never)]
-    pub(super) fn next_lane(
-        &self,
+    pub(super) fn next_lane<'a>(
+        &'a self,
+        steps: &'a Steps,
         next: &mut usize,
         starts: &[Board],
         goals: &[Board],
         answers: &mut [Option<Packed>],
-    ) -> Result<Lane<'_>, SolveError> {
+    ) -> Result<Lane<'a>, SolveError> {
         while *next < starts.len() {
             let slot = *next;
             *next += 1;
@@ -208,7 +213,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             let Some((start, blank, rank)) = placed else {
                 continue;
             };
-            if let Some(derived) = self.answers[index].get() {
+            if let Some(derived) = steps.answers[index].get() {
                 answers[slot] = Some(Packed(derived[(rank / 2) as usize]));
                 continue;
             }
@@ -219,7 +224,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
             return Ok(Lane {
                 codes: self.codes(index)?,
-                near: self.near[index].get().unwrap_or(&NO_NEAR),
+                near: steps.near[index].get().unwrap_or(&NO_NEAR),
                 board: start.packed(),
                 blank,
                 rank,
@@ -239,10 +244,12 @@ impl<D: AsRef<[u8]>> Table<D> {
         let index = match self.place(start, goal) {
             Err(err) => return err,
             Ok(None) => unreachable!("a board walked is solvable"),
-            Ok(Some((index, start, rank))) => match self.walk(&start, rank, index, |_| {}) {
-                Err(err) => return err.into(),
-                Ok(_) => index,
-            },
+            Ok(Some((index, start, rank))) => {
+                match self.walk_letters(&start, rank, index, |_| {}) {
+                    Err(err) => return err.into(),
+                    Ok(_) => index,
+                }
+            }
         };
         // The walk is right, and longer than the header says answers are.
         SolveError::Table(TableError::Wrong {
@@ -259,7 +266,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// cache (1 MiB of codes: 10 cells and more), where each step of a walk
     /// waits for memory. Smaller ones are walked faster one by one.
     pub(crate) fn groups_pay(&self) -> bool {
-        self.groups_pay
+        self.steps().is_some_and(|steps| steps.groups_pay)
     }
 
     /// Solves each of `starts` toward `goal` as [`Table::solve_each`] does,
@@ -285,6 +292,14 @@ impl<D: AsRef<[u8]>> Table<D> {
         found: &mut [Option<usize>],
     ) -> Result<(), SolveError> {
         assert!(starts.len() <= GROUP, "at most {GROUP} walks at once");
+        let Some(steps) = self.steps() else {
+            // Jumps are walked one board at a time.
+            for (i, start) in starts.iter().enumerate() {
+                letters[i].clear();
+                found[i] = self.solve_each(start, goal, |mv| letters[i].push(mv.letter() as u8))?;
+            }
+            return Ok(());
+        };
         /// One walk: the board, its blank and rank, and whether it goes on.
         #[derive(Clone, Copy)]
         struct Walk {
@@ -357,7 +372,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                     }));
                 }
                 let mv = Move::from_code(code_at(codes, walk.rank / 2));
-                let Some(target) = self.neighbors[walk.blank][usize::from(mv.code())] else {
+                let Some(target) = steps.neighbors[walk.blank][usize::from(mv.code())] else {
                     return Err(SolveError::Table(TableError::Wrong {
                         section: index,
                         blank,

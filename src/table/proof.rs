@@ -8,7 +8,7 @@ use crate::board::Board;
 use crate::mem::prefetch;
 use crate::rank::{PackedMoves, cells_rank, pack};
 use crate::shape::{Move, Shape};
-use crate::table::{Table, comes_back, leads_back};
+use crate::table::{MoveSet, Table, comes_back, leads_back};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Follows the codes one layer further from `layer`, the boards at depth
@@ -126,9 +126,10 @@ pub fn prove(goal: &Board, codes: &[u8]) -> Result<Vec<u64>, Proof> {
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
-    /// Every board exactly `depth` moves from `goal`, found by following
-    /// the codes backwards from the goal, layer by layer: a board is one
-    /// step further than its neighbour when its next move leads there. The
+    /// Every board exactly `depth` moves from `goal`, in the table's
+    /// [metric](Table::metric), found by following the codes backwards
+    /// from the goal, layer by layer: a board is one move further than its
+    /// neighbour when its next move leads there. The
     /// boards come in no particular order. Costs a search of the boards up
     /// to that depth: milliseconds on 3x3, up to a minute and gigabytes of
     /// memory on 12 cells.
@@ -159,11 +160,22 @@ impl<D: AsRef<[u8]>> Table<D> {
             next
         }
         let index = self.section(goal, None)?;
-        let codes = self.codes(index)?;
         let canonical = &self.sections.goals[index];
+        let relabel = |board: Board| match goal == canonical {
+            true => board,
+            false => board.relabelled(canonical, goal),
+        };
+        let steps = match &self.moves {
+            MoveSet::Steps(steps) => steps,
+            MoveSet::Jumps(jumps) => {
+                let found = self.jumps_at_distance(jumps, index, depth)?;
+                return Ok(found.into_iter().map(relabel).collect());
+            }
+        };
+        let codes = self.codes(index)?;
         let goal_rank = self.sections.goal_ranks[index];
         let n = self.sections.shape.cells();
-        let moves = &*self.packed_moves;
+        let moves = &*steps.packed_moves;
         let mut layer = vec![(pack(canonical.cells()), goal_rank)];
         for _ in 0..depth.min(self.sections.bound + 1) {
             layer = match moves.passes() {
@@ -180,11 +192,10 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(layer
             .into_iter()
             .map(|(packed, _)| {
-                let board = Board::from_permutation(self.sections.shape, &unpack(packed, n).0[..n]);
-                match goal == canonical {
-                    true => board,
-                    false => board.relabelled(canonical, goal),
-                }
+                relabel(Board::from_permutation(
+                    self.sections.shape,
+                    &unpack(packed, n).0[..n],
+                ))
             })
             .collect())
     }

@@ -2,16 +2,15 @@
 //! the multi-tile metric's jumps): the file, its sections toward canonical
 //! goals, each section's codes checked, decoded and proven on first use (or
 //! read from codes decoded when the program was built), and the boards
-//! asked of each so far. [`Table`](crate::Table) and
-//! [`MtmTable`](crate::MtmTable) differ only in their moves, their walks
-//! and their derived answers.
+//! asked of each so far. The moves, their walks and their derived answers
+//! are [`Table`](crate::Table)'s.
 
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicU64;
 
 use crate::answer::{Proof, SolveError, TableError};
 use crate::board::{Board, board_rank};
-use crate::file::{Decoded, Kind, RawFile};
+use crate::file::{Decoded, RawFile};
 use crate::shape::{MAX_CELLS, Shape};
 use crate::table::{canonical_sections, section_toward};
 
@@ -41,15 +40,13 @@ pub(crate) struct Sections<D> {
 }
 
 impl<D: AsRef<[u8]>> Sections<D> {
-    /// Reads the header of a table file of `kind`, `per_byte` codes a byte,
-    /// whose sections `prover` proves.
+    /// Checks the header of a table file of `per_byte` codes a byte, whose
+    /// sections `prover` proves.
     pub(crate) fn new(
-        data: D,
-        kind: Kind,
+        file: RawFile<D>,
         per_byte: u64,
         prover: Prover,
     ) -> Result<Sections<D>, TableError> {
-        let file = RawFile::of_kind(data, kind)?;
         let shape = file.shape();
         let (section_of, goals) = canonical_sections(&file, per_byte)?;
         let count = goals.len();
