@@ -205,10 +205,6 @@ pub fn generate(
 
 /// A board met in [`tree`].
 pub(crate) struct Step<'a> {
-    /// The table entry of the board its code leads to.
-    pub(crate) parent: u64,
-    /// The board's code.
-    pub(crate) code: u8,
     /// Its table entry.
     pub(crate) entry: u64,
     /// Its cells.
@@ -246,8 +242,6 @@ pub(crate) fn tree(
             let back = jumps.undo(code);
             if next / 2 != goal_rank / 2 && code_at(codes, next / 2) == back {
                 visit(Step {
-                    parent: rank / 2,
-                    code: back,
                     entry: next / 2,
                     cells: &after,
                     depth: depth + 1,
