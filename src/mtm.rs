@@ -75,11 +75,21 @@ impl Metric {
     /// assert_eq!(Metric::Mtm.count(b"ddlu"), 3);
     /// ```
     pub fn count(self, letters: &[u8]) -> usize {
+        self.count_runs(letters)
+    }
+
+    /// [`Metric::count`] of an answer's moves of the blank.
+    pub(crate) fn count_moves(self, moves: &[Move]) -> usize {
+        self.count_runs(moves)
+    }
+
+    /// The items, or their runs of equal items.
+    fn count_runs<T: PartialEq>(self, items: &[T]) -> usize {
         match self {
-            Metric::Stm => letters.len(),
+            Metric::Stm => items.len(),
             Metric::Mtm => {
-                let changes = letters.windows(2).filter(|w| w[0] != w[1]).count();
-                changes + usize::from(!letters.is_empty())
+                let changes = items.windows(2).filter(|w| w[0] != w[1]).count();
+                changes + usize::from(!items.is_empty())
             }
         }
     }

@@ -386,19 +386,14 @@ impl Solver {
         goal: &Board,
         mut emit: impl FnMut(Move),
     ) -> Result<Option<usize>, SolveError> {
-        match &*self.engine {
-            Engine::Table(table) => table.solve_each(start, goal, emit),
-            Engine::JumpSearch(searcher) => Ok(searcher.solve_to(start, goal)?.map(|moves| {
-                moves.iter().copied().for_each(&mut emit);
-                Metric::Mtm.count(&moves.iter().map(|m| m.letter() as u8).collect::<Vec<_>>())
-            })),
-            Engine::Search(searcher) => {
-                let (solution, _) = searcher.solve_to(start, goal)?;
-                Ok(solution.moves().map(|moves| {
-                    moves.iter().copied().for_each(&mut emit);
-                    moves.len()
-                }))
-            }
-        }
+        let (solution, _) = match &*self.engine {
+            Engine::Table(table) => return table.solve_each(start, goal, emit),
+            Engine::Search(searcher) => searcher.solve_to(start, goal)?,
+            Engine::JumpSearch(searcher) => searcher.solve_to(start, goal)?,
+        };
+        Ok(solution.moves().map(|moves| {
+            moves.iter().copied().for_each(&mut emit);
+            self.metric().count_moves(moves)
+        }))
     }
 }

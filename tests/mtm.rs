@@ -177,8 +177,10 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
     near.sort();
     for _ in 0..300 {
         let cells = near[rng.below(near.len())];
-        let found = searcher.solve_to(&board(shape, cells), &goal).unwrap();
-        let letters: Option<String> = found.map(|moves| moves.iter().map(|m| m.letter()).collect());
+        let (found, _) = searcher.solve_to(&board(shape, cells), &goal).unwrap();
+        let letters = found
+            .moves()
+            .map(|moves| moves.iter().map(|m| m.letter()).collect());
         assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
     }
     // Korf's goal, blank first: another goal row and column for the blank.
@@ -189,8 +191,10 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
     near.sort();
     for _ in 0..200 {
         let cells = near[rng.below(near.len())];
-        let found = searcher.solve_to(&board(shape, cells), &goal).unwrap();
-        let letters: Option<String> = found.map(|moves| moves.iter().map(|m| m.letter()).collect());
+        let (found, _) = searcher.solve_to(&board(shape, cells), &goal).unwrap();
+        let letters = found
+            .moves()
+            .map(|moves| moves.iter().map(|m| m.letter()).collect());
         assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
     }
     // The pattern databases join the walking distances past a million
@@ -203,9 +207,10 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
         near.sort();
         for _ in 0..150 {
             let cells = near[rng.below(near.len())];
-            let found = strong.solve_to(&board(shape, cells), &goal).unwrap();
-            let letters: Option<String> =
-                found.map(|moves| moves.iter().map(|m| m.letter()).collect());
+            let (found, _) = strong.solve_to(&board(shape, cells), &goal).unwrap();
+            let letters = found
+                .moves()
+                .map(|moves| moves.iter().map(|m| m.letter()).collect());
             assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
         }
     }
@@ -215,7 +220,7 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
     );
     assert_eq!(
         searcher.solve_to(&swapped, &Board::goal(shape)).unwrap(),
-        None
+        (eight::Solution::Unsolvable, 0)
     );
 }
 
@@ -514,9 +519,12 @@ fn the_search_matches_a_table_on_random_2x5_boards() {
             let moves = table.write_answer(&start, &goal, &mut letters).unwrap();
             let expected: Option<Vec<u8>> = moves.map(|_| letters);
             for searcher in [&walking, &strong] {
-                let found = searcher.solve_to(&start, &goal).unwrap();
-                let found: Option<Vec<u8>> =
-                    found.map(|moves| moves.iter().map(|m| m.letter() as u8).collect());
+                let (found, nodes) = searcher.solve_to(&start, &goal).unwrap();
+                // A board that is not the goal is answered by a search.
+                assert!(nodes > 0 || found.moves().is_none_or(|m| m.is_empty()));
+                let found: Option<Vec<u8>> = found
+                    .moves()
+                    .map(|moves| moves.iter().map(|m| m.letter() as u8).collect());
                 assert_eq!(found, expected, "{start}");
             }
         }

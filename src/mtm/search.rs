@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::answer::SolveError;
+use crate::answer::{Solution, SolveError};
 use crate::board::Board;
 use crate::mtm::pdb::MtmPdb;
 use crate::shape::{MAX_CELLS, Move, Shape};
@@ -400,13 +400,16 @@ impl MtmSearcher {
         self.shape
     }
 
-    /// Solves `start` toward `goal`: the canonical answer, one move a
-    /// letter, or `None` if `goal` cannot be reached.
+    /// Solves `start` toward `goal`: the canonical answer, one step of the
+    /// blank a letter (a move is a run of equal letters: see
+    /// [`Metric::count`](crate::Metric::count)), and the number of
+    /// positions searched, as [`Searcher::solve_to`](crate::Searcher::solve_to)
+    /// gives them in the single-tile metric.
     ///
     /// # Errors
     ///
     /// Fails if a board is not of the searcher's shape.
-    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<Option<Vec<Move>>, SolveError> {
+    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
         for board in [start, goal] {
             if board.shape() != self.shape {
                 return Err(SolveError::Shape {
@@ -416,7 +419,7 @@ impl MtmSearcher {
             }
         }
         if !start.solvable_to(goal) {
-            return Ok(None);
+            return Ok((Solution::Unsolvable, 0));
         }
         // Toward the canonical goal with the blank in the goal's cell: the
         // same moves, and one estimate for every goal of the cell.
@@ -432,6 +435,7 @@ impl MtmSearcher {
             cell_of[usize::from(tile)] = cell as u8;
         }
         let keys = estimate.keys(&cells, start.blank());
+        let mut nodes = 0;
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them.
         for strong in [estimate.read, true] {
@@ -453,11 +457,14 @@ impl MtmSearcher {
             let (mut cells, mut cell_of) = (cells, cell_of);
             loop {
                 match search.down(&mut cells, &mut cell_of, start.blank(), keys, None, budget) {
-                    Some(true) => return Ok(Some(search.path)),
+                    Some(true) => {
+                        return Ok((Solution::Moves(search.path), nodes + search.nodes));
+                    }
                     Some(false) => budget += 1,
                     None => break,
                 }
             }
+            nodes += search.nodes;
         }
         unreachable!("a search with no limit ends with an answer")
     }
