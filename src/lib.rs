@@ -152,7 +152,17 @@ pub mod internals {
             goal: &Board,
             out: &mut Vec<u8>,
         ) -> Result<bool, SolveError> {
-            table.write_answers(starts, goal, out)
+            table.write_answers(starts, goal, crate::table::Lines::Letters, out)
+        }
+
+        /// See `Table::write_answers`: the lengths of the answers.
+        pub fn write_lengths<D: AsRef<[u8]>>(
+            table: &Table<D>,
+            starts: &[Board],
+            goal: &Board,
+            out: &mut Vec<u8>,
+        ) -> Result<bool, SolveError> {
+            table.write_answers(starts, goal, crate::table::Lines::Length, out)
         }
 
         /// The table a solver walks, if it walks one.

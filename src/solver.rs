@@ -26,7 +26,7 @@ use crate::ida::Searcher;
 use crate::map::Watch;
 use crate::mtm::{Metric, MtmSearcher};
 use crate::shape::{Move, Shape};
-use crate::table::Table;
+use crate::table::{Lines, Table};
 
 pub use self::batch::{Answer, Solutions};
 pub use self::error::{Damage, DataError};
@@ -295,9 +295,10 @@ impl Solver {
         }
     }
 
-    /// Answers a run of boards toward one goal a line each into `out`, as
-    /// [`Table::write_answers`] does; `false`, writing nothing, where that
-    /// does not apply (searches, tables whose answers are not derived).
+    /// Answers a run of boards toward one goal a line each into `out`, the
+    /// letters or the lengths as `lines` says, as [`Table::write_answers`]
+    /// does; `false`, writing nothing, where that does not apply
+    /// (searches, tables whose answers are not derived).
     ///
     /// # Errors
     ///
@@ -306,10 +307,11 @@ impl Solver {
         &self,
         starts: &[Board],
         goal: &Board,
+        lines: Lines,
         out: &mut Vec<u8>,
     ) -> Result<bool, SolveError> {
         match &*self.engine {
-            Engine::Table(table) => table.write_answers(starts, goal, out),
+            Engine::Table(table) => table.write_answers(starts, goal, lines, out),
             _ => Ok(false),
         }
     }

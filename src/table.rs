@@ -200,6 +200,9 @@ pub(crate) trait Word: Copy {
     /// Appends the letters to `out`, and a newline if `line`; the number of
     /// moves, in the table's metric.
     fn spell(self, line: bool, out: &mut Vec<u8>) -> usize;
+
+    /// The number of moves, in the table's metric.
+    fn moves(self) -> usize;
 }
 
 impl Word for u64 {
@@ -207,6 +210,21 @@ impl Word for u64 {
     fn spell(self, line: bool, out: &mut Vec<u8>) -> usize {
         spell(self, line, out)
     }
+
+    #[inline(always)]
+    fn moves(self) -> usize {
+        Packed(self).len()
+    }
+}
+
+/// What a line of answers from derived answers holds (see
+/// [`Table::write_answers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lines {
+    /// The letters of the answer.
+    Letters,
+    /// The number of its moves, in the table's metric.
+    Length,
 }
 
 impl<D: AsRef<[u8]>> Table<D> {

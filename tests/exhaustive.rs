@@ -152,6 +152,19 @@ fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
         assert!(fast::write_answers(&table, run, goal, &mut in_runs).unwrap());
     }
     assert!(in_runs == expected, "{shape} toward {goal}: in runs");
+    // Their lengths, as `--length` writes them.
+    let lengths: Vec<u8> = expected
+        .split_inclusive(|&b| b == b'\n')
+        .flat_map(|line| match line {
+            b"unsolvable\n" => line.to_vec(),
+            _ => format!("{}\n", line.len() - 1).into_bytes(),
+        })
+        .collect();
+    let mut in_runs = Vec::new();
+    for run in starts.chunks(1000) {
+        assert!(fast::write_lengths(&table, run, goal, &mut in_runs).unwrap());
+    }
+    assert!(in_runs == lengths, "{shape} toward {goal}: lengths in runs");
 }
 
 /// Every goal of every small shape, and the longest answers within the

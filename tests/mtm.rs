@@ -55,6 +55,22 @@ fn every_board(shape: Shape, blank: usize) -> MtmOracle {
             );
             assert_eq!(answer.length(), expected.as_deref().map(runs));
         }
+        // And their lengths in runs, as `--length` writes them.
+        let table = eight::internals::fast::table(&solver).expect("a table");
+        let mut lengths = Vec::new();
+        for run in starts.chunks(4096) {
+            assert!(
+                eight::internals::fast::write_lengths(table, run, &goal, &mut lengths).unwrap()
+            );
+        }
+        let expected: String = cells
+            .iter()
+            .map(|cells| match oracle.best_path(cells) {
+                Some(path) => format!("{}\n", runs(&path)),
+                None => "unsolvable\n".to_string(),
+            })
+            .collect();
+        assert!(lengths == expected.as_bytes(), "lengths toward {goal}");
     }
     oracle
 }

@@ -191,9 +191,16 @@ impl Call<'_> {
         }
     }
 
-    /// Answers `boards` in `style` with the GIL released. Refuses first,
-    /// with its index, a board of another shape than the goal.
-    fn answer(&self, py: Python<'_>, boards: &Boards, notation: Notation) -> PyResult<Answers> {
+    /// Answers `boards` with the GIL released, a line each: the moves in
+    /// `notation`, or their number if `length`. Refuses first, with its
+    /// index, a board of another shape than the goal.
+    fn answer(
+        &self,
+        py: Python<'_>,
+        boards: &Boards,
+        notation: Notation,
+        length: bool,
+    ) -> PyResult<Answers> {
         let other_shape = |index: usize, shape: Shape, goal: &Board| {
             PyValueError::new_err(format!(
                 "board {index}: a {shape} board, but the goal is a {} board",
@@ -214,6 +221,7 @@ impl Call<'_> {
         config.style = Style {
             notation,
             metric: self.metric,
+            length,
             ..Style::default()
         };
         let answers = py
@@ -244,11 +252,16 @@ impl Call<'_> {
         boards: Boards,
         notation: Notation,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let answers = self.answer(py, &boards, notation)?;
+        let answers = self.answer(py, &boards, notation, false)?;
         let value = |line: &[u8]| -> Bound<'py, PyAny> {
             match line {
                 b"unsolvable" => py.None().into_bound(py),
-                moves => PyString::new(py, &String::from_utf8_lossy(moves)).into_any(),
+                // Answers are ASCII in every notation: checked at once,
+                // with no copy.
+                moves => match std::str::from_utf8(moves) {
+                    Ok(moves) => PyString::new(py, moves).into_any(),
+                    Err(_) => PyString::new(py, &String::from_utf8_lossy(moves)).into_any(),
+                },
             }
         };
         let mut lines = answers.lines();
@@ -265,15 +278,16 @@ impl Call<'_> {
         py: Python<'py>,
         boards: Boards,
     ) -> PyResult<Bound<'py, PyAny>> {
-        // The plain answers, the engine's fastest form, counted here: a
-        // line's letters, or its runs of letters, are its moves.
-        let answers = self.answer(py, &boards, Notation::Blank)?;
+        // As `--length` writes them: a number a line, or `unsolvable`.
+        let answers = self.answer(py, &boards, Notation::Blank, true)?;
         let mut lengths: Vec<i16> = Vec::new();
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', &answers.text) {
             lengths.push(match &answers.text[start..end] {
                 b"unsolvable" => -1,
-                moves => i16::try_from(self.metric.count(moves)).unwrap_or(i16::MAX),
+                digits => digits.iter().fold(0i16, |n, &d| {
+                    n.saturating_mul(10).saturating_add(i16::from(d - b'0'))
+                }),
             });
             start = end + 1;
         }

@@ -324,37 +324,36 @@ fn checked<T: numpy::Element + Copy>(
 /// checked.
 fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResult<Boards> {
     let (tiles, shape) = array_tiles(array, shape).map_err(ArrayError::into_err)?;
-    let rows = |first: usize, tiles: &[u8]| {
-        tiles
-            .chunks_exact(shape.cells())
-            .zip(first..)
-            .map(|(row, index)| {
-                Board::from_cells(shape, row).map_err(|err| format!("board {index}: {err}"))
-            })
-            .collect::<Result<Vec<Board>, String>>()
+    let cells = shape.cells();
+    let count = tiles.len() / cells;
+    // Every board read into its place at once, many rows on every core,
+    // as the engine answers them.
+    let mut boards = vec![Board::goal(shape); count];
+    let rows = |first: usize, tiles: &[u8], boards: &mut [Board]| {
+        for ((row, board), index) in tiles.chunks_exact(cells).zip(boards).zip(first..) {
+            *board =
+                Board::from_cells(shape, row).map_err(|err| format!("board {index}: {err}"))?;
+        }
+        Ok::<_, String>(())
     };
-    // Many rows are read on every core, as the engine answers them.
-    let count = tiles.len() / shape.cells();
     let parts = match count >= PARALLEL_ROWS {
         true => std::thread::available_parallelism().map_or(1, |n| n.get()),
         false => 1,
     };
-    let per_part = count.div_ceil(parts).max(1) * shape.cells();
-    let boards = std::thread::scope(|scope| {
+    let per_part = count.div_ceil(parts).max(1);
+    std::thread::scope(|scope| {
         let parts: Vec<_> = tiles
-            .chunks(per_part)
+            .chunks(per_part * cells)
+            .zip(boards.chunks_mut(per_part))
             .enumerate()
-            .map(|(part, tiles)| {
-                let first = part * per_part / shape.cells();
-                scope.spawn(move || rows(first, tiles))
+            .map(|(part, (tiles, boards))| {
+                scope.spawn(move || rows(part * per_part, tiles, boards))
             })
             .collect();
-        let mut boards = Vec::with_capacity(count);
-        for part in parts {
-            // The first bad board is told: the parts are taken in order.
-            boards.extend(part.join().expect("reading rows does not panic")?);
-        }
-        Ok::<_, String>(boards)
+        // The first bad board is told: the parts are taken in order.
+        parts
+            .into_iter()
+            .try_for_each(|part| part.join().expect("reading rows does not panic"))
     })
     .map_err(PyValueError::new_err)?;
     Ok(Boards::Many(boards))

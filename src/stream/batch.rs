@@ -38,7 +38,7 @@ pub(super) fn answer_into(
     scratch: &mut Scratch,
     done: &mut Done,
 ) {
-    let plain = style.is_plain();
+    let lines = style.lines();
     let mut rest = jobs;
     // The jobs of a run the derived answers were asked for and could not
     // answer are not asked for again, one shorter run after another (each
@@ -58,7 +58,10 @@ pub(super) fn answer_into(
                 && job.solver == rest[0].solver
                 && job.goal.as_ref().ok() == rest[0].goal.as_ref().ok()
         };
-        if plain && rest.len() <= ask_within && same(&rest[0]) {
+        if let Some(lines) = lines
+            && rest.len() <= ask_within
+            && same(&rest[0])
+        {
             let run = rest.iter().take_while(|job| same(job)).count();
             ask_within = rest.len() - run;
             if run >= 8 {
@@ -70,7 +73,12 @@ pub(super) fn answer_into(
                     Ok(goal) => goal,
                     Err(_) => unreachable!("a run's jobs have goals"),
                 };
-                match solvers[rest[0].solver].write_answers(&scratch.starts, goal, &mut done.out) {
+                match solvers[rest[0].solver].write_answers(
+                    &scratch.starts,
+                    goal,
+                    lines,
+                    &mut done.out,
+                ) {
                     Ok(true) => {
                         rest = &rest[run..];
                         continue;

@@ -10,6 +10,7 @@ use crate::solver::Solver;
 use crate::stream::batch::answer_into;
 use crate::stream::render::{self, Job, Rejected, Scratch, Style};
 use crate::stream::work::{Ahead, Chunk, Done, Reading};
+use crate::table::Lines;
 
 /// Where `bytes` may be cut: just after the last whole line that leaves a
 /// parser with nothing pending, a line that is no row of a grid (a board,
@@ -159,7 +160,9 @@ impl ChunkAnswers<'_> {
         if self.missing.is_some() || self.done.fatal.is_some() {
             return;
         }
-        let plain = self.style.is_plain();
+        // Rejected boards and runs alike are written at once in the forms
+        // whose runs a table writes itself.
+        let plain = self.style.lines().is_some();
         let line = item.line;
         // A rejected board, in the plain form: its line at once, no job.
         if let (true, Err(error)) = (plain, &item.result) {
@@ -259,7 +262,8 @@ pub(super) fn answer_run(
     done: &mut Done,
 ) {
     let solver = &solvers[index];
-    match solver.write_answers(run, &goal, &mut done.out) {
+    let lines = style.lines().unwrap_or(Lines::Letters);
+    match solver.write_answers(run, &goal, lines, &mut done.out) {
         Ok(true) => {}
         Ok(false) => {
             let jobs: Vec<Job> = run

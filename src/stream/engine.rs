@@ -410,7 +410,8 @@ impl Session<'_> {
     /// they are, with no job a board; every other board as [`Session::take`]
     /// takes it.
     pub(super) fn take_boards(&mut self, mut line: u64, mut boards: &[Board]) {
-        let plain = self.config.style.is_plain() && self.pairs.is_none() && !self.config.judge;
+        let plain =
+            self.config.style.lines().is_some() && self.pairs.is_none() && !self.config.judge;
         while let Some(first) = boards.first() {
             let shape = first.shape();
             let same = boards.iter().take_while(|b| b.shape() == shape).count();

@@ -11,7 +11,7 @@ use crate::board::{Board, ParseError};
 use crate::mtm::Metric;
 use crate::shape::{Move, Notation};
 use crate::solver::Solver;
-use crate::table::{GROUP, Packed};
+use crate::table::{GROUP, Lines, Packed};
 
 /// Boards drawn side by side by `--show` before it wraps.
 const SHOW_PER_ROW: usize = 7;
@@ -47,6 +47,17 @@ impl Style {
     /// table writes straight into the output.
     pub(crate) fn is_plain(self) -> bool {
         self.form == Form::Plain && !self.length && self.notation == Notation::Blank
+    }
+
+    /// What a line holds where a table writes the lines of a run of boards
+    /// itself, from its derived answers: the plain form's letters, or
+    /// `--length`'s counts; `None` in other styles.
+    pub(crate) fn lines(self) -> Option<Lines> {
+        match (self.form, self.length) {
+            (Form::Plain, true) => Some(Lines::Length),
+            _ if self.is_plain() => Some(Lines::Letters),
+            _ => None,
+        }
     }
 }
 

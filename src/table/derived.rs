@@ -11,7 +11,7 @@ use crate::mem::prefetch;
 use crate::rank::{PackedMoves, cells_rank, pack};
 use crate::shape::Move;
 use crate::table::packed::MAX_PACKED;
-use crate::table::{MoveSet, Steps, Table, Word, leads_back};
+use crate::table::{Lines, MoveSet, Steps, Table, Word, leads_back};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
@@ -281,7 +281,8 @@ pub(super) static NO_NEAR: Near = Near::NONE;
 
 impl<D: AsRef<[u8]>> Table<D> {
     /// Answers a run of boards toward one goal, a line each (the letters,
-    /// or `unsolvable`), into `out`, once the section's answers are derived
+    /// or their number of moves if `lines` says so, or `unsolvable`), into
+    /// `out`, once the section's answers are derived
     /// (see [`Table::write_answer`]): the ranks of the run come first, each
     /// answer fetched ahead, so that their loads overlap. Returns `false`,
     /// writing nothing, if the answers are not derived yet or a board is of
@@ -294,6 +295,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         &self,
         starts: &[Board],
         goal: &Board,
+        lines: Lines,
         out: &mut Vec<u8>,
     ) -> Result<bool, SolveError> {
         if starts.iter().any(|s| s.shape() != self.sections.shape) {
@@ -305,11 +307,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         let boards = starts.len() as u64;
         match &self.moves {
             MoveSet::Steps(steps) => match self.answers_after(steps, index, boards)? {
-                Some(answers) => self.write_derived(starts, goal, index, answers, out),
+                Some(answers) => self.write_derived(starts, goal, index, answers, lines, out),
                 None => return Ok(false),
             },
             MoveSet::Jumps(jumps) => match self.jump_answers_after(jumps, index, boards)? {
-                Some(answers) => self.write_derived(starts, goal, index, answers, out),
+                Some(answers) => self.write_derived(starts, goal, index, answers, lines, out),
                 None => return Ok(false),
             },
         }
@@ -324,22 +326,24 @@ impl<D: AsRef<[u8]>> Table<D> {
         goal: &Board,
         index: usize,
         answers: &[W],
+        lines: Lines,
         out: &mut Vec<u8>,
     ) {
-        match self.sections.shape.cells() {
-            9 => self.write_derived_of::<true, W>(starts, goal, index, answers, out),
-            _ => self.write_derived_of::<false, W>(starts, goal, index, answers, out),
+        let run = (starts, goal, index);
+        match (self.sections.shape.cells(), lines) {
+            (9, Lines::Letters) => self.write_derived_of::<true, false, W>(run, answers, out),
+            (9, Lines::Length) => self.write_derived_of::<true, true, W>(run, answers, out),
+            (_, Lines::Letters) => self.write_derived_of::<false, false, W>(run, answers, out),
+            (_, Lines::Length) => self.write_derived_of::<false, true, W>(run, answers, out),
         }
     }
 
     /// [`Table::write_derived`] on boards of 9 cells if `NINE`: ranked with
     /// no look at their shape, which took a multiplication and a branch a
-    /// board.
-    fn write_derived_of<const NINE: bool, W: Word>(
+    /// board; the number of moves instead of the letters if `LENGTH`.
+    fn write_derived_of<const NINE: bool, const LENGTH: bool, W: Word>(
         &self,
-        starts: &[Board],
-        goal: &Board,
-        index: usize,
+        (starts, goal, index): (&[Board], &Board, usize),
         answers: &[W],
         out: &mut Vec<u8>,
     ) {
@@ -366,6 +370,12 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
             for &entry in &entries[..run.len()] {
                 match answers.get(entry as usize) {
+                    Some(&answer) if LENGTH => {
+                        out.extend_from_slice(
+                            itoa::Buffer::new().format(answer.moves()).as_bytes(),
+                        );
+                        out.push(b'\n');
+                    }
                     Some(&answer) => {
                         answer.spell(true, out);
                     }

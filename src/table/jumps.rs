@@ -61,6 +61,11 @@ impl Word for [u64; 2] {
         }
         ((word >> 8) & 0xff) as usize
     }
+
+    #[inline(always)]
+    fn moves(self) -> usize {
+        ((self[0] >> 8) & 0xff) as usize
+    }
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
