@@ -19,7 +19,8 @@
 //! metric has tables and searches of its own behind the same [`Solver`]. [`Solver`] puts both behind one
 //! interface, and [`data`] says which shape is answered how, from which
 //! data, and where it lives. [`Solver::solve_many`] is the fast way to
-//! answer many boards: it runs the engine below on every core.
+//! answer many boards, and [`Solver::lengths_many`] to count their moves:
+//! they run the engine below on every core.
 //!
 //! - [`stream`] is the engine the `eight` program runs: boards in as text,
 //!   answers out in input order, each the fastest way (groups of walks,

@@ -64,6 +64,15 @@ fn check_batch(solver: &Solver, goal: &Board, boards: &[Vec<u8>], oracle: &commo
     let few = starts.len().min(100);
     let first = solver.solve_many(&starts[..few], goal).unwrap();
     assert!(first.iter().eq(answers.iter().take(few)));
+    // The lengths alone, counted from the derived answers.
+    let lengths = solver.lengths_many(&starts, goal).unwrap();
+    assert!(
+        lengths
+            .iter()
+            .map(|&length| length.map(usize::from))
+            .eq(answers.iter().map(|answer| answer.length())),
+        "lengths toward {goal}"
+    );
 }
 
 /// The answers of interleaved walks (`Table::solve_packed`) are

@@ -445,6 +445,13 @@ fn a_batch_of_searched_boards_matches_one_at_a_time() {
             );
         }
         assert_eq!(answers.get(5).unwrap().length(), None);
+        let lengths = solver.lengths_many(&starts, &goal).unwrap();
+        assert!(
+            lengths
+                .iter()
+                .map(|&length| length.map(usize::from))
+                .eq(answers.iter().map(|answer| answer.length()))
+        );
 
         let mut mixed = starts.clone();
         mixed.insert(3, Board::goal(Shape::EIGHT));

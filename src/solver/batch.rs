@@ -1,5 +1,6 @@
-//! Many boards at once: [`Solver::solve_many`], the engine's fast paths
-//! (groups of walks, answers derived in bulk, every core) behind one call.
+//! Many boards at once: [`Solver::solve_many`] and
+//! [`Solver::lengths_many`], the engine's fast paths (groups of walks,
+//! answers derived in bulk, every core) behind one call.
 
 use std::fmt;
 
@@ -53,6 +54,61 @@ impl Solver {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn solve_many(&self, starts: &[Board], goal: &Board) -> Result<Solutions, SolveError> {
+        let lines = self.answer_many(starts, goal, false)?;
+        Ok(Solutions::new(lines, self.metric()))
+    }
+
+    /// The number of moves of each answer of [`Solver::solve_many`], in
+    /// the solver's [metric](Solver::metric), or `None` for a board that
+    /// cannot reach `goal`: faster than the answers themselves, as a table
+    /// counts a run of boards from the answers it derives.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_many`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use eight::{Board, Shape, Solver};
+    ///
+    /// let solver = Solver::builtin(Shape::EIGHT)?;
+    /// let starts: Vec<Board> = ["2 3 4 1 5 x 7 6 8", "2 1 3 4 5 6 7 8 x"]
+    ///     .iter()
+    ///     .map(|text| text.parse())
+    ///     .collect::<Result<_, _>>()?;
+    /// let lengths = solver.lengths_many(&starts, &Board::goal(Shape::EIGHT))?;
+    /// assert_eq!(lengths, [Some(19), None]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn lengths_many(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+    ) -> Result<Vec<Option<u16>>, SolveError> {
+        let lines = self.answer_many(starts, goal, true)?;
+        Ok(lines
+            .split(|&b| b == b'\n')
+            .take(starts.len())
+            .map(|line| match line {
+                UNSOLVABLE => None,
+                digits => Some(
+                    digits
+                        .iter()
+                        .fold(0u16, |n, &d| n * 10 + u16::from(d - b'0')),
+                ),
+            })
+            .collect())
+    }
+
+    /// The engine's lines for `starts` toward `goal`: the letters, or the
+    /// lengths if `length`.
+    fn answer_many(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        length: bool,
+    ) -> Result<Vec<u8>, SolveError> {
         let shape = self.shape();
         if goal.shape() != shape {
             return Err(SolveError::Shape {
@@ -78,10 +134,11 @@ impl Solver {
         let mut config = Config::new(Layout::Fixed(shape));
         config.goal = Some(*goal);
         config.style.metric = self.metric();
+        config.style.length = length;
         let mut solvers = Solvers::alone(self.clone());
         let answers = stream::answer_boards(starts, config, &mut solvers, &Quiet)
             .map_err(|err| self.failure(err))?;
-        Ok(Solutions::new(answers.text, self.metric()))
+        Ok(answers.text)
     }
 
     /// The [`SolveError`] behind a run of the engine that failed.
