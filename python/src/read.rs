@@ -243,6 +243,16 @@ fn array_tiles(
             text,
         })
     };
+    // A row read whole: its tiles make a board (no tile twice), so that
+    // the first row wrong is the one told, whatever is wrong with it.
+    let row = |last: usize, tiles: &[u8]| {
+        Board::from_cells(shape, tiles)
+            .map(drop)
+            .map_err(|err| ArrayError {
+                board: at(last),
+                text: err.to_string(),
+            })
+    };
     // The array in C order as `dtype` (no copy if it is so already).
     let contiguous = |dtype: &str| {
         numpy
@@ -250,14 +260,19 @@ fn array_tiles(
             .map_err(python)
     };
     let tiles = match (dtype.kind(), dtype.itemsize()) {
-        (b'u', 1) => checked::<u8>(&contiguous("uint8")?, shape, u64::from, |index, value| {
-            check(index, Tile::Int(value.into()))
-        })?,
+        (b'u', 1) => checked::<u8>(
+            &contiguous("uint8")?,
+            shape,
+            u64::from,
+            |index, value| check(index, Tile::Int(value.into())),
+            row,
+        )?,
         (b'u', _) => checked::<u64>(
             &contiguous("uint64")?,
             shape,
             |v| v,
             |index, value| check(index, Tile::Int(value.into())),
+            row,
         )?,
         // A negative value is far off the board as a u64.
         (b'i', _) => checked::<i64>(
@@ -265,20 +280,26 @@ fn array_tiles(
             shape,
             |v| v as u64,
             |index, value| check(index, Tile::Int(value.into())),
+            row,
         )?,
         (b'f', ..=8) => checked::<f64>(
             &contiguous("float64")?,
             shape,
             |_| u64::MAX,
             |index, value| check(index, Tile::Float(value)),
+            row,
         )?,
         (b'O', _) => {
             let flat = array.call_method1("ravel", ("C",)).map_err(python)?;
             let items = flat.try_iter().map_err(python)?;
-            items
-                .enumerate()
-                .map(|(index, item)| check(index, Tile::of(&item.map_err(python)?)))
-                .collect::<Result<_, _>>()?
+            let mut tiles = Vec::new();
+            for (index, item) in items.enumerate() {
+                tiles.push(check(index, Tile::of(&item.map_err(python)?))?);
+                if tiles.len() % cells == 0 {
+                    row(index, &tiles[tiles.len() - cells..])?;
+                }
+            }
+            tiles
         }
         _ => {
             return Err(ArrayError::whole(format!(
@@ -294,12 +315,14 @@ fn array_tiles(
 
 /// The tiles of a C-ordered array of `T`s for boards of `shape`: at once
 /// if every value's `whole` number is a tile of the shape, else each read
-/// by `check`, which says what is wrong and where.
+/// by `check`, which says what is wrong and where, and each row read whole
+/// by `row`, told the index of its last value.
 fn checked<T: numpy::Element + Copy>(
     array: &Bound<'_, PyAny>,
     shape: Shape,
     whole: fn(T) -> u64,
     mut check: impl FnMut(usize, T) -> Result<u8, ArrayError>,
+    row: impl Fn(usize, &[u8]) -> Result<(), ArrayError>,
 ) -> Result<Vec<u8>, ArrayError> {
     let array = array
         .extract::<PyReadonlyArrayDyn<'_, T>>()
@@ -313,11 +336,14 @@ fn checked<T: numpy::Element + Copy>(
     if values.iter().all(|&value| whole(value) < cells) {
         return Ok(values.iter().map(|&value| whole(value) as u8).collect());
     }
-    values
-        .iter()
-        .enumerate()
-        .map(|(index, &value)| check(index, value))
-        .collect()
+    let mut tiles = Vec::with_capacity(values.len());
+    for (index, &value) in values.iter().enumerate() {
+        tiles.push(check(index, value)?);
+        if tiles.len() % shape.cells() == 0 {
+            row(index, &tiles[tiles.len() - shape.cells()..])?;
+        }
+    }
+    Ok(tiles)
 }
 
 /// The boards of a 2-D `(n, cells)` or 3-D `(n, rows, cols)` array, each

@@ -438,6 +438,17 @@ def test_a_tile_that_is_no_whole_number_on_the_board_is_refused(boards, message)
             call(boards)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64, np.float64, object])
+def test_the_first_wrong_row_is_told_whatever_is_wrong_with_it(dtype):
+    # Row 1 holds a tile twice; row 3 a value off the board: row 1 is told.
+    rows = [[1, 2, 3, 4, 5, 6, 7, 8, 0]] * 5
+    rows[1] = [1, 1, 3, 4, 5, 6, 7, 8, 0]
+    rows[3] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    for call in [eight.solve, eight.length]:
+        with pytest.raises(ValueError, match="^board 1: "):
+            call(np.array(rows, dtype=dtype))
+
+
 def test_whole_numbers_of_any_kind_are_tiles():
     masked = np.ma.masked_array([[1, 2, 3, 4, 5, 6, 7, 0, 8]], mask=False)
     assert eight.solve(masked) == ["r"]
