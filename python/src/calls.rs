@@ -165,9 +165,10 @@ impl Call<'_> {
                 work(&mut solvers)
             }
             Home::Kept(data) => {
-                let dir = data_dir(data.clone());
                 let key = (
-                    dir.as_ref().ok().map(|dir| dir.path().to_path_buf()),
+                    data_dir(data.clone())
+                        .ok()
+                        .map(|dir| dir.path().to_path_buf()),
                     self.metric,
                 );
                 let taken = {
@@ -175,9 +176,7 @@ impl Call<'_> {
                     let at = kept.iter().position(|(other, _)| *other == key);
                     at.map(|at| kept.swap_remove(at).1)
                 };
-                let mut solvers = taken.unwrap_or_else(|| {
-                    Solvers::new(&Quiet).with_data(dir).with_metric(self.metric)
-                });
+                let mut solvers = taken.unwrap_or_else(|| new_solvers(data.clone(), self.metric));
                 solvers.refresh();
                 let done = work(&mut solvers);
                 if !matches!(done, Err(PyErrText::Data(_))) {
