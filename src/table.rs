@@ -475,9 +475,20 @@ impl<D: AsRef<[u8]>> Table<D> {
         mut emit: impl FnMut(Move),
     ) -> Result<usize, TableError> {
         match &self.moves {
-            MoveSet::Steps(steps) => self.walk(steps, start, rank, index, emit),
-            MoveSet::Jumps(jumps) => self.walk_jumps(jumps, start, rank, index, |mv, len| {
-                (0..len).for_each(|_| emit(mv))
+            MoveSet::Steps(steps) => self.walk(start, rank, index, |codes, cells, blank, rank| {
+                let mv = Move::from_code(code_at(codes, *rank / 2));
+                let Some(target) = steps.neighbors[*blank][usize::from(mv.code())] else {
+                    return false;
+                };
+                let target = usize::from(target);
+                *rank = rank.wrapping_add_signed(rank_delta(cells, *blank, target));
+                cells.swap(*blank, target);
+                *blank = target;
+                emit(mv);
+                true
+            }),
+            MoveSet::Jumps(jumps) => self.walk(start, rank, index, |codes, cells, blank, rank| {
+                jumps.step(codes, cells, blank, rank, &mut emit)
             }),
         }
     }
@@ -488,15 +499,16 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.sections.section(goal, start)
     }
 
-    /// Follows the codes of section `index` from `start` to its goal,
-    /// keeping the rank up to date move by move ([`rank_delta`]).
+    /// Follows the codes of section `index` from `start` to its goal:
+    /// `step` makes the move of the code of the board (cells, blank and
+    /// rank), keeping the rank up to date ([`rank_delta`]), or says it
+    /// leaves the board. The number of moves.
     fn walk(
         &self,
-        steps: &Steps,
         start: &Board,
         mut rank: u64,
         index: usize,
-        mut emit: impl FnMut(Move),
+        mut step: impl FnMut(&[u8], &mut [u8], &mut usize, &mut u64) -> bool,
     ) -> Result<usize, TableError> {
         let codes = self.codes(index)?;
         let goal_rank = self.sections.goal_ranks[index];
@@ -519,16 +531,10 @@ impl<D: AsRef<[u8]>> Table<D> {
                     "do not reach the goal within the longest answer of the board",
                 ));
             }
-            let mv = Move::from_code(code_at(codes, rank / 2));
-            let Some(target) = steps.neighbors[blank][usize::from(mv.code())] else {
+            if !step(codes, cells, &mut blank, &mut rank) {
                 return Err(wrong("leave the board"));
-            };
-            let target = usize::from(target);
-            rank = rank.wrapping_add_signed(rank_delta(cells, blank, target));
-            cells.swap(blank, target);
-            blank = target;
+            }
             count += 1;
-            emit(mv);
         }
         Ok(count as usize)
     }

@@ -5,13 +5,13 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
-use crate::answer::{Proof, TableError};
+use crate::answer::TableError;
 use crate::bfs::entries;
 use crate::board::Board;
 use crate::mem::Huge;
 use crate::mtm::{Jumps, code_at, tree};
 use crate::rank::{PackedMoves, cells_rank, pack};
-use crate::shape::{MAX_CELLS, Move};
+use crate::shape::Move;
 use crate::table::packed::SPELLING;
 use crate::table::{Table, Word, derive_after};
 
@@ -29,6 +29,28 @@ pub(super) struct JumpMoves {
 }
 
 impl JumpMoves {
+    /// A step of a walk ([`Table::walk`]): makes the jump of the code of
+    /// the board (`cells`, `blank`, `rank`), handing `emit` each step of
+    /// the blank, or says it leaves the board.
+    #[inline(always)]
+    pub(super) fn step(
+        &self,
+        codes: &[u8],
+        cells: &mut [u8],
+        blank: &mut usize,
+        rank: &mut u64,
+        emit: &mut impl FnMut(Move),
+    ) -> bool {
+        let code = code_at(codes, *rank / 2);
+        if !self.jumps.fits(*blank, code) {
+            return false;
+        }
+        self.jumps.apply(cells, blank, rank, code);
+        let jump = self.jumps.jump(code);
+        (0..jump.len).for_each(|_| emit(jump.mv));
+        true
+    }
+
     pub(super) fn new(goals: &[Board]) -> JumpMoves {
         let shape = goals[0].shape();
         JumpMoves {
@@ -69,51 +91,6 @@ impl Word for [u64; 2] {
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
-    /// Follows the next jumps of section `index` from `start` to its goal,
-    /// handing each jump to `emit`; the number of jumps.
-    pub(super) fn walk_jumps(
-        &self,
-        moves: &JumpMoves,
-        start: &Board,
-        mut rank: u64,
-        index: usize,
-        mut emit: impl FnMut(Move, u8),
-    ) -> Result<usize, TableError> {
-        let codes = self.codes(index)?;
-        let goal_rank = self.sections.goal_ranks[index];
-        let mut cells = [0u8; MAX_CELLS];
-        let n = start.cells().len();
-        cells[..n].copy_from_slice(start.cells());
-        let mut blank = start.blank();
-        let mut count = 0;
-        let wrong = |problem| TableError::Wrong {
-            section: index,
-            blank: self.sections.goals[index].blank(),
-            proof: Proof::Walk {
-                board: *start,
-                problem,
-            },
-        };
-        while rank != goal_rank {
-            if count == self.sections.bound {
-                return Err(wrong(
-                    "do not reach the goal within the longest answer of the board",
-                ));
-            }
-            let code = code_at(codes, rank / 2);
-            if !moves.jumps.fits(blank, code) {
-                return Err(wrong("leave the board"));
-            }
-            moves
-                .jumps
-                .apply(&mut cells[..n], &mut blank, &mut rank, code);
-            let jump = moves.jumps.jump(code);
-            emit(jump.mv, jump.len);
-            count += 1;
-        }
-        Ok(count as usize)
-    }
-
     /// The answers of section `index`, if derived or worth deriving now
     /// that `boards` more boards ask for them: once [`derive_after`]
     /// boards have asked, if each fits in 56 letters (16 bytes a board,
