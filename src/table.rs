@@ -2,9 +2,11 @@
 //! table's moves are right.
 //!
 //! A [`Table`] reads a file of [next moves](crate::file) in place from any
-//! bytes. A board is answered by following its codes to the goal, at most
-//! [`Shape::diameter_bound`] moves, each one checked to stay on the board;
-//! the proof that the moves are right is in [`Table`]'s docs.
+//! bytes, in either [metric](crate::Metric): single steps of the blank, or
+//! the multi-tile metric's jumps (`table::jumps`). A board is answered by
+//! following its codes to the goal, at most [`Shape::diameter_bound`]
+//! moves, each one checked to stay on the board; the proof that the moves
+//! are right is in [`Table`]'s docs.
 //!
 
 use std::fmt;
@@ -131,8 +133,9 @@ pub(crate) fn section_toward(
         .ok_or(SolveError::NoData { shape, blank })
 }
 
-/// A table of next moves, read in place from any bytes: a `Vec<u8>`, a
-/// [memory map](crate::map), or a table built into the program.
+/// A table of next moves, of either [metric](Table::metric), read in place
+/// from any bytes: a `Vec<u8>`, a [memory map](crate::map), or a table
+/// built into the program.
 ///
 /// [`Table::new`] checks the header cheaply; a goal's codes are checked
 /// against their checksum and decompressed the first time a board is solved
@@ -156,6 +159,9 @@ pub(crate) fn section_toward(
 ///    answers are the lexicographically smallest of the shortest.
 ///
 /// It is one search over the tree the codes make, as fast as making them.
+/// A table of next jumps is proven alike, a move being a jump, and every
+/// code checked to start the canonical answer of the multi-tile metric
+/// (see [`Metric`](crate::Metric)).
 pub struct Table<D> {
     /// The file, its sections and their codes.
     sections: Sections<D>,
