@@ -1,5 +1,6 @@
-//! The multi-tile metric's moves in a table: the walk of next jumps, the
-//! boards at a distance, and answers derived 2 bits a letter in a `u128`.
+//! The multi-tile metric's moves in a table: a step of the walk of next
+//! jumps, the boards at a distance, and answers derived 2 bits a letter in
+//! two words a board.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
