@@ -382,7 +382,7 @@ impl MtmSearcher {
         Ok(())
     }
 
-    /// The groups of the databases read from a file (`6-6-3`), if any.
+    /// The groups of the databases read from a file (`7-7-1`), if any.
     pub(crate) fn databases_read(&self) -> Option<&str> {
         self.described.as_deref()
     }

@@ -14,8 +14,8 @@ use eight::{Metric, Shape};
 /// tables of next moves for shapes of up to 12 cells (one file per goal's
 /// blank cell), pattern databases for larger ones. With --metric mtm: the
 /// tables of the multi-tile metric instead, and for larger shapes its
-/// pattern databases (groups of six tiles: 6-6-3 on 4x4), which make its
-/// searches faster than those it builds itself.
+/// pattern databases (7-7-1 on 16 cells, groups of six tiles on fewer),
+/// which make its searches faster than those it builds itself.
 #[derive(clap::Parser, Debug)]
 #[command(name = "eight-gen", version)]
 pub struct Args {
