@@ -215,7 +215,12 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
     }
     // The pattern databases join the walking distances past a million
     // positions: here from the first, on near boards toward two goals.
+    // And on two threads, every budget cut up: the same answers, and the
+    // same positions counted.
     let strong = MtmSearcher::new(shape).with_databases_at_once();
+    let split = MtmSearcher::new(shape)
+        .with_databases_at_once()
+        .threads(2, 0);
     for goal_cells in [canonical(16, 15), canonical(16, 5)] {
         let oracle = MtmOracle::new(4, &goal_cells, 6);
         let goal = board(shape, &goal_cells);
@@ -223,11 +228,13 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
         near.sort();
         for _ in 0..150 {
             let cells = near[rng.below(near.len())];
-            let (found, _) = strong.solve_to(&board(shape, cells), &goal).unwrap();
+            let (found, nodes) = strong.solve_to(&board(shape, cells), &goal).unwrap();
             let letters = found
                 .moves()
                 .map(|moves| moves.iter().map(|m| m.letter()).collect());
             assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
+            let on_two = split.solve_to(&board(shape, cells), &goal).unwrap();
+            assert_eq!(on_two, (found, nodes), "{}", common::text(cells));
         }
     }
     let swapped = board(
@@ -526,6 +533,10 @@ fn the_search_matches_a_table_on_random_2x5_boards() {
     table.verify().unwrap();
     let walking = MtmSearcher::new(shape);
     let strong = MtmSearcher::new(shape).with_databases_at_once();
+    // Every budget cut up among three threads, from the first.
+    let split = MtmSearcher::new(shape)
+        .with_databases_at_once()
+        .threads(3, 0);
     let mut rng = Rng(25);
     for blank in [9, 2] {
         let goal = Board::canonical(shape, blank);
@@ -534,7 +545,8 @@ fn the_search_matches_a_table_on_random_2x5_boards() {
             let mut letters = Vec::new();
             let moves = table.write_answer(&start, &goal, &mut letters).unwrap();
             let expected: Option<Vec<u8>> = moves.map(|_| letters);
-            for searcher in [&walking, &strong] {
+            let mut counted = Vec::new();
+            for searcher in [&walking, &strong, &split] {
                 let (found, nodes) = searcher.solve_to(&start, &goal).unwrap();
                 // A board that is not the goal is answered by a search.
                 assert!(nodes > 0 || found.moves().is_none_or(|m| m.is_empty()));
@@ -542,6 +554,40 @@ fn the_search_matches_a_table_on_random_2x5_boards() {
                     .moves()
                     .map(|moves| moves.iter().map(|m| m.letter() as u8).collect());
                 assert_eq!(found, expected, "{start}");
+                counted.push(nodes);
+            }
+            // The threads change neither the answer nor the positions counted.
+            assert_eq!(counted[1], counted[2], "{start}");
+        }
+    }
+}
+
+#[test]
+fn a_search_cut_up_among_threads_answers_as_in_one_piece() {
+    // Random 3x4 and 4x4 boards, searched over several budgets: on one thread,
+    // and on two and three with every budget past the first hundred
+    // positions cut up. The answers and the positions counted are the same.
+    let mut rng = Rng(36);
+    for (shape, blanks, boards) in [("3x4", [11, 0], 4), ("4x4", [15, 0], 1)] {
+        let shape: Shape = shape.parse().unwrap();
+        let [one, two, three] = [(1, 0), (2, 100), (3, 100)].map(|(threads, after)| {
+            MtmSearcher::new(shape)
+                .with_databases_at_once()
+                .threads(threads, after)
+        });
+        for blank in blanks {
+            let goal = Board::canonical(shape, blank);
+            let mut solved = 0;
+            while solved < boards {
+                let start = board(shape, &rng.board(shape.cells()));
+                if !start.solvable_to(&goal) {
+                    continue;
+                }
+                let alone = one.solve_to(&start, &goal).unwrap();
+                assert_eq!(two.solve_to(&start, &goal).unwrap(), alone, "{start}");
+                assert_eq!(three.solve_to(&start, &goal).unwrap(), alone, "{start}");
+                // Counted once it was a search of several budgets cut up.
+                solved += usize::from(alone.1 > 300);
             }
         }
     }
