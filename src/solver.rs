@@ -88,7 +88,7 @@ impl Solver {
         let data = match &*self.engine {
             Engine::Table(table) => table.file().data(),
             Engine::Search(searcher) => searcher.table().file().data(),
-            Engine::JumpSearch(_) => return None,
+            Engine::JumpSearch(searcher) => return searcher.watch(),
         };
         data.watch()
     }

@@ -627,8 +627,89 @@ fn databases_made_by_the_generator_serve_the_search() {
         .arg(dir.path())
         .assert()
         .success();
+    // Read in place, the databases answer a solver until the file is
+    // rewritten; then the solver says so and its search stops.
+    let solver = Solver::load(
+        Shape::new(2, 7).unwrap(),
+        13,
+        Metric::Mtm,
+        &eight::DataDir::at(dir.path()),
+        None,
+        |_| {},
+    )
+    .unwrap();
+    let shape = Shape::new(2, 7).unwrap();
+    let goal_board = Board::from_cells(shape, &goal).unwrap();
+    let far = Board::from_cells(shape, boards[0]).unwrap();
+    assert_eq!(
+        solver.solve_to(&far, &goal_board).unwrap().to_string(),
+        oracle.best_path(boards[0]).unwrap()
+    );
+    assert_eq!(solver.changed(), None);
+    let original = std::fs::read(&file).unwrap();
+    let mut rewritten = original.clone();
+    let last = rewritten.len() - 1;
+    rewritten[last] ^= 1;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, &rewritten))
+        .unwrap();
+    assert_eq!(solver.changed(), Some(file.as_path()));
+    assert_eq!(
+        solver.solve_to(&far, &goal_board),
+        Err(eight::SolveError::Changed)
+    );
+    std::fs::write(&file, &original).unwrap();
+    // A count made wrong with the checksums made right again is refused
+    // by the proof at first use.
+    let raw = eight::file::RawFile::new(&original[..]).unwrap();
+    let mut counts: Vec<Vec<u8>> = (0..raw.header().sections.len())
+        .map(|i| raw.section_bytes(i).to_vec())
+        .collect();
+    let at = counts[0].iter().position(|&c| c > 2).unwrap();
+    counts[0][at] -= 1;
+    let sections: Vec<eight::file::NewSection<'_>> = raw
+        .header()
+        .sections
+        .iter()
+        .zip(&counts)
+        .map(|(section, counts)| eight::file::NewSection {
+            goal: goal_board,
+            tiles: section.tiles.clone(),
+            entries: section.entries,
+            max_depth: section.max_depth,
+            raw_len: section.raw_len,
+            bytes: counts,
+        })
+        .collect();
+    let mut wrong = Vec::new();
+    eight::file::write(
+        &mut wrong,
+        shape,
+        raw.header().rank,
+        raw.header().codec,
+        &sections,
+    )
+    .unwrap();
+    assert!(
+        eight::file::RawFile::new(&wrong[..])
+            .unwrap()
+            .verify()
+            .is_ok()
+    );
+    std::fs::write(&file, wrong).unwrap();
+    let (out, err, code) = common::run(
+        &["--metric", "mtm", "--shape", "2x7", "--data", data],
+        input.clone(),
+    );
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(
+        err.contains("eight-gen --metric mtm --shape 2x7 --blank 13"),
+        "{err}"
+    );
     // A changed byte is refused with the command that makes the file anew.
-    let mut bytes = std::fs::read(&file).unwrap();
+    let mut bytes = original;
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&file, bytes).unwrap();

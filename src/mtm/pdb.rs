@@ -10,6 +10,7 @@
 //! single-tile metric's do: one MTM move can carry tiles of three groups.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use crate::board::Board;
 use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile};
@@ -24,7 +25,41 @@ use crate::shape::{MAX_CELLS, Move, Shape};
 pub(crate) struct MtmPdb {
     /// The blank, then the group's tiles.
     tiles: Vec<u8>,
-    counts: Vec<u8>,
+    counts: Counts,
+}
+
+/// Bytes shared by the databases read from one file, read in place.
+pub(crate) type Shared = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// A database's counts: made in memory, or read in place from a file's
+/// bytes (a map of the file costs only the pages the searches touch).
+enum Counts {
+    Made(Vec<u8>),
+    Read {
+        bytes: Shared,
+        start: usize,
+        len: usize,
+    },
+}
+
+impl Counts {
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Counts::Made(counts) => counts,
+            Counts::Read { bytes, start, len } => &(**bytes).as_ref()[*start..*start + *len],
+        }
+    }
+}
+
+impl std::fmt::Debug for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = match self {
+            Counts::Made(_) => "made",
+            Counts::Read { .. } => "read",
+        };
+        write!(f, "{} counts {how}", self.bytes().len())
+    }
 }
 
 impl MtmPdb {
@@ -59,7 +94,7 @@ impl MtmPdb {
         );
         MtmPdb {
             tiles: items,
-            counts,
+            counts: Counts::Made(counts),
         }
     }
 
@@ -75,7 +110,7 @@ impl MtmPdb {
         for (slot, &tile) in at.iter_mut().zip(&self.tiles) {
             *slot = cell_of[usize::from(tile)];
         }
-        u32::from(self.counts[rank_placement(&at[..self.tiles.len()], n) as usize])
+        u32::from(self.counts.bytes()[rank_placement(&at[..self.tiles.len()], n) as usize])
     }
 }
 
@@ -123,13 +158,16 @@ pub fn generate_databases(
 pub(crate) fn write(goal: &Board, dbs: &[MtmPdb], out: &mut impl Write) -> io::Result<()> {
     let sections: Vec<NewSection<'_>> = dbs
         .iter()
-        .map(|db| NewSection {
-            goal: *goal,
-            tiles: db.tiles.clone(),
-            entries: db.counts.len() as u64,
-            max_depth: u32::from(db.counts.iter().copied().max().unwrap_or(0)),
-            raw_len: db.counts.len() as u64,
-            bytes: &db.counts,
+        .map(|db| {
+            let counts = db.counts.bytes();
+            NewSection {
+                goal: *goal,
+                tiles: db.tiles.clone(),
+                entries: counts.len() as u64,
+                max_depth: u32::from(counts.iter().copied().max().unwrap_or(0)),
+                raw_len: counts.len() as u64,
+                bytes: counts,
+            }
         })
         .collect();
     file::write(
@@ -141,15 +179,17 @@ pub(crate) fn write(goal: &Board, dbs: &[MtmPdb], out: &mut impl Write) -> io::R
     )
 }
 
-/// Reads the databases of a file (see [`write`]) toward its goal, checking
-/// the header, every group (the blank first, no tile twice) and every
-/// checksum: the goal, and the databases, copied into memory.
+/// Reads the databases of a file (see [`write`]) toward its goal, in
+/// place: checks the header, every group (the blank first, no tile twice),
+/// every section's length and each database's count at home (zero), but
+/// not the checksums nor the counts, which [`prove`] checks.
 ///
 /// # Errors
 ///
 /// Fails with the first thing wrong.
-pub(crate) fn read(data: &[u8]) -> Result<(Board, Vec<MtmPdb>), FileError> {
-    let file = RawFile::of_kind(data, Kind::JumpDbs)?;
+pub(crate) fn read(data: Shared) -> Result<(Board, Vec<MtmPdb>), FileError> {
+    let all = (*data).as_ref();
+    let file = RawFile::of_kind(all, Kind::JumpDbs)?;
     let shape = file.shape();
     let n = shape.cells();
     let header = file.header();
@@ -177,16 +217,37 @@ pub(crate) fn read(data: &[u8]) -> Result<(Board, Vec<MtmPdb>), FileError> {
             }
             .into());
         }
-        dbs.push(MtmPdb {
+        let bytes = file.section_bytes(index);
+        let db = MtmPdb {
             tiles: tiles.clone(),
-            counts: file.section(index)?.to_vec(),
-        });
+            counts: Counts::Read {
+                bytes: Arc::clone(&data),
+                start: bytes.as_ptr() as usize - all.as_ptr() as usize,
+                len: bytes.len(),
+            },
+        };
+        let mut home = [0u8; MAX_CELLS];
+        for (tile, cell) in home.iter_mut().enumerate() {
+            *cell = goal
+                .cells()
+                .iter()
+                .position(|&t| usize::from(t) == tile)
+                .unwrap_or(0) as u8;
+        }
+        if db.count(&home, n) != 0 {
+            return Err(FileError::Decode {
+                part: file::Part::Section(index),
+                reason: "the goal's count is not 0".to_string(),
+            });
+        }
+        dbs.push(db);
     }
     Ok((goal, dbs))
 }
 
 /// Proves databases read from a file right: each is its search made anew,
-/// entry for entry. `progress` hears of each database done.
+/// entry for entry (which a checksum only samples). `progress` hears of
+/// each database done.
 ///
 /// # Errors
 ///
@@ -198,14 +259,15 @@ pub(crate) fn prove(
 ) -> Result<(), PdbError> {
     for (group, db) in dbs.iter().enumerate() {
         let made = MtmPdb::build(goal, &db.tiles[1..]);
-        if let Some(entry) = (0..db.counts.len()).find(|&e| db.counts[e] != made.counts[e]) {
+        let (counts, made) = (db.counts.bytes(), made.counts.bytes());
+        if let Some(entry) = (0..counts.len()).find(|&e| counts[e] != made[e]) {
             let mut cells = vec![0u8; db.tiles.len()];
             unrank_placement(entry as u64, goal.shape().cells(), &mut cells);
             return Err(PdbError::NotAsSearched {
                 group,
                 cells,
-                got: u32::from(db.counts[entry]),
-                expected: made.counts[entry],
+                got: u32::from(counts[entry]),
+                expected: made[entry],
             });
         }
         progress(group as u64 + 1, dbs.len() as u64);

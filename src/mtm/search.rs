@@ -348,6 +348,9 @@ pub struct MtmSearcher {
     /// The positions of a budget after which the next is searched on
     /// [`MtmSearcher::threads`] threads.
     parallel_after: u64,
+    /// The file the databases are read from in place, looked at after
+    /// every budget: a search over a file that changed stops.
+    watch: Option<crate::map::Watch>,
 }
 
 impl MtmSearcher {
@@ -361,7 +364,20 @@ impl MtmSearcher {
             estimates: Mutex::new(Vec::new()),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             parallel_after: PARALLEL_AFTER,
+            watch: None,
         }
+    }
+
+    /// Stops every search with [`SolveError::Changed`] once `watch` says
+    /// the file the databases are read from changed.
+    pub(crate) fn watching(mut self, watch: Option<crate::map::Watch>) -> MtmSearcher {
+        self.watch = watch;
+        self
+    }
+
+    /// The watch on the file the databases are read from, if they are.
+    pub(crate) fn watch(&self) -> Option<&crate::map::Watch> {
+        self.watch.as_ref()
     }
 
     /// Sets the threads a long search runs on (by default one a core), and
@@ -434,7 +450,8 @@ impl MtmSearcher {
     ///
     /// # Errors
     ///
-    /// Fails if a board is not of the searcher's shape.
+    /// Fails if a board is not of the searcher's shape, or the file the
+    /// databases are read from changed during the search.
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
         for board in [start, goal] {
             if board.shape() != self.shape {
@@ -507,6 +524,10 @@ impl MtmSearcher {
                         )
                     }
                 };
+                // What a budget read from a file that changed is dropped.
+                if self.watch.as_ref().is_some_and(crate::map::Watch::changed) {
+                    return Err(SolveError::Changed);
+                }
                 match found {
                     Some(true) => {
                         return Ok((Solution::Moves(search.path), nodes + search.nodes));
