@@ -80,6 +80,7 @@ pub mod random;
 mod rank;
 mod shape;
 mod solver;
+mod split;
 pub mod stream;
 mod table;
 mod trust;

@@ -6,7 +6,7 @@ use crate::ida::state::State;
 use crate::ida::{CHANGE_CHECK, Searcher, View};
 use crate::prune::{self, Pruner};
 use crate::shape::{MAX_CELLS, Move};
-use std::sync::Mutex;
+use crate::split;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The nodes of a bound after which the next bound is searched on every
@@ -119,69 +119,45 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         let inside = self.nodes;
         self.nodes = nodes;
         self.path.clear();
-        let next = AtomicUsize::new(0);
-        let found = AtomicUsize::new(usize::MAX);
-        let results: Vec<Mutex<Option<Searched>>> =
-            tasks.iter().map(|_| Mutex::new(None)).collect();
         let (solver, pruner, spread, views, goal) =
             (self.solver, self.pruner, self.spread, self.views, self.goal);
-        let work = || {
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(task) = tasks.get(i) else {
-                    return;
+        let search = |task: &Task, i: usize, found: &AtomicUsize| {
+            if task.goal {
+                return Searched {
+                    step: Step::Found,
+                    nodes: 0,
+                    path: task.path.clone(),
                 };
-                if i > found.load(Ordering::Relaxed) {
-                    continue;
-                }
-                let result = if task.goal {
-                    Searched {
-                        step: Step::Found,
-                        nodes: 0,
-                        path: task.path.clone(),
-                    }
-                } else {
-                    let board = start.after(&task.path).expect("the path was played");
-                    let mut state = State::new(solver, views, &board);
-                    let mut search = Search {
-                        solver,
-                        pruner,
-                        spread,
-                        views,
-                        goal,
-                        neighbors: goal.shape().neighbor_table(),
-                        path: task.path.clone(),
-                        nodes: 0,
-                        stop: Some((&found, i)),
-                    };
-                    let g = task.path.len() as u32;
-                    let fsm = search.pruner.after(&task.path);
-                    let step = search.run(&mut state, g, bound, task.path.last().copied(), fsm);
-                    Searched {
-                        step,
-                        nodes: search.nodes,
-                        path: search.path,
-                    }
-                };
-                if let Step::Found = result.step {
-                    found.fetch_min(i, Ordering::Relaxed);
-                }
-                *results[i].lock().expect("no thread panics holding it") = Some(result);
+            }
+            let board = start.after(&task.path).expect("the path was played");
+            let mut state = State::new(solver, views, &board);
+            let mut search = Search {
+                solver,
+                pruner,
+                spread,
+                views,
+                goal,
+                neighbors: goal.shape().neighbor_table(),
+                path: task.path.clone(),
+                nodes: 0,
+                stop: Some((found, i)),
+            };
+            let g = task.path.len() as u32;
+            let fsm = search.pruner.after(&task.path);
+            let step = search.run(&mut state, g, bound, task.path.last().copied(), fsm);
+            Searched {
+                step,
+                nodes: search.nodes,
+                path: search.path,
             }
         };
-        std::thread::scope(|scope| {
-            for _ in 1..threads {
-                // A thread that cannot start leaves its share to the others.
-                let _ = std::thread::Builder::new().spawn_scoped(scope, work);
-            }
-            work();
+        let results = split::in_order(&tasks, threads, search, |searched| {
+            matches!(searched.step, Step::Found)
         });
         let mut done = 0;
         for (task, result) in tasks.iter().zip(results) {
-            let Searched { step, nodes, path } = result
-                .into_inner()
-                .expect("no thread panics holding it")
-                .expect("every subtree up to the first with the goal is searched");
+            let Searched { step, nodes, path } =
+                result.expect("every subtree up to the first with the goal is searched");
             done += nodes;
             match step {
                 Step::Over(over) => least = least.min(over),

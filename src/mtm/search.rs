@@ -48,6 +48,10 @@ use crate::board::Board;
 use crate::mtm::pdb::MtmPdb;
 use crate::shape::{MAX_CELLS, Move, Shape};
 
+use self::cut::Node;
+
+mod cut;
+
 /// A hasher for keys that are already well spread: walking-distance counts.
 #[derive(Default)]
 struct Spread(u64);
@@ -571,44 +575,11 @@ const WALKING_ALONE: u64 = 1 << 20;
 /// The positions of a budget after which the next budget is searched on
 /// every core, by default: a budget tries a few times the positions of the
 /// one before, so threads start for budgets of tens of milliseconds.
-pub(crate) const PARALLEL_AFTER: u64 = 100_000;
-
-/// The subtrees a budget is cut into, at least, for each thread.
-const TASKS_PER_THREAD: usize = 32;
+const PARALLEL_AFTER: u64 = 100_000;
 
 /// How often, in positions, a subtree's search looks whether an earlier
 /// subtree has found an answer.
 const STOP_CHECK: u64 = 1 << 12;
-
-/// A position of the search, and the moves left to it.
-#[derive(Clone, Copy)]
-struct Node {
-    cells: [u8; MAX_CELLS],
-    cell_of: [u8; MAX_CELLS],
-    blank: usize,
-    keys: Keys,
-    /// The way of the run it is in.
-    run: Option<Move>,
-    budget: u32,
-}
-
-/// A subtree of a budget cut up: the letters to it, its position, and the
-/// positions the search in one piece tries before it.
-struct Task {
-    path: Vec<Move>,
-    node: Node,
-    before: u64,
-    /// Whether the position is the goal.
-    goal: bool,
-}
-
-/// How the search of a subtree ended (as [`Search::down`] ends), after how
-/// many positions, on which letters.
-struct Searched {
-    found: Option<bool>,
-    nodes: u64,
-    path: Vec<Move>,
-}
 
 struct Search<'a> {
     neighbors: &'a [[Option<u8>; 4]; MAX_CELLS],
@@ -733,167 +704,6 @@ impl Search<'_> {
             found?;
         }
         Some(false)
-    }
-
-    /// Searches `root` within `budget` moves as [`Search::down`] does, on
-    /// `threads` threads: its first letters cut it into subtrees, which
-    /// the threads take in turn. Only for a search without a limit.
-    fn split(&mut self, root: &Node, budget: u32, threads: usize) -> Option<bool> {
-        debug_assert_eq!(self.limit, u64::MAX);
-        let nodes = self.nodes;
-        let mut tasks = Vec::new();
-        for depth in (2..).step_by(2) {
-            tasks.clear();
-            self.nodes = 0;
-            self.path.clear();
-            let mut node = Node { budget, ..*root };
-            let whole = self.cut(&mut node, depth, &mut tasks);
-            // No task: no path within the budget is `depth` letters long,
-            // and the cut has walked the whole search.
-            if whole || tasks.is_empty() || tasks.len() >= TASKS_PER_THREAD * threads {
-                break;
-            }
-        }
-        let inside = self.nodes;
-        self.nodes = nodes;
-        self.path.clear();
-        let next = AtomicUsize::new(0);
-        let first = AtomicUsize::new(usize::MAX);
-        let results: Vec<Mutex<Option<Searched>>> =
-            tasks.iter().map(|_| Mutex::new(None)).collect();
-        let (neighbors, estimate, databases, n, target) = (
-            self.neighbors,
-            self.estimate,
-            self.databases,
-            self.n,
-            self.target,
-        );
-        let work = || {
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(task) = tasks.get(i) else {
-                    return;
-                };
-                if i > first.load(Ordering::Relaxed) {
-                    continue;
-                }
-                let searched = match task.goal {
-                    true => Searched {
-                        found: Some(true),
-                        nodes: 0,
-                        path: task.path.clone(),
-                    },
-                    false => {
-                        let mut search = Search {
-                            neighbors,
-                            estimate,
-                            databases,
-                            n,
-                            target,
-                            path: task.path.clone(),
-                            nodes: 0,
-                            limit: u64::MAX,
-                            stop: Some((&first, i)),
-                        };
-                        let mut node = task.node;
-                        let found = search.down(
-                            &mut node.cells,
-                            &mut node.cell_of,
-                            node.blank,
-                            node.keys,
-                            node.run,
-                            node.budget,
-                        );
-                        Searched {
-                            found,
-                            nodes: search.nodes,
-                            path: search.path,
-                        }
-                    }
-                };
-                if searched.found == Some(true) {
-                    first.fetch_min(i, Ordering::Relaxed);
-                }
-                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
-            }
-        };
-        std::thread::scope(|scope| {
-            for _ in 1..threads {
-                // A thread that cannot start leaves its share to the others.
-                let _ = std::thread::Builder::new().spawn_scoped(scope, work);
-            }
-            work();
-        });
-        let mut done = 0;
-        for (task, result) in tasks.iter().zip(results) {
-            let Searched { found, nodes, path } = result
-                .into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .expect("every subtree up to the first with an answer is searched");
-            done += nodes;
-            match found {
-                Some(true) => {
-                    self.nodes += task.before + done;
-                    self.path = path;
-                    return Some(true);
-                }
-                Some(false) => {}
-                None => unreachable!("no subtree before the first with an answer stops"),
-            }
-        }
-        self.nodes += inside + done;
-        Some(false)
-    }
-
-    /// Walks `node` as [`Search::down`] does, but hands each position
-    /// `depth` letters in to `tasks` instead of searching it, with the
-    /// positions tried before it; `true` if the goal is met first (the last
-    /// task then holds it).
-    fn cut(&mut self, node: &mut Node, depth: usize, tasks: &mut Vec<Task>) -> bool {
-        let goal = node.cells == self.target;
-        if goal || self.path.len() == depth {
-            tasks.push(Task {
-                path: self.path.clone(),
-                node: *node,
-                before: self.nodes,
-                goal,
-            });
-            return goal;
-        }
-        self.nodes += 1;
-        let (blank, keys, run, budget) = (node.blank, node.keys, node.run, node.budget);
-        for mv in Move::ALL {
-            let Some(next) = self.neighbors[blank][usize::from(mv.code())] else {
-                continue;
-            };
-            let next = usize::from(next);
-            let left = match run {
-                Some(way) if way == mv => budget,
-                Some(way) if way == mv.opposite() => continue,
-                _ if budget == 0 => continue,
-                _ => budget - 1,
-            };
-            let tile = node.cells[next];
-            let mut child = Node {
-                keys: self.estimate.stepped(keys, tile, blank, next),
-                blank: next,
-                run: Some(mv),
-                budget: left,
-                ..*node
-            };
-            child.cells.swap(blank, next);
-            child.cell_of[usize::from(tile)] = blank as u8;
-            child.cell_of[0] = next as u8;
-            if self.within(&child.cells, &child.cell_of, next, child.keys, mv, left) {
-                self.path.push(mv);
-                let found = self.cut(&mut child, depth, tasks);
-                self.path.pop();
-                if found {
-                    return true;
-                }
-            }
-        }
-        false
     }
 
     /// Whether the board may be `left` moves from the goal once the run of
