@@ -47,6 +47,7 @@ use std::sync::OnceLock;
 use crate::answer::{Solution, SolveError};
 use crate::board::Board;
 use crate::pdb::PdbTable;
+use crate::progress::Reporter;
 use crate::prune::{self};
 use crate::rank::placements;
 use crate::shape::{MAX_CELLS, Symmetry};
@@ -352,33 +353,42 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         }
         let views = self.views(goal, frame);
         let state = State::new(self, &views, start);
+        let report = Reporter::start(goal.shape());
+        let told = report.as_ref();
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
-        match views.len() {
-            1 => self.deepen(start, state, &[views[0]], goal),
-            2 => self.deepen(start, state, &[views[0], views[1]], goal),
+        let searched = match views.len() {
+            1 => self.deepen(start, state, &[views[0]], goal, told),
+            2 => self.deepen(start, state, &[views[0], views[1]], goal, told),
             4 => self.deepen(
                 start,
                 state,
                 &std::array::from_fn::<_, 4, _>(|v| views[v]),
                 goal,
+                told,
             ),
             _ => self.deepen(
                 start,
                 state,
                 &std::array::from_fn::<_, 8, _>(|v| views[v]),
                 goal,
+                told,
             ),
+        };
+        if let (Some(report), Ok((Solution::Moves(moves), nodes))) = (report, &searched) {
+            report.end(moves.len() as u32, *nodes);
         }
+        searched
     }
 
     /// Deepens the bound from `state`'s estimate until a path to `goal`
-    /// fits under it, with `V` views.
+    /// fits under it, with `V` views, telling `report` each bound.
     fn deepen<const V: usize>(
         &self,
         start: &Board,
         mut state: State,
         views: &[View; V],
         goal: &Board,
+        report: Option<&Reporter>,
     ) -> Result<(Solution, u64), SolveError> {
         let spread = |search: &Search<D, V>| search.nodes >= self.spread_after.unwrap_or(u64::MAX);
         let mut search = Search {
@@ -419,6 +429,9 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
                 search.pruner = prune::pruner();
             }
             let nodes = search.nodes;
+            if let Some(report) = report {
+                report.bound(bound, nodes);
+            }
             // Each bound takes some times the nodes of the one before.
             let step = if self.threads > 1 && last >= self.parallel_after {
                 search.split(start, &state, bound)

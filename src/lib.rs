@@ -74,6 +74,7 @@ mod mem;
 mod mtm;
 pub mod parse;
 mod pdb;
+pub mod progress;
 mod prune;
 #[cfg(feature = "random")]
 pub mod random;

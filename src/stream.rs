@@ -56,6 +56,7 @@ use std::thread;
 
 use crate::answer::SolveError;
 use crate::board::{Board, Layout};
+use crate::progress::Deepening;
 use crate::solver::{Proving, Solver};
 
 pub use crate::stream::engine::run;
@@ -186,6 +187,12 @@ pub trait Host: Sync {
     /// A goal's data was loaded: `message` says which data answers it.
     fn loaded(&self, message: &str) {
         let _ = message;
+    }
+
+    /// A search on one of the engine's threads deepened, or ended
+    /// ([`crate::progress`]).
+    fn searching(&self, deepening: &Deepening) {
+        let _ = deepening;
     }
 }
 

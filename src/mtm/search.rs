@@ -46,6 +46,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::answer::{Solution, SolveError};
 use crate::board::Board;
 use crate::mtm::pdb::MtmPdb;
+use crate::progress::Reporter;
 use crate::shape::{MAX_CELLS, Move, Shape};
 
 use self::cut::Node;
@@ -483,6 +484,7 @@ impl MtmSearcher {
         }
         let keys = estimate.keys(&cells, start.blank());
         let mut nodes = 0;
+        let report = Reporter::start(self.shape);
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them.
         for strong in [estimate.read, true] {
@@ -513,6 +515,9 @@ impl MtmSearcher {
             let mut last = 0;
             loop {
                 let before = search.nodes;
+                if let Some(report) = &report {
+                    report.bound(budget, nodes + before);
+                }
                 let split = self.threads > 1 && limit == u64::MAX && last >= self.parallel_after;
                 let found = match split {
                     true => search.split(&root, budget, self.threads),
@@ -534,6 +539,12 @@ impl MtmSearcher {
                 }
                 match found {
                     Some(true) => {
+                        if let Some(report) = report {
+                            report.end(
+                                crate::Metric::Mtm.count_moves(&search.path) as u32,
+                                nodes + search.nodes,
+                            );
+                        }
                         return Ok((Solution::Moves(search.path), nodes + search.nodes));
                     }
                     Some(false) => budget += 1,

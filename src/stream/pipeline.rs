@@ -11,6 +11,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 
 use crate::board::{Board, Layout};
+use crate::progress::Deepening;
 use crate::solver::Solver;
 use crate::stream::batch::answer_batch;
 use crate::stream::chunk::{answer_chunk, answer_run, board_lines, clean_cut};
@@ -39,7 +40,12 @@ pub(super) struct Workers {
     pub(super) batches: SyncSender<Batch>,
     pub(super) answers: Receiver<(u64, Done)>,
     pub(super) count: usize,
+    pub(super) searching: Searching,
 }
+
+/// Each worker's search under way, if any: the number of its batch, and
+/// how far it has come.
+pub(super) type Searching = Arc<Mutex<Vec<Option<(u64, Deepening)>>>>;
 
 /// Batches jobs, answers them here or on the workers, and writes the
 /// answers in input order.
@@ -331,16 +337,31 @@ impl<'a> Pipeline<'a> {
         let (batches, queue) = mpsc::sync_channel::<Batch>(IN_FLIGHT * 4 * count);
         let queue = Arc::new(Mutex::new(queue));
         let (done, answers) = mpsc::channel();
-        for _ in 0..count {
+        let searching: Searching = Arc::new(Mutex::new(vec![None; count]));
+        for worker in 0..count {
             let (queue, done) = (Arc::clone(&queue), done.clone());
-            let (style, reading) = (self.style, self.reading);
+            let (style, reading, host) = (self.style, self.reading, self.host);
+            let searching = Arc::clone(&searching);
             self.host.spawn(Box::new(move || {
                 let mut scratch = Scratch::default();
+                // The batch answered, for the searches' word.
+                let batch = std::rc::Rc::new(std::cell::Cell::new(0));
+                let _told = crate::progress::install({
+                    let batch = std::rc::Rc::clone(&batch);
+                    move |deepening: &Deepening| {
+                        if let Ok(mut searching) = searching.lock() {
+                            searching[worker] =
+                                (!deepening.done).then_some((batch.get(), *deepening));
+                        }
+                        host.searching(deepening);
+                    }
+                });
                 loop {
                     let next = queue.lock().map(|queue| queue.recv());
                     let Ok(Ok((number, work, solvers))) = next else {
                         return;
                     };
+                    batch.set(number);
                     let answered = match work {
                         Work::Jobs(jobs) => answer_batch(&jobs, &solvers, style, &mut scratch),
                         Work::Run(run) => {
@@ -381,6 +402,7 @@ impl<'a> Pipeline<'a> {
             batches,
             answers,
             count,
+            searching,
         }
     }
 
@@ -506,8 +528,22 @@ impl<'a> Pipeline<'a> {
             if self.reporter.terminal && seconds > shown {
                 shown = seconds;
                 let line = self.lines.get(&self.written).copied().unwrap_or(0);
-                self.reporter
-                    .show(&format!("eight: answering from line {line}: {seconds} s"));
+                let searched = workers.searching.lock().ok().and_then(|searching| {
+                    searching
+                        .iter()
+                        .flatten()
+                        .find(|(batch, _)| *batch == self.written)
+                        .map(|(_, deepening)| {
+                            format!(
+                                "searching {} moves or more after {} positions",
+                                deepening.bound, deepening.nodes
+                            )
+                        })
+                });
+                let searched = searched.map_or(String::new(), |text| format!(", {text}"));
+                self.reporter.show(&format!(
+                    "eight: answering from line {line}: {seconds} s{searched}"
+                ));
             }
         };
         if shown > 0 {

@@ -111,7 +111,9 @@ struct Args {
     /// then exit.
     #[arg(long = "where")]
     show_where: bool,
-    /// Say on stderr which data answers each shape as it is first used.
+    /// Say on stderr which data answers each shape as it is first used,
+    /// and how each search past a second ended: its answer's length, the
+    /// positions it searched and how many a second.
     #[arg(long, short)]
     verbose: bool,
     /// Print the number of moves of each shortest answer instead of the

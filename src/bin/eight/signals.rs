@@ -14,10 +14,14 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use eight::Proving;
+use eight::progress::Deepening;
 use eight::stream::Host;
+
+/// How long a search runs before `--verbose` tells of it.
+const SHOW_SEARCH_AFTER: Duration = Duration::from_secs(1);
 
 /// The signal caught, or 0.
 static STOP: AtomicI32 = AtomicI32::new(0);
@@ -110,6 +114,14 @@ impl Host for Cli {
             )
             .as_bytes(),
         );
+    }
+
+    /// With `--verbose`, a search past a second says how it ended.
+    fn searching(&self, deepening: &Deepening) {
+        if self.verbose && deepening.done && deepening.elapsed >= SHOW_SEARCH_AFTER {
+            let text = format!("eight: a {} board {deepening}\n", deepening.shape);
+            let _ = io::stderr().lock().write_all(text.as_bytes());
+        }
     }
 
     fn loaded(&self, message: &str) {

@@ -1,0 +1,214 @@
+//! Word of a search as it deepens, for whoever shows it: a search tells
+//! the sink its thread runs under ([`with`]) each bound it starts and its
+//! end. A thread without a sink hears nothing, and its searches do not
+//! look at the clock.
+
+use std::cell::{Cell, RefCell};
+use std::time::{Duration, Instant};
+
+use crate::shape::Shape;
+
+/// How far a search has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deepening {
+    /// The board's shape.
+    pub shape: Shape,
+    /// The bound being searched: no answer is shorter.
+    pub bound: u32,
+    /// The positions searched so far.
+    pub nodes: u64,
+    /// The time since the search started.
+    pub elapsed: Duration,
+    /// Whether the search has ended (answered, or failed): the last word.
+    pub done: bool,
+    /// Whether it ended with an answer, of `bound` moves.
+    pub answered: bool,
+}
+
+/// How far the search has come, in words: `searching 48 moves or more,
+/// 12000000 positions in 4.0 s (3.0 million a second)`, or at its end
+/// `answered in 48 moves: …` (`searched without an answer: …`).
+impl std::fmt::Display for Deepening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let seconds = self.elapsed.as_secs_f64();
+        let rate = self.nodes as f64 / seconds.max(1e-9) / 1e6;
+        match (self.done, self.answered) {
+            (false, _) => write!(f, "searching {} moves or more", self.bound)?,
+            (true, true) => write!(f, "answered in {} moves:", self.bound)?,
+            (true, false) => write!(f, "searched without an answer:")?,
+        }
+        let sep = if self.done { "" } else { "," };
+        write!(
+            f,
+            "{sep} {} positions in {seconds:.1} s ({rate:.1} million a second)",
+            self.nodes
+        )
+    }
+}
+
+/// A sink of [`Deepening`]s.
+type Sink = Box<dyn Fn(&Deepening)>;
+
+thread_local! {
+    static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` with `report` told how every search this thread makes
+/// meanwhile deepens: each bound as it starts, then its end. The sink
+/// before is back afterwards.
+pub fn with<R>(report: impl Fn(&Deepening) + 'static, work: impl FnOnce() -> R) -> R {
+    let _installed = install(report);
+    work()
+}
+
+/// Tells `report` how every search this thread makes deepens, until the
+/// guard returned is dropped; the sink before is then back.
+#[must_use = "the sink is removed when the guard is dropped"]
+pub fn install(report: impl Fn(&Deepening) + 'static) -> Installed {
+    let before = SINK.with(|sink| sink.borrow_mut().replace(Box::new(report)));
+    Installed { before }
+}
+
+/// A sink installed on this thread by [`install`], until dropped.
+pub struct Installed {
+    before: Option<Sink>,
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let before = self.before.take();
+        let _ = SINK.try_with(|sink| *sink.borrow_mut() = before);
+    }
+}
+
+/// One search's reports; its end is told when it is dropped.
+pub(crate) struct Reporter {
+    shape: Shape,
+    started: Instant,
+    bound: Cell<u32>,
+    nodes: Cell<u64>,
+    answered: Cell<bool>,
+}
+
+impl Reporter {
+    /// The reports of a search of a board of `shape`, if this thread has a
+    /// sink.
+    pub(crate) fn start(shape: Shape) -> Option<Reporter> {
+        let listened = SINK
+            .try_with(|sink| sink.try_borrow().is_ok_and(|sink| sink.is_some()))
+            .unwrap_or(false);
+        listened.then(|| Reporter {
+            shape,
+            started: Instant::now(),
+            bound: Cell::new(0),
+            nodes: Cell::new(0),
+            answered: Cell::new(false),
+        })
+    }
+
+    /// The search starts `bound`, `nodes` searched so far. A bound below
+    /// one told before (a search starting again with a stronger estimate)
+    /// tells the larger.
+    pub(crate) fn bound(&self, bound: u32, nodes: u64) {
+        self.bound.set(self.bound.get().max(bound));
+        self.nodes.set(nodes);
+        self.tell(false);
+    }
+
+    /// The search ends with an answer of `moves` moves, `nodes` searched
+    /// in all (a search dropped without it ended without an answer).
+    pub(crate) fn end(self, moves: u32, nodes: u64) {
+        self.bound.set(moves);
+        self.nodes.set(nodes);
+        self.answered.set(true);
+    }
+
+    fn tell(&self, done: bool) {
+        let deepening = Deepening {
+            shape: self.shape,
+            bound: self.bound.get(),
+            nodes: self.nodes.get(),
+            elapsed: self.started.elapsed(),
+            done,
+            answered: done && self.answered.get(),
+        };
+        let _ = SINK.try_with(|sink| {
+            if let Ok(sink) = sink.try_borrow()
+                && let Some(report) = sink.as_ref()
+            {
+                report(&deepening);
+            }
+        });
+    }
+}
+
+impl Drop for Reporter {
+    fn drop(&mut self) {
+        self.tell(true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::ida::Searcher;
+    use crate::pdb::PdbTable;
+    use crate::shape::Shape;
+    use std::sync::{Arc, Mutex};
+
+    /// A search tells each bound it starts, rising, and then its end, with
+    /// the answer's length and the nodes it returns; a thread without a
+    /// sink, and a thread whose sink is gone, hear nothing.
+    #[test]
+    fn a_search_tells_its_bounds_then_its_end_to_its_thread_alone() {
+        let data = crate::data::builtin_pdb(Shape::FIFTEEN, 0).unwrap();
+        let searcher = Searcher::new(PdbTable::new(data).unwrap()).threads(1, 0);
+        let board: Board = "3 4 13 14 1 9 x 8 2 12 15 7 10 5 11 6".parse().unwrap();
+        let goal = Board::goal(Shape::FIFTEEN);
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let (solution, nodes) = with(
+            {
+                let heard = Arc::clone(&heard);
+                move |d: &Deepening| heard.lock().unwrap().push(*d)
+            },
+            || searcher.solve_to(&board, &goal).unwrap(),
+        );
+        let all = heard;
+        let heard = all.lock().unwrap().clone();
+        let (last, bounds) = heard.split_last().unwrap();
+        assert!(bounds.len() > 1 && bounds.iter().all(|d| !d.done));
+        assert!(
+            bounds
+                .windows(2)
+                .all(|w| w[0].bound < w[1].bound && w[0].nodes <= w[1].nodes)
+        );
+        assert!(last.done && last.answered);
+        let moves = solution.moves().unwrap().len();
+        assert_eq!((last.bound as usize, last.nodes), (moves, nodes));
+        assert_eq!(last.shape, Shape::FIFTEEN);
+        // Nothing told once the sink is gone.
+        searcher.solve_to(&board, &goal).unwrap();
+        assert_eq!(all.lock().unwrap().len(), heard.len());
+        let told = format!(
+            "{}",
+            Deepening {
+                done: false,
+                ..*last
+            }
+        );
+        assert_eq!(
+            told,
+            format!(
+                "searching {} moves or more, {nodes} positions in {:.1} s ({:.1} million a second)",
+                last.bound,
+                last.elapsed.as_secs_f64(),
+                nodes as f64 / last.elapsed.as_secs_f64().max(1e-9) / 1e6
+            )
+        );
+        assert!(format!("{last}").starts_with(&format!(
+            "answered in {} moves: {nodes} positions",
+            last.bound
+        )));
+    }
+}
