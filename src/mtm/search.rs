@@ -682,17 +682,8 @@ impl Search<'_> {
         {
             return None;
         }
-        for mv in Move::ALL {
-            let Some(next) = self.neighbors[blank][usize::from(mv.code())] else {
-                continue;
-            };
-            let next = usize::from(next);
-            let left = match run {
-                Some(way) if way == mv => budget,
-                Some(way) if way == mv.opposite() => continue,
-                _ if budget == 0 => continue,
-                _ => budget - 1,
-            };
+        let (steps, count) = self.steps(blank, run, budget);
+        for &(mv, next, left) in &steps[..count] {
             let tile = cells[next];
             let keys = self.estimate.stepped(keys, tile, blank, next);
             cells.swap(blank, next);
@@ -715,6 +706,35 @@ impl Search<'_> {
             found?;
         }
         Some(false)
+    }
+
+    /// The letters the blank on `blank` may take next, in order, each with
+    /// its new cell and the budget left after it: never back along the
+    /// run it is in (`run`), a letter on along the run free, any other
+    /// within `budget`.
+    #[inline(always)]
+    fn steps(
+        &self,
+        blank: usize,
+        run: Option<Move>,
+        budget: u32,
+    ) -> ([(Move, usize, u32); 4], usize) {
+        let mut steps = [(Move::Down, 0, 0); 4];
+        let mut count = 0;
+        for mv in Move::ALL {
+            let Some(next) = self.neighbors[blank][usize::from(mv.code())] else {
+                continue;
+            };
+            let left = match run {
+                Some(way) if way == mv => budget,
+                Some(way) if way == mv.opposite() => continue,
+                _ if budget == 0 => continue,
+                _ => budget - 1,
+            };
+            steps[count] = (mv, usize::from(next), left);
+            count += 1;
+        }
+        (steps, count)
     }
 
     /// Whether the board may be `left` moves from the goal once the run of

@@ -142,17 +142,8 @@ impl Search<'_> {
         }
         self.nodes += 1;
         let (blank, keys, run, budget) = (node.blank, node.keys, node.run, node.budget);
-        for mv in Move::ALL {
-            let Some(next) = self.neighbors[blank][usize::from(mv.code())] else {
-                continue;
-            };
-            let next = usize::from(next);
-            let left = match run {
-                Some(way) if way == mv => budget,
-                Some(way) if way == mv.opposite() => continue,
-                _ if budget == 0 => continue,
-                _ => budget - 1,
-            };
+        let (steps, count) = self.steps(blank, run, budget);
+        for &(mv, next, left) in &steps[..count] {
             let tile = node.cells[next];
             let mut child = Node {
                 keys: self.estimate.stepped(keys, tile, blank, next),
