@@ -479,6 +479,19 @@ pub enum ParseError {
         /// The shapes being read.
         layout: Layout,
     },
+    /// Rows separated by `/`, of equal length, of a board larger than any
+    /// shape answered.
+    #[error(
+        "a board of {rows} rows of {cols} tiles ({} cells) is larger than any eight answers: at \
+         most 16 cells, 2 to 8 rows of 2 to 8 tiles",
+        rows * cols
+    )]
+    TooLarge {
+        /// The rows.
+        rows: usize,
+        /// The tiles of each.
+        cols: usize,
+    },
     /// Rows of a grid not followed by the rest of the grid.
     #[error(
         "a {shape} grid cut short after {rows} of {} rows (a grid is {} consecutive lines of one row each){}",

@@ -339,8 +339,19 @@ fn classify_rows(tokens: &Tokens, layout: Layout) -> Line {
     };
     match candidates.into_iter().find(|&shape| fits(shape)) {
         Some(shape) => Line::Board(shape),
-        None => Line::Bad(ParseError::Rows { layout }),
+        None => Line::Bad(too_large(tokens, layout).unwrap_or(ParseError::Rows { layout })),
     }
+}
+
+/// Rows of equal length, their tiles written apart, that no shape holds
+/// for its size, where the rows tell the shape.
+fn too_large(tokens: &Tokens, layout: Layout) -> Option<ParseError> {
+    let rows = tokens.segment_count;
+    let cols = tokens.segments.first().map(|&(count, _)| count)?;
+    let equal = tokens.segments.iter().all(|&(count, _)| count == cols);
+    let larger = rows * cols > MAX_CELLS || rows.max(cols) > MAX_CELLS / 2;
+    (layout == Layout::Auto && equal && rows >= 2 && cols >= 2 && larger)
+        .then_some(ParseError::TooLarge { rows, cols })
 }
 
 /// The first token that is no tile of `shape` (or of any shape, for
@@ -1034,6 +1045,52 @@ mod tests {
         );
         assert_eq!(out.len(), 2);
         assert!(out.iter().all(|(_, r)| r.is_ok()), "{out:?}");
+    }
+
+    /// Rows of equal length too many for any shape say the board is too
+    /// large; rows of unequal length, or too large a board for a fixed
+    /// shape, say what rows are read.
+    #[test]
+    fn rows_of_a_board_larger_than_any_shape_say_so() {
+        let too_large = |rows: usize, cols: usize| {
+            Err(format!(
+                "a board of {rows} rows of {cols} tiles ({} cells) is larger than any eight \
+                 answers: at most 16 cells, 2 to 8 rows of 2 to 8 tiles",
+                rows * cols
+            ))
+        };
+        let out = parse_all(
+            Layout::Auto,
+            "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 x
+\
+             1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 x 19
+\
+             1 2 3 4 5 6 7 8 9/10 11 12 13 14 15 16 17 x
+\
+             1 2 3/4 5 6 7
+",
+        );
+        let results: Vec<_> = out.iter().map(|(_, r)| r.clone()).collect();
+        assert_eq!(results[0], too_large(5, 5));
+        assert_eq!(results[1], too_large(4, 5));
+        assert_eq!(results[2], too_large(2, 9));
+        assert_eq!(
+            results[3],
+            Err(
+                "rows separated by '/' must be rows of equal length: 2 to 8 rows of 2 to 8 \
+                 tiles, 16 tiles at most"
+                    .into()
+            )
+        );
+        let out = parse_all(
+            Layout::Fixed(Shape::FIFTEEN),
+            "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 x
+",
+        );
+        assert_eq!(
+            out[0].1,
+            Err("rows separated by '/' must be 4 rows of 4 tiles".into())
+        );
     }
 
     /// A board as written reads back as itself, whatever its shape, with
