@@ -245,18 +245,21 @@ pub(crate) fn read(data: Shared) -> Result<(Board, Vec<MtmPdb>), FileError> {
     Ok((goal, dbs))
 }
 
-/// Proves databases read from a file right: each is its search made anew,
-/// entry for entry (which a checksum only samples). `progress` hears of
-/// each database done.
+/// Proves databases read from a file right: the file's checksums, then
+/// each database its search made anew, entry for entry. `progress` hears
+/// of each database done.
 ///
 /// # Errors
 ///
-/// The first entry found wrong.
+/// The first section whose checksum fails, or the first entry found wrong.
 pub(crate) fn prove(
     goal: &Board,
     dbs: &[MtmPdb],
     mut progress: impl FnMut(u64, u64),
 ) -> Result<(), PdbError> {
+    if let Some(Counts::Read { bytes, .. }) = dbs.first().map(|db| &db.counts) {
+        RawFile::of_kind((**bytes).as_ref(), Kind::JumpDbs)?.verify()?;
+    }
     for (group, db) in dbs.iter().enumerate() {
         let made = MtmPdb::build(goal, &db.tiles[1..]);
         let (counts, made) = (db.counts.bytes(), made.counts.bytes());

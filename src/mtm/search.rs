@@ -416,11 +416,12 @@ impl MtmSearcher {
     }
 
     /// Proves the databases read from a file right again (see
-    /// [`Solver::verify`](crate::Solver::verify)): each made anew.
+    /// [`Solver::verify`](crate::Solver::verify)): the file's checksums, then each
+    /// database made anew.
     ///
     /// # Errors
     ///
-    /// The first entry found wrong.
+    /// The first damaged section or entry found wrong.
     pub(crate) fn prove_databases_read(&self) -> Result<(), crate::pdb::PdbError> {
         let estimates = self.estimates.lock().unwrap_or_else(|e| e.into_inner());
         for (goal, estimate) in estimates.iter().filter(|(_, e)| e.read) {

@@ -199,8 +199,7 @@ impl Solver {
         };
         let watch = map.watch().clone();
         let damaged = damaged(&path, build);
-        let data = Arc::new(Data::Mapped(map));
-        let (goal, databases) = crate::mtm::read_databases(data.clone())
+        let (goal, databases) = crate::mtm::read_databases(Arc::new(Data::Mapped(map)))
             .map_err(|e| damaged(Damage::Pdb(PdbError::File(e))))?;
         let groups: Vec<usize> = databases.iter().map(|db| db.tiles().len() - 1).collect();
         if goal != Board::canonical(shape, blank) || groups != sizes {
@@ -219,9 +218,6 @@ impl Solver {
         }
         if let Some(progress) = progress {
             prove_once(&watch, progress, |report| {
-                crate::file::RawFile::of_kind((*data).as_ref(), crate::file::Kind::JumpDbs)
-                    .and_then(|file| file.verify())
-                    .map_err(|e| Damage::Pdb(PdbError::File(e)))?;
                 crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::Pdb)
             })
             .map_err(damaged)?;
