@@ -10,7 +10,9 @@ selenium. With EIGHT_SCREENSHOT=PATH, a screenshot of the page goes there.
 """
 
 import os
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 from selenium import webdriver
@@ -22,20 +24,31 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 EIGHT = os.environ.get("EIGHT_BIN", os.path.join("target", "release", "eight"))
 
+# An empty data folder of the tests' own, for the page and the program
+# alike: what is built in answers, the same on every machine (databases
+# made on this one would answer the long search below too fast to watch).
+DATA = tempfile.mkdtemp(prefix="eight-page-")
+ENV = {**os.environ, "EIGHT_DATA": DATA}
+
 
 def program(args, stdin=""):
     """The program's output on `stdin`."""
-    return subprocess.run([EIGHT, *args], input=stdin, capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        [EIGHT, *args], input=stdin, capture_output=True, text=True, check=True, env=ENV
+    ).stdout
 
 
 @pytest.fixture(scope="module")
 def server():
-    child = subprocess.Popen([EIGHT, "serve", "--listen", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [EIGHT, "serve", "--listen", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True, env=ENV
+    )
     line = child.stderr.readline()
     url = line.split(" ")[2]
     yield url
     child.terminate()
     assert child.wait(timeout=30) == 0
+    shutil.rmtree(DATA, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
