@@ -195,6 +195,11 @@ pub(crate) fn read(data: Shared) -> Result<(Board, Vec<MtmPdb>), FileError> {
     let header = file.header();
     let goal = Board::from_cells(shape, &header.sections[0].goal)
         .map_err(|_| HeaderError::Goal { section: 0 })?;
+    // The goal's cell of each tile, where every count is 0.
+    let mut home = [0u8; MAX_CELLS];
+    for (cell, &tile) in goal.cells().iter().enumerate() {
+        home[usize::from(tile)] = cell as u8;
+    }
     let mut dbs = Vec::new();
     for (index, section) in header.sections.iter().enumerate() {
         let tiles = &section.tiles;
@@ -226,14 +231,6 @@ pub(crate) fn read(data: Shared) -> Result<(Board, Vec<MtmPdb>), FileError> {
                 len: bytes.len(),
             },
         };
-        let mut home = [0u8; MAX_CELLS];
-        for (tile, cell) in home.iter_mut().enumerate() {
-            *cell = goal
-                .cells()
-                .iter()
-                .position(|&t| usize::from(t) == tile)
-                .unwrap_or(0) as u8;
-        }
         if db.count(&home, n) != 0 {
             return Err(FileError::Decode {
                 part: file::Part::Section(index),
