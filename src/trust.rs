@@ -174,7 +174,8 @@ mod tests {
 
     #[test]
     fn a_record_holds_for_its_stamp_alone() {
-        let dir = tempfile_dir();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("2x7-6-7-blank0.pdb");
         fs::write(&path, b"bytes").unwrap();
         let stamp = Stamp::of(&File::open(&path).unwrap()).unwrap();
@@ -206,7 +207,6 @@ mod tests {
         let now = Stamp::of(&File::open(&path).unwrap()).unwrap();
         assert_ne!(now, stamp);
         assert!(!is_recorded(&path, &now));
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The stamp a proof is recorded under is the one of the descriptor
@@ -214,8 +214,8 @@ mod tests {
     /// has another, and bytes other than those expected have none.
     #[test]
     fn a_file_holds_its_bytes_under_the_stamp_of_the_descriptor_read() {
-        let dir = tempfile_dir().join("holds");
-        fs::create_dir_all(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("2x5-blank9.table");
         fs::write(&path, b"the bytes proven").unwrap();
         let read = crate::map::open(&path).unwrap();
@@ -239,14 +239,13 @@ mod tests {
         let now = Stamp::of(&File::open(&path).unwrap()).unwrap();
         assert_ne!((now.dev, now.ino), (stamp.dev, stamp.ino));
         assert!(!is_recorded(&path, &now), "the new file is not trusted");
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A record that is a FIFO is no record, and reading it never waits.
     #[test]
     fn a_record_that_is_a_fifo_is_not_waited_on() {
-        let dir = tempfile_dir().join("fifo");
-        fs::create_dir_all(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("3x4-blank11.table");
         fs::write(&path, b"bytes").unwrap();
         let stamp = Stamp::of(&File::open(&path).unwrap()).unwrap();
@@ -254,13 +253,5 @@ mod tests {
         // SAFETY: a NUL-terminated path that outlives the call.
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
         assert!(!is_recorded(&path, &stamp));
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    /// A folder of this test's own.
-    fn tempfile_dir() -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("eight-trust-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        dir
     }
 }
