@@ -1,6 +1,6 @@
 """Exact, instant sliding-puzzle answers: the shortest moves, and of those the
 lexicographically smallest (d < l < r < u, where the blank goes), for every
-rectangular board of up to 16 cells."""
+rectangular board of up to 25 cells."""
 
 from os import PathLike
 from typing import Any, Callable, Literal, Optional, Sequence, Union, overload
@@ -157,7 +157,7 @@ def generate(
 ) -> str:
     """Makes the data `shape` needs, as `eight-gen` makes it (the same
     bytes), into the data folder (data=, else $EIGHT_DATA or the user's data
-    folder): a table for 10 and 12 cells, pattern databases for 14 to 16
+    folder): a table for 10 and 12 cells, pattern databases for 14 to 25
     (groups of `partition`, such as "7-8", in the single-tile metric),
     toward goals with the blank at `blank` (else the last cell). Written
     whole, its proof recorded. progress(part, done, total) hears how far it

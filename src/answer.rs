@@ -215,6 +215,23 @@ pub enum SolveError {
         /// The longest answer of the shape.
         bound: u32,
     },
+    /// The board is farther from the goal than the databases made at start
+    /// answer at once: larger ones, made offline, are needed.
+    #[error(
+        "this {shape} board is far from the goal: {positions} positions searched without an \
+         answer over the databases made at start; make those that answer it with `{build}` \
+         ({cost})"
+    )]
+    TooFar {
+        /// The shape.
+        shape: Shape,
+        /// The positions searched.
+        positions: u64,
+        /// The command that makes the databases.
+        build: String,
+        /// What making them takes.
+        cost: &'static str,
+    },
     /// A data file was changed or cut short while it was read (see
     /// [`crate::map`]).
     #[error("a data file was changed or cut short while it was read")]

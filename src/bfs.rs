@@ -23,7 +23,7 @@ use crate::board::Board;
 use crate::file::{self, Codec, NewSection, RankScheme};
 use crate::mem::prefetch;
 use crate::rank::{PackedMoves, cells_rank, factorial, pack};
-use crate::shape::{MAX_CELLS, Move, Shape};
+use crate::shape::{Move, SMALL_CELLS, Shape};
 
 /// The most cells a board may have for a table of every board: `n! / 2`
 /// entries must fit in memory.
@@ -48,8 +48,8 @@ pub const LARGE_LEVEL: i32 = 9;
 
 /// The cells of a packed board of `n` cells, and the blank's cell.
 #[inline]
-pub(crate) fn unpack(packed: u64, n: usize) -> ([u8; MAX_CELLS], usize) {
-    let mut cells = [0u8; MAX_CELLS];
+pub(crate) fn unpack(packed: u64, n: usize) -> ([u8; SMALL_CELLS], usize) {
+    let mut cells = [0u8; SMALL_CELLS];
     let mut blank = 0;
     for (i, cell) in cells.iter_mut().enumerate().take(n) {
         *cell = (packed >> (4 * i) & 15) as u8;

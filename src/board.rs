@@ -9,7 +9,7 @@ use std::fmt;
 use crate::rank;
 #[cfg(target_arch = "x86_64")]
 use crate::rank::has_ssse3;
-use crate::shape::{MAX_CELLS, Move, Shape, Symmetry};
+use crate::shape::{MAX_CELLS, Move, SMALL_CELLS, Shape, Symmetry};
 
 /// A board: each tile `1..n` and the blank `0` in exactly one cell.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -97,9 +97,23 @@ impl Board {
     /// The board whose cells are the first of `cells`, known to hold every
     /// tile once, with zeros after them.
     #[inline]
-    pub(crate) fn from_cell_array(shape: Shape, cells: [u8; MAX_CELLS]) -> Board {
+    pub(crate) fn from_cell_array<const N: usize>(shape: Shape, cells: [u8; N]) -> Board {
         debug_assert!(cells[shape.cells()..].iter().all(|&c| c == 0));
-        Board { shape, cells }
+        let mut board = Board {
+            shape,
+            cells: [0; MAX_CELLS],
+        };
+        board.cells[..N].copy_from_slice(&cells);
+        board
+    }
+
+    /// The first [`SMALL_CELLS`] cells, all of a small board's, for the
+    /// work on them in the lanes of a vector.
+    #[inline(always)]
+    fn small_cells(&self) -> [u8; SMALL_CELLS] {
+        let mut cells = [0; SMALL_CELLS];
+        cells.copy_from_slice(&self.cells[..SMALL_CELLS]);
+        cells
     }
 
     /// The board with these cells, known to hold every tile once.
@@ -123,22 +137,28 @@ impl Board {
         &self.cells[..self.shape.cells()]
     }
 
-    /// The cells packed 4 bits each, the first lowest ([`crate::rank::pack`]):
-    /// in a vector where the processor has SSSE3, a multiply-add joining each
-    /// two cells into a byte.
+    /// The cells of a small board packed 4 bits each, the first lowest
+    /// ([`crate::rank::pack`]): in a vector where the processor has SSSE3, a
+    /// multiply-add joining each two cells into a byte.
     #[inline]
     pub(crate) fn packed(&self) -> u64 {
+        debug_assert!(self.shape.small());
         #[cfg(target_arch = "x86_64")]
         if has_ssse3() {
             // SAFETY: the processor has SSSE3 (and so SSE2), as `has_ssse3`
             // says.
-            return unsafe { pack_in_lanes(self.cells) };
+            return unsafe { pack_in_lanes(self.small_cells()) };
         }
         rank::pack(self.cells())
     }
 
     /// The board's rank, the index of its entry in a table: the Lehmer
     /// rank of the cells where its tiles stand, listed by tile, blank first.
+    ///
+    /// # Panics
+    ///
+    /// Panics if the board has more than [`SMALL_CELLS`] cells: no table
+    /// holds such boards, and their ranks pass 64 bits.
     ///
     /// ```
     /// use eight::Board;
@@ -156,14 +176,16 @@ impl Board {
     /// The cell that holds the blank.
     #[inline]
     pub fn blank(&self) -> usize {
-        // The lowest zero byte of the cells read as one word, with no
-        // branch on where it is (a scan mispredicts on random boards). The
-        // cells past the board's are zero too, but come after its blank.
+        // The lowest zero byte of the first 16 cells read as one word, with
+        // no branch on where it is (a scan mispredicts on random boards).
+        // The cells past the board's are zero too, but come after its blank.
         const ONES: u128 = u128::MAX / 0xFF;
-        let word = u128::from_le_bytes(self.cells);
+        let word = u128::from_le_bytes(self.small_cells());
         let zeros = word.wrapping_sub(ONES) & !word & (ONES << 7);
         match zeros {
-            0 => 0,
+            0 => (SMALL_CELLS..MAX_CELLS)
+                .find(|&cell| self.cells[cell] == 0)
+                .unwrap_or(0),
             _ => (zeros.trailing_zeros() / 8) as usize,
         }
     }
@@ -196,7 +218,10 @@ impl Board {
 
     /// The parity of the cells as a permutation: `0` even, `1` odd.
     pub fn parity(&self) -> usize {
-        board_rank_and_parity(self).1
+        match self.shape.small() {
+            true => board_rank_and_parity(self).1,
+            false => rank::parity(self.cells()),
+        }
     }
 
     /// This board with its tiles renamed so that `from` would become `to`:
@@ -213,15 +238,12 @@ impl Board {
         );
         let n = self.shape.cells();
         #[cfg(target_arch = "x86_64")]
-        if has_ssse3() {
+        if self.shape.small() && has_ssse3() {
             let names = names(from.cells(), to.cells());
             // SAFETY: the processor has SSSE3 (and so SSE2), as `has_ssse3`
             // says.
-            let cells = unsafe { rename_in_lanes(self.cells, names, n) };
-            return Board {
-                shape: self.shape,
-                cells,
-            };
+            let cells = unsafe { rename_in_lanes(self.small_cells(), names, n) };
+            return Board::from_cell_array(self.shape, cells);
         }
         let mut name = [0u8; MAX_CELLS];
         for (&old, &new) in from.cells().iter().zip(to.cells()) {
@@ -245,11 +267,8 @@ impl Board {
             let names = names(&from.cells[..9], &to.cells[..9]);
             // SAFETY: the processor has SSSE3 (and so SSE2), as `has_ssse3`
             // says.
-            let cells = unsafe { rename_in_lanes(self.cells, names, 9) };
-            return Board {
-                shape: self.shape,
-                cells,
-            };
+            let cells = unsafe { rename_in_lanes(self.small_cells(), names, 9) };
+            return Board::from_cell_array(self.shape, cells);
         }
         self.relabelled(from, to)
     }
@@ -342,8 +361,17 @@ pub fn board_rank(board: &Board) -> u64 {
 
 /// The rank of a board, as [`board_rank`], and the parity of its cells as a
 /// permutation (`0` even, `1` odd), in one count.
+///
+/// # Panics
+///
+/// Panics if the board has more than [`SMALL_CELLS`] cells.
 pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
-    rank::rank_and_parity::<false>(board.cells, board.shape.cells())
+    assert!(
+        board.shape.small(),
+        "a {} board has no rank: at most {SMALL_CELLS} cells do",
+        board.shape
+    );
+    rank::rank_and_parity::<false>(board.small_cells(), board.shape.cells())
 }
 
 /// [`board_rank_and_parity`] of a board known to have 9 cells if `NINE`,
@@ -351,7 +379,7 @@ pub fn board_rank_and_parity(board: &Board) -> (u64, usize) {
 #[inline(always)]
 pub(crate) fn board_rank_and_parity_of<const NINE: bool>(board: &Board) -> (u64, usize) {
     match NINE {
-        true => rank::rank_and_parity::<true>(board.cells, 9),
+        true => rank::rank_and_parity::<true>(board.small_cells(), 9),
         false => board_rank_and_parity(board),
     }
 }
@@ -385,7 +413,7 @@ fn names(from: &[u8], to: &[u8]) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2,ssse3")]
 #[inline]
-fn rename_in_lanes(cells: [u8; MAX_CELLS], names: u64, n: usize) -> [u8; MAX_CELLS] {
+fn rename_in_lanes(cells: [u8; SMALL_CELLS], names: u64, n: usize) -> [u8; SMALL_CELLS] {
     use std::arch::x86_64::*;
 
     use crate::rank::vector;
@@ -410,7 +438,7 @@ fn rename_in_lanes(cells: [u8; MAX_CELLS], names: u64, n: usize) -> [u8; MAX_CEL
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2,ssse3")]
 #[inline]
-fn pack_in_lanes(cells: [u8; MAX_CELLS]) -> u64 {
+fn pack_in_lanes(cells: [u8; SMALL_CELLS]) -> u64 {
     use std::arch::x86_64::*;
 
     let weights = _mm_set1_epi16(16 << 8 | 1);
@@ -421,7 +449,8 @@ fn pack_in_lanes(cells: [u8; MAX_CELLS]) -> u64 {
 /// Which board shapes a parser reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
-    /// Each board's own line tells its shape: 3x3 or 4x4.
+    /// Each board's own line tells its shape: 3x3, 4x4 or 5x5, or any
+    /// shape with rows joined by `/`.
     Auto,
     /// Every board has this shape.
     Fixed(Shape),
@@ -483,7 +512,7 @@ pub enum ParseError {
     /// shape answered.
     #[error(
         "a board of {rows} rows of {cols} tiles ({} cells) is larger than any eight answers: at \
-         most 16 cells, 2 to 8 rows of 2 to 8 tiles",
+         most 25 cells, 2 to 12 rows of 2 to 12 tiles",
         rows * cols
     )]
     TooLarge {
@@ -551,8 +580,8 @@ impl fmt::Display for LineRule {
                 shape.cols()
             ),
             Layout::Auto => f.write_str(
-                "a board is 9 tiles (3x3) or 16 (4x4), a row a line, or rows joined by '/'; \
-                     else --shape",
+                "a board is 9 tiles (3x3), 16 (4x4) or 25 (5x5), a row a line, or rows joined \
+                 by '/'; else --shape",
             ),
         }
     }
@@ -584,7 +613,7 @@ impl fmt::Display for SlashRule {
         match self.0 {
             Layout::Fixed(shape) => write!(f, "{} rows of {} tiles", shape.rows(), shape.cols()),
             Layout::Auto => {
-                f.write_str("rows of equal length: 2 to 8 rows of 2 to 8 tiles, 16 tiles at most")
+                f.write_str("rows of equal length: 2 to 12 rows of 2 to 12 tiles, 25 tiles at most")
             }
         }
     }
@@ -724,7 +753,7 @@ mod tests {
     #[test]
     fn packing_is_packing_cell_by_cell() {
         let mut seed = 16u64;
-        for shape in Shape::all() {
+        for shape in Shape::all().filter(|s| s.small()) {
             let n = shape.cells();
             let mut cells: Vec<u8> = (0..n as u8).collect();
             for _ in 0..1000 {
@@ -755,10 +784,10 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) as usize % below
         };
-        for shape in Shape::all() {
+        for shape in Shape::all().filter(|s| s.small()) {
             let n = shape.cells();
             for _ in 0..1000 {
-                let mut cells = [0u8; MAX_CELLS];
+                let mut cells = [0u8; SMALL_CELLS];
                 let mut name = [0u8; MAX_CELLS];
                 for (i, (cell, name)) in cells.iter_mut().zip(&mut name).enumerate().take(n) {
                     (*cell, *name) = (i as u8, i as u8);
@@ -772,9 +801,11 @@ mod tests {
                 });
                 // SAFETY: the processor has SSSE3, as checked above.
                 let shuffled = unsafe { rename_in_lanes(cells, names, n) };
+                let mut wide = [0u8; MAX_CELLS];
+                wide[..SMALL_CELLS].copy_from_slice(&cells);
                 assert_eq!(
-                    shuffled,
-                    rename(cells, name, n),
+                    shuffled[..],
+                    rename(wide, name, n)[..SMALL_CELLS],
                     "{shape} {cells:?} {name:?}"
                 );
             }

@@ -332,6 +332,8 @@ impl DataFile {
             // 4x4 7-7-1: 206 s and 2.0 GB; 2x7: 9.5 s; 3x5: 12.8 s.
             (Metric::Mtm, Method::Search, 16) => "about 3.5 minutes and 2 GB of memory",
             (Metric::Mtm, Method::Search, _) => "about 10 to 15 s",
+            // 5x5 6-6-6-6: 3.0 min and 1.5 GB.
+            (Metric::Stm, Method::Search, 21..) => "about 3 minutes and 1.5 GB of memory",
             // 4x4 or 2x8 7-8: 2.2 min and 1.6 GB; 3x5 7-7: 20.7 s; 2x7 6-7: 7.4 s.
             (Metric::Stm, Method::Search, _) if largest >= 8 => {
                 "about 2 minutes and 1.6 GB of memory"
@@ -387,9 +389,15 @@ pub fn join_sizes(sizes: &[usize]) -> String {
         .join("-")
 }
 
+/// The most placements of a group of the databases made by default: the
+/// 8 tiles of a 16-cell board have 519 million, 6 of 25 cells 128 million,
+/// 7 of 20 cells 391 million, 7 of 25 cells 2.4 billion.
+const MOST_PLACEMENTS: u64 = 600_000_000;
+
 /// The group sizes of the pattern databases searched by default. In the
-/// single-tile metric, two groups as even as can be, the smaller first (7-8
-/// for the 4x4 board); in the multi-tile metric, whose databases keep the
+/// single-tile metric, the fewest groups with at most 600 million
+/// placements each, as even as can be, the smaller first (7-8 for the 4x4
+/// board, 6-6-6-6 for 5x5, 6-6-7 for 4x5); in the multi-tile metric, whose databases keep the
 /// blank's cell, the tiles in order seven at a time on 16 cells (7-7-1: on
 /// 30 random 4x4 boards 0.12 s of CPU a board, against 0.73 to 0.99 s over
 /// 6-6-3; docs/metric.md), six at a time on fewer (6-6-2 on 3x5, whose
@@ -397,7 +405,15 @@ pub fn join_sizes(sizes: &[usize]) -> String {
 pub fn default_partition(shape: Shape, metric: Metric) -> Vec<usize> {
     let tiles = shape.cells() - 1;
     match metric {
-        Metric::Stm => vec![tiles / 2, tiles - tiles / 2],
+        Metric::Stm => {
+            // The fewest groups of at most `largest` tiles, as even as can
+            // be, the smaller first.
+            let largest = (1..tiles)
+                .take_while(|&k| crate::rank::placements(shape.cells(), k) <= MOST_PLACEMENTS)
+                .last()
+                .unwrap_or(1);
+            even_groups(tiles, largest)
+        }
         Metric::Mtm => {
             let group = match shape.cells() {
                 16 => 7,
@@ -409,6 +425,15 @@ pub fn default_partition(shape: Shape, metric: Metric) -> Vec<usize> {
                 .collect()
         }
     }
+}
+
+/// The sizes of the fewest groups of at most `largest` of `tiles` tiles, as
+/// even as can be, the smaller first: 17 tiles by at most 4 are 3-3-3-4-4.
+pub(crate) fn even_groups(tiles: usize, largest: usize) -> Vec<usize> {
+    let groups = tiles.div_ceil(largest.max(1));
+    (0..groups)
+        .map(|g| tiles / groups + usize::from(g >= groups - tiles % groups))
+        .collect()
 }
 
 /// The shape whose pattern databases serve `shape`: itself, or its
@@ -546,7 +571,20 @@ mod tests {
             assert_eq!(file.command_to(None), command);
             assert_eq!(file.command(&given), format!("{command} --out /d"));
         }
-        assert_eq!(default_partition(shape("2x8"), Metric::Stm), [7, 8]);
+        for (text, sizes) in [
+            ("2x7", &[6, 7][..]),
+            ("3x5", &[7, 7]),
+            ("2x8", &[7, 8]),
+            ("4x4", &[7, 8]),
+            ("2x9", &[5, 6, 6]),
+            ("4x5", &[6, 6, 7]),
+            ("3x7", &[6, 7, 7]),
+            ("2x11", &[5, 5, 5, 6]),
+            ("4x6", &[5, 6, 6, 6]),
+            ("5x5", &[6, 6, 6, 6]),
+        ] {
+            assert_eq!(default_partition(shape(text), Metric::Stm), sizes, "{text}");
+        }
         assert_eq!(default_partition(shape("2x8"), Metric::Mtm), [7, 7, 1]);
         assert_eq!(default_partition(shape("3x5"), Metric::Mtm), [6, 6, 2]);
         assert_eq!(default_partition(shape("2x7"), Metric::Mtm), [6, 6, 1]);

@@ -117,6 +117,10 @@ pub struct Searcher<D> {
     /// The file the databases are read from in place, looked at every
     /// [`CHANGE_CHECK`] nodes: a search over a file that changed stops.
     watch: Option<crate::map::Watch>,
+    /// For databases made at start, too weak for far boards: the nodes
+    /// after which a search gives up with [`SolveError::TooFar`], and the
+    /// command that makes databases for every board.
+    near: Option<(u64, String, &'static str)>,
 }
 
 impl<D> std::fmt::Debug for Searcher<D> {
@@ -205,7 +209,22 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             parallel_after: PARALLEL_AFTER,
             prune_after: Some(PRUNE_AFTER),
             watch: None,
+            near: None,
         }
+    }
+
+    /// Gives up on a board with [`SolveError::TooFar`] once a bound starts
+    /// after `nodes` of its search, naming `build`, the command that makes
+    /// databases that answer it, and its `cost`: for databases made at
+    /// start.
+    pub(crate) fn near(mut self, nodes: u64, build: String, cost: &'static str) -> Searcher<D> {
+        self.near = Some((nodes, build, cost));
+        self
+    }
+
+    /// Whether the search gives up on far boards ([`Searcher::near`]).
+    pub(crate) fn near_only(&self) -> bool {
+        self.near.is_some()
     }
 
     /// Stops every search with [`SolveError::Changed`] once `watch` says
@@ -414,6 +433,16 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
                 return Err(SolveError::TooDeep {
                     shape: goal.shape(),
                     bound: self.bound,
+                });
+            }
+            if let Some((most, build, cost)) = &self.near
+                && search.nodes >= *most
+            {
+                return Err(SolveError::TooFar {
+                    shape: goal.shape(),
+                    positions: search.nodes,
+                    build: build.clone(),
+                    cost,
                 });
             }
             if search.spread.is_empty() && self.spread_after.is_some() {

@@ -34,7 +34,7 @@ use std::str::FromStr;
 
 use crate::board::Board;
 use crate::rank::{rank_delta, unrank};
-use crate::shape::{MAX_CELLS, Move, Shape};
+use crate::shape::{Move, SMALL_CELLS, Shape};
 
 mod bfs;
 mod pdb;
@@ -145,9 +145,9 @@ pub(crate) struct Jumps {
     /// the blank at `cell`, in code order.
     from: Vec<Vec<u8>>,
     /// `target[cell][code]`: the cell the jump reaches, or [`NONE`].
-    target: [[u8; 16]; MAX_CELLS],
+    target: [[u8; 16]; SMALL_CELLS],
     /// `neighbors[cell][move code]`: where one step goes.
-    neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    neighbors: [[Option<u8>; 4]; SMALL_CELLS],
     /// The code of the jump that undoes each code's.
     undo: [u8; 16],
 }
@@ -163,7 +163,7 @@ impl Jumps {
             all.extend((1..=longest as u8).map(|len| Jump { mv, len }));
         }
         debug_assert!(all.len() <= 16);
-        let mut target = [[NONE; 16]; MAX_CELLS];
+        let mut target = [[NONE; 16]; SMALL_CELLS];
         let mut from = vec![Vec::new(); shape.cells()];
         for cell in 0..shape.cells() {
             for (code, jump) in all.iter().enumerate() {
@@ -241,11 +241,11 @@ impl Jumps {
     #[inline]
     pub(crate) fn reach(
         &self,
-        cells: &[u8; MAX_CELLS],
+        cells: &[u8; SMALL_CELLS],
         blank: usize,
         rank: u64,
         code: u8,
-    ) -> ([u8; MAX_CELLS], usize, u64) {
+    ) -> ([u8; SMALL_CELLS], usize, u64) {
         let (mut cells, mut blank, mut rank) = (*cells, blank, rank);
         let n = self.shape.cells();
         self.apply(&mut cells[..n], &mut blank, &mut rank, code);
@@ -254,12 +254,12 @@ impl Jumps {
 
     /// The board of table entry `entry` (the ranks `2·entry` and
     /// `2·entry + 1`) that can reach `goal`: its cells, blank and rank.
-    pub(crate) fn board_of(&self, entry: u64, goal: &Board) -> ([u8; MAX_CELLS], usize, u64) {
+    pub(crate) fn board_of(&self, entry: u64, goal: &Board) -> ([u8; SMALL_CELLS], usize, u64) {
         let n = self.shape.cells();
         for rank in [2 * entry, 2 * entry + 1] {
-            let mut positions = [0u8; MAX_CELLS];
+            let mut positions = [0u8; SMALL_CELLS];
             unrank(rank, &mut positions[..n]);
-            let mut cells = [0u8; MAX_CELLS];
+            let mut cells = [0u8; SMALL_CELLS];
             for (tile, &cell) in positions[..n].iter().enumerate() {
                 cells[usize::from(cell)] = tile as u8;
             }
@@ -278,7 +278,7 @@ impl Jumps {
 /// jump leads one move closer.
 pub(crate) fn next_code(
     jumps: &Jumps,
-    cells: &[u8; MAX_CELLS],
+    cells: &[u8; SMALL_CELLS],
     blank: usize,
     rank: u64,
     d: u8,
@@ -311,7 +311,7 @@ pub(crate) fn next_code(
 /// goal (`d > 0`): the smallest direction of its jumps one move closer.
 fn first_letter(
     jumps: &Jumps,
-    cells: &[u8; MAX_CELLS],
+    cells: &[u8; SMALL_CELLS],
     blank: usize,
     rank: u64,
     d: u8,

@@ -28,15 +28,15 @@
 //!
 //! With [`Layout::Fixed`] every board has that shape. With
 //! [`Layout::Auto`] each board's shape is told by its own line: 9 tiles make
-//! a 3x3 board and 16 tokens a 4x4 board; a line of 3 tiles is a row of a
-//! 3x3 grid and a line of 4 tokens a row of a 4x4 grid. Other shapes are read
-//! only when named.
+//! a 3x3 board, 16 tokens a 4x4 board and 25 a 5x5 board; a line of 3 tiles
+//! is a row of a 3x3 grid and a line of 4 tokens a row of a 4x4 grid. Other
+//! shapes are read only when named, or written with `/` between rows.
 
 use std::str::FromStr;
 
 use crate::board::Board;
 pub use crate::board::{Layout, ParseError};
-use crate::shape::{MAX_CELLS, Shape};
+use crate::shape::{MAX_CELLS, SMALL_CELLS, Shape};
 
 /// The longest token kept for messages; longer ones are cut short.
 const MAX_TOKEN: usize = 64;
@@ -286,6 +286,8 @@ fn classify(tokens: &Tokens, layout: Layout) -> Line {
                 Line::Board(Shape::EIGHT)
             } else if count == 16 {
                 Line::Board(Shape::FIFTEEN)
+            } else if count == 25 {
+                Line::Board(Shape::TWENTY_FOUR)
             } else if chars == 3 {
                 Line::Row(Shape::EIGHT)
             } else if count == 4 {
@@ -621,7 +623,8 @@ impl Parser {
             Layout::Fixed(shape) => [shape.cols(), shape.cells()],
             Layout::Auto => [3, 4],
         };
-        let no_board = count != n && count != 16 && count > 0 && !rows.contains(&count);
+        let no_board =
+            count != n && count != 16 && count != 25 && count > 0 && !rows.contains(&count);
         (joined == 0 && no_board).then_some(Err(ParseError::LineLength {
             layout: self.layout,
             got: count,
@@ -661,7 +664,7 @@ impl Parser {
     /// of the fast path's shape once; the 3x3 board in a loop of known
     /// length.
     #[inline(always)]
-    fn usual_line(&self, line: &[u8]) -> Option<[u8; MAX_CELLS]> {
+    fn usual_line(&self, line: &[u8]) -> Option<[u8; SMALL_CELLS]> {
         match self.fast_cells {
             9 => self.usual_line_of::<9>(line),
             _ => self.usual_line_of::<0>(line),
@@ -672,7 +675,7 @@ impl Parser {
     /// The cells are gathered in a word rather than stored one by one, so
     /// that the board is not read back byte by byte.
     #[inline(always)]
-    fn usual_line_of<const N: usize>(&self, line: &[u8]) -> Option<[u8; MAX_CELLS]> {
+    fn usual_line_of<const N: usize>(&self, line: &[u8]) -> Option<[u8; SMALL_CELLS]> {
         let n = if N == 0 { self.fast_cells } else { N };
         let mut packed = 0u128;
         let mut seen = 0u32;
@@ -943,8 +946,8 @@ mod tests {
         assert_eq!(
             shapes[3],
             Err(
-                "15 tiles on one line: a board is 9 tiles (3x3) or 16 (4x4), a row a line, or \
-                 rows joined by '/'; else --shape"
+                "15 tiles on one line: a board is 9 tiles (3x3), 16 (4x4) or 25 (5x5), a row a \
+                 line, or rows joined by '/'; else --shape"
                     .into()
             )
         );
@@ -1055,30 +1058,30 @@ mod tests {
         let too_large = |rows: usize, cols: usize| {
             Err(format!(
                 "a board of {rows} rows of {cols} tiles ({} cells) is larger than any eight \
-                 answers: at most 16 cells, 2 to 8 rows of 2 to 8 tiles",
+                 answers: at most 25 cells, 2 to 12 rows of 2 to 12 tiles",
                 rows * cols
             ))
         };
         let out = parse_all(
             Layout::Auto,
-            "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 x
+            "1 2 3 4 5 6/7 8 9 10 11 12/13 14 15 16 17 18/19 20 21 22 23 24/25 26 27 28 29 x
 \
-             1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 x 19
+             1 2 3 4 5 6 7 8 9 10 11 12 13/14 15 16 17 18 19 20 21 22 23 24 25 x
 \
-             1 2 3 4 5 6 7 8 9/10 11 12 13 14 15 16 17 x
+             1 2 3 4 5 6 7 8 9/10 11 12 13 14 15 16 17 18/19 20 21 22 23 24 25 26 x
 \
              1 2 3/4 5 6 7
 ",
         );
         let results: Vec<_> = out.iter().map(|(_, r)| r.clone()).collect();
-        assert_eq!(results[0], too_large(5, 5));
-        assert_eq!(results[1], too_large(4, 5));
-        assert_eq!(results[2], too_large(2, 9));
+        assert_eq!(results[0], too_large(5, 6));
+        assert_eq!(results[1], too_large(2, 13));
+        assert_eq!(results[2], too_large(3, 9));
         assert_eq!(
             results[3],
             Err(
-                "rows separated by '/' must be rows of equal length: 2 to 8 rows of 2 to 8 \
-                 tiles, 16 tiles at most"
+                "rows separated by '/' must be rows of equal length: 2 to 12 rows of 2 to 12 \
+                 tiles, 25 tiles at most"
                     .into()
             )
         );

@@ -20,7 +20,7 @@
 //! can reach a given goal and the other cannot. `board_rank / 2` therefore
 //! indexes the boards that reach a goal without gaps: see [`crate::file`].
 
-use crate::shape::{MAX_CELLS, Move, Shape};
+use crate::shape::{Move, SMALL_CELLS, Shape};
 
 /// The largest number of cells whose permutations can be ranked in a `u64`.
 pub const MAX_RANKED_CELLS: usize = 20;
@@ -88,11 +88,14 @@ pub fn unrank(rank: u64, out: &mut [u8]) {
 ///
 /// # Panics
 ///
-/// Panics if `n` is more than [`MAX_RANKED_CELLS`], `out` is longer than
-/// `n`, or `rank` is not below the number of placements.
+/// Panics if `n` is 32 or more, `out` is longer than `n` or than
+/// [`MAX_RANKED_CELLS`], or `rank` is not below the number of placements.
 pub fn unrank_placement(mut rank: u64, n: usize, out: &mut [u8]) {
     let k = out.len();
-    assert!(n <= MAX_RANKED_CELLS && k <= n, "unrank: {k} of {n} cells");
+    assert!(
+        n < 32 && k <= n && k <= MAX_RANKED_CELLS,
+        "unrank: {k} of {n} cells"
+    );
     assert!(
         rank < placements(n, k),
         "unrank: rank {rank} out of range for {k} of {n} cells"
@@ -130,7 +133,10 @@ pub(crate) fn cells_rank(cells: &[u8]) -> u64 {
 /// the processor has SSSE3, if `NINE` says the board has 9 cells with no
 /// look at `n`.
 #[inline(always)]
-pub(crate) fn rank_and_parity<const NINE: bool>(cells: [u8; MAX_CELLS], n: usize) -> (u64, usize) {
+pub(crate) fn rank_and_parity<const NINE: bool>(
+    cells: [u8; SMALL_CELLS],
+    n: usize,
+) -> (u64, usize) {
     #[cfg(target_arch = "x86_64")]
     if (NINE || n == 9) && has_ssse3() {
         debug_assert_eq!(n, 9);
@@ -254,6 +260,20 @@ const WEIGHTS: [[u64; 32]; MAX_RANKED_CELLS + 1] = {
     table
 };
 
+/// The parity of `cells` as a permutation (`0` even, `1` odd), for boards
+/// of any size: the count of inversions, as [`rank_and_parity`] counts them,
+/// with no rank.
+pub(crate) fn parity(cells: &[u8]) -> usize {
+    let mut seen: u32 = 0;
+    let mut inversions = 0;
+    for &tile in cells {
+        let tile = u32::from(tile) & 31;
+        inversions += (seen >> tile).count_ones();
+        seen |= 1 << tile;
+    }
+    (inversions % 2) as usize
+}
+
 #[inline(always)]
 fn rank_and_parity_of(cells: &[u8], weights: &[u64; 32]) -> (u64, usize) {
     // The digit of tile `t` counts the later entries of the positions that
@@ -317,7 +337,7 @@ fn passing(n: usize, moved: usize, passed: usize) -> i64 {
 #[derive(Clone, Debug)]
 pub(crate) struct PackedMoves {
     /// Per cell and move code: where the blank goes, if on the board.
-    moves: [[PackedMove; 4]; MAX_CELLS],
+    moves: [[PackedMove; 4]; SMALL_CELLS],
     /// `pass[way][moved][passed]`: the change of the rank when tile
     /// `moved` passes tile `passed` on a move of that way: none (along a
     /// row), down, up.
@@ -349,7 +369,7 @@ impl PackedMoves {
         let n = shape.cells();
         assert!(n <= 16, "{shape}: packed boards hold at most 16 cells");
         let weight = |digit: usize| FACTORIALS[n - 1 - digit] as i64;
-        let mut moves = [[PackedMove::default(); 4]; MAX_CELLS];
+        let mut moves = [[PackedMove::default(); 4]; SMALL_CELLS];
         for (cell, row) in moves.iter_mut().enumerate().take(n) {
             for mv in Move::ALL {
                 let Some(target) = shape.neighbor(cell, mv) else {

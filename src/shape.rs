@@ -1,7 +1,7 @@
 //! Board shapes, the moves of the blank, and the shapes' symmetries.
 //!
 //! A [`Shape`] is `rows x cols` with both at least 2 and at most
-//! [`MAX_CELLS`] cells: every rectangle from 2x2 to 4x4, 2x8 and 8x2. A
+//! [`MAX_CELLS`] cells: every rectangle from 2x2 to 5x5, 2x12 and 12x2. A
 //! [`Move`] names where the blank goes; the letters' order `d < l < r < u` is
 //! the order answers are compared in. A [`Symmetry`] maps the cells of one
 //! shape onto those of the same or the transposed shape, and renames moves
@@ -12,8 +12,14 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// The most cells a board of any supported shape has.
-pub const MAX_CELLS: usize = 16;
+/// The most cells a board of any supported shape has: 25, the 5x5 board of
+/// the 24-puzzle.
+pub const MAX_CELLS: usize = 25;
+
+/// The most cells of a small board: one whose cells pack in 4 bits each and
+/// whose rank fits 64 bits, the boards of tables and of the multi-tile
+/// search (every shape up to 4x4, 2x8 and 8x2).
+pub const SMALL_CELLS: usize = 16;
 
 /// The number of rows and columns of a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -28,6 +34,9 @@ impl Shape {
 
     /// The 4x4 board of the 15-puzzle.
     pub const FIFTEEN: Shape = Shape { rows: 4, cols: 4 };
+
+    /// The 5x5 board of the 24-puzzle.
+    pub const TWENTY_FOUR: Shape = Shape { rows: 5, cols: 5 };
 
     /// Returns the shape with these dimensions, or `None` unless each is at
     /// least 2 and the board has at most [`MAX_CELLS`] cells.
@@ -65,6 +74,13 @@ impl Shape {
         self.rows() * self.cols()
     }
 
+    /// Whether the board has at most [`SMALL_CELLS`] cells: its boards
+    /// have a rank, it may have a table, and the multi-tile metric is
+    /// answered on it.
+    pub fn small(self) -> bool {
+        self.cells() <= SMALL_CELLS
+    }
+
     /// The shape with rows and columns swapped.
     pub fn transposed(self) -> Shape {
         Shape {
@@ -95,8 +111,13 @@ impl Shape {
     /// Where the blank goes from each cell by each move, indexed by
     /// [`Move::code`]: [`Shape::neighbor`] for every cell at once, for loops
     /// that make millions of moves.
-    pub fn neighbor_table(self) -> [[Option<u8>; 4]; MAX_CELLS] {
-        let mut table = [[None; 4]; MAX_CELLS];
+    ///
+    /// # Panics
+    ///
+    /// Panics if the table has fewer than the shape's cells.
+    pub fn neighbor_table<const N: usize>(self) -> [[Option<u8>; 4]; N] {
+        assert!(self.cells() <= N, "a table of every cell");
+        let mut table = [[None; 4]; N];
         for (cell, targets) in table.iter_mut().enumerate().take(self.cells()) {
             for mv in Move::ALL {
                 targets[usize::from(mv.code())] = self.neighbor(cell, mv).map(|c| c as u8);
@@ -134,10 +155,12 @@ impl Shape {
             (2, 6) => 80,
             (4, 4) => 80,
             // Safe caps, above the depths any search of these shapes has
-            // reported (2x7: 108, 3x5: 84, 2x8: 140).
+            // reported (2x7: 108, 3x5: 84, 2x8: 140); beyond 16 cells a cap
+            // well above the longest answers known (152 moves on 5x5).
             (2, 7) => 120,
             (3, 5) => 100,
-            _ => 160,
+            (2, 8) => 160,
+            _ => 1000,
         };
         corner + ((self.rows() - 1) / 2 + (self.cols() - 1) / 2) as u32
     }
@@ -161,8 +184,7 @@ pub enum ShapeError {
         "{rows}x{cols} is not supported: boards have at least 2 rows and 2 columns and at most \
          {MAX_CELLS} cells{}",
         if rows * cols > MAX_CELLS {
-            " (larger boards have too many positions for a table and too long answers for an \
-             exact search)"
+            " (larger boards have too many positions for databases that guide an exact search)"
         } else {
             ""
         }
@@ -400,7 +422,8 @@ mod tests {
         let all: Vec<String> = Shape::all().map(|s| s.to_string()).collect();
         assert_eq!(
             all.join(" "),
-            "2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 3x4 4x3 6x2 2x7 7x2 3x5 5x3 2x8 4x4 8x2"
+            "2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 3x4 4x3 6x2 2x7 7x2 3x5 5x3 2x8 4x4 8x2 \
+             2x9 3x6 6x3 9x2 2x10 4x5 5x4 10x2 3x7 7x3 2x11 11x2 2x12 3x8 4x6 6x4 8x3 12x2 5x5"
         );
         assert_eq!("3x4".parse::<Shape>().unwrap().to_string(), "3x4");
         assert_eq!("4X4".parse::<Shape>(), Ok(Shape::FIFTEEN));
@@ -420,14 +443,14 @@ mod tests {
                 "{bad:?}"
             );
         }
-        for (text, rows, cols) in [("4x5", 4, 5), ("1x9", 1, 9), ("5x5", 5, 5), ("9x2", 9, 2)] {
+        for (text, rows, cols) in [("5x6", 5, 6), ("1x9", 1, 9), ("6x6", 6, 6), ("13x2", 13, 2)] {
             assert_eq!(
                 text.parse::<Shape>(),
                 Err(ShapeError::Unsupported { rows, cols })
             );
         }
         assert!(
-            ShapeError::Unsupported { rows: 5, cols: 5 }
+            ShapeError::Unsupported { rows: 6, cols: 6 }
                 .to_string()
                 .contains("too many positions")
         );

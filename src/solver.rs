@@ -240,6 +240,9 @@ impl Solver {
             ),
         };
         match &self.origin {
+            Origin::Builtin if matches!(&*self.engine, Engine::Search(s) if s.near_only()) => {
+                format!("{what} made at start, for boards near the goal")
+            }
             Origin::Builtin => format!("{what} built into the program"),
             Origin::File { path, .. } => format!("{what} in {}", path.display()),
         }

@@ -20,7 +20,7 @@ use crate::file::{FileError, HeaderError, Kind, RawFile};
 use crate::mem::Huge;
 use crate::mtm::{Jumps, Metric, prove_jumps};
 use crate::rank::{PackedMoves, rank_delta};
-use crate::shape::{MAX_CELLS, Move, Shape};
+use crate::shape::{Move, SMALL_CELLS, Shape};
 
 mod derived;
 mod jumps;
@@ -61,11 +61,11 @@ fn comes_back(codes: &[u8], entry: u64, mv: Move) -> bool {
 pub(crate) fn canonical_sections<D: AsRef<[u8]>>(
     file: &RawFile<D>,
     per_byte: u64,
-) -> Result<([Option<u8>; MAX_CELLS], Vec<Board>), TableError> {
+) -> Result<([Option<u8>; SMALL_CELLS], Vec<Board>), TableError> {
     let shape = file.shape();
     let bound = shape.diameter_bound();
     let entries = bfs::entries(shape);
-    let mut section_of = [None; MAX_CELLS];
+    let mut section_of = [None; SMALL_CELLS];
     let mut goals: Vec<Board> = Vec::new();
     for (index, section) in file.header().sections.iter().enumerate() {
         let blank = section.goal.iter().position(|&t| t == 0).unwrap_or(0);
@@ -101,9 +101,9 @@ pub(crate) fn canonical_sections<D: AsRef<[u8]>>(
 /// Per cell of `goal`'s shape, the parity of its distance from the goal's
 /// blank: with the goal's parity, the solvability rule of
 /// [`connected`](crate::board::connected) with no division a board.
-pub(crate) fn distance_parities(goal: &Board) -> [u8; MAX_CELLS] {
+pub(crate) fn distance_parities(goal: &Board) -> [u8; SMALL_CELLS] {
     let shape = goal.shape();
-    let mut parity = [0u8; MAX_CELLS];
+    let mut parity = [0u8; SMALL_CELLS];
     for (cell, p) in parity.iter_mut().enumerate().take(shape.cells()) {
         *p = (shape.distance(cell, goal.blank()) % 2) as u8;
     }
@@ -115,7 +115,7 @@ pub(crate) fn distance_parities(goal: &Board) -> [u8; MAX_CELLS] {
 /// and `start` are found of the table's shape.
 pub(crate) fn section_toward(
     shape: Shape,
-    section_of: &[Option<u8>; MAX_CELLS],
+    section_of: &[Option<u8>; SMALL_CELLS],
     goal: &Board,
     start: Option<&Board>,
 ) -> Result<usize, SolveError> {
@@ -171,7 +171,7 @@ pub struct Table<D> {
     goal_parities: Vec<usize>,
     /// Per section, per cell: the parity of the cell's distance from the
     /// goal's blank, so that solvability costs no division.
-    distance_parity: Vec<[u8; MAX_CELLS]>,
+    distance_parity: Vec<[u8; SMALL_CELLS]>,
 }
 
 /// The moves a table's codes name, told by the file's kind: a code a
@@ -187,7 +187,7 @@ enum MoveSet {
 /// What a table of next moves keeps beside its codes.
 struct Steps {
     /// `neighbors[cell][move code]`: where the blank goes.
-    neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    neighbors: [[Option<u8>; 4]; SMALL_CELLS],
     /// Whether walks in groups pay (see [`Table::groups_pay`]).
     groups_pay: bool,
     /// The moves of walks that go interleaved (see [`Table::solve_packed`]).
@@ -518,7 +518,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     ) -> Result<usize, TableError> {
         let codes = self.codes(index)?;
         let goal_rank = self.sections.goal_ranks[index];
-        let mut cells = [0u8; MAX_CELLS];
+        let mut cells = [0u8; SMALL_CELLS];
         let cells = &mut cells[..start.cells().len()];
         cells.copy_from_slice(start.cells());
         let mut blank = start.blank();

@@ -230,7 +230,7 @@ fn every_built_in_shape_is_answered() {
 #[test]
 fn unsupported_shapes_and_partitions_are_refused_with_the_reason() {
     for (args, what) in [
-        (&["--shape", "4x5"][..], "at most 16 cells"),
+        (&["--shape", "5x6"][..], "at most 25 cells"),
         (&["--shape", "1x9"][..], "at least 2 rows"),
         (&["--shape", "three"][..], "rows x columns"),
         (&["--partition", "5-5"][..], "add up to the 15 tiles"),

@@ -118,7 +118,7 @@ fn letters(solution: &Solution) -> String {
 #[test]
 fn every_search_shape_agrees_with_a_plain_search() {
     let mut rng = common::Rng(15);
-    for shape in Shape::all().filter(|s| s.cells() > 12) {
+    for shape in Shape::all().filter(|s| s.cells() > 12 && s.small()) {
         for blank in [shape.cells() - 1, 0, shape.cols() / 2, shape.cells() / 2] {
             let goal = Board::canonical(shape, blank);
             let sizes = [5, 5, shape.cells() - 11];
@@ -157,7 +157,7 @@ fn every_search_shape_agrees_with_a_plain_search() {
 #[test]
 fn fetching_ahead_changes_nothing_but_the_time() {
     let mut rng = common::Rng(7);
-    for shape in Shape::all().filter(|s| s.cells() > 12) {
+    for shape in Shape::all().filter(|s| s.cells() > 12 && s.small()) {
         let goal = Board::canonical(shape, shape.cells() / 2);
         let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let plain = searcher(&goal, &groups).fetch_ahead(false);
@@ -186,7 +186,7 @@ fn fetching_ahead_changes_nothing_but_the_time() {
 fn spreading_changes_nothing_but_the_time() {
     let mut rng = common::Rng(11);
     let mut longest = 0;
-    for shape in Shape::all().filter(|s| s.cells() > 12) {
+    for shape in Shape::all().filter(|s| s.cells() > 12 && s.small()) {
         let goal = Board::canonical(shape, shape.cells() / 2);
         let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let make = || searcher_in(&goal, &groups, Codec::ZstdNibbles);
@@ -237,7 +237,7 @@ const TURNS: [&str; 8] = [
 #[test]
 fn splitting_bounds_among_threads_changes_nothing() {
     let mut rng = common::Rng(12);
-    for shape in Shape::all().filter(|s| s.cells() > 12) {
+    for shape in Shape::all().filter(|s| s.cells() > 12 && s.small()) {
         let goal = Board::canonical(shape, 0);
         let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let whole = searcher(&goal, &groups).threads(1, 0);
@@ -465,4 +465,107 @@ fn a_batch_of_searched_boards_matches_one_at_a_time() {
         assert!(matches!(other_goal, Err(eight::SolveError::Shape { .. })));
         assert!(solver.solve_many(&[], &goal).unwrap().is_empty());
     }
+}
+
+/// Every shape beyond 16 cells, toward a goal with the blank in each class
+/// of cells a symmetry maps onto one another (one goal of the shapes taller
+/// than wide, which are searched as their transposes): the answers over the
+/// databases made at start are a plain Manhattan IDA*'s, letter for letter;
+/// over databases of groups of 4 from a file, the same in one piece, split
+/// among threads and leaving out redundant sequences; and a board too far
+/// for the databases made at start is refused, naming the command that
+/// makes those that answer it.
+#[test]
+fn every_shape_beyond_16_cells_agrees_with_a_plain_search() {
+    let mut rng = common::Rng(25);
+    let mut shapes = 0;
+    for shape in Shape::all().filter(|s| !s.small()) {
+        shapes += 1;
+        // The transposed shapes are searched with the same databases, seen
+        // through a symmetry: one goal of theirs is enough.
+        let mut classes = Vec::new();
+        let blanks = match shape.rows() <= shape.cols() {
+            true => 0..shape.cells(),
+            false => shape.cells() - 1..shape.cells(),
+        };
+        for blank in blanks {
+            let class = eight::data::database_blank(shape, blank);
+            if !classes.iter().any(|&(c, _)| c == class) {
+                classes.push((class, blank));
+            }
+        }
+        for &(_, blank) in &classes {
+            let goal = Board::canonical(shape, blank);
+            let solver = Solver::builtin_for(shape, blank, Metric::Stm)
+                .expect("every shape beyond 16 cells is answered out of the box")
+                .unwrap();
+            for steps in [12, 24] {
+                let start = rng.scramble(shape.cols(), goal.cells(), steps);
+                let board = Board::from_cells(shape, &start).unwrap();
+                assert_eq!(
+                    letters(&solver.solve_to(&board, &goal).unwrap()),
+                    common::manhattan_ida(shape.cols(), &start, goal.cells()),
+                    "{shape} {board}"
+                );
+            }
+        }
+        let goal = Board::goal(shape);
+        let tiles = shape.cells() - 1;
+        let sizes: Vec<usize> = (0..tiles).step_by(4).map(|f| (tiles - f).min(4)).collect();
+        let groups = generate::partition(&goal, &sizes).unwrap();
+        let whole = searcher(&goal, &groups).threads(1, 0);
+        let split = searcher(&goal, &groups).threads(3, 0);
+        let pruned = searcher(&goal, &groups).prune_after(Some(0));
+        for steps in [30, 40] {
+            let start = rng.scramble(shape.cols(), goal.cells(), steps);
+            let board = Board::from_cells(shape, &start).unwrap();
+            let expected = whole.solve(&board).unwrap();
+            assert_eq!(
+                letters(&expected.0),
+                common::manhattan_ida(shape.cols(), &start, goal.cells()),
+                "{shape} {board}"
+            );
+            assert_eq!(split.solve(&board).unwrap(), expected, "{shape} {board}");
+            assert_eq!(
+                pruned.solve(&board).unwrap().0,
+                expected.0,
+                "{shape} {board}"
+            );
+        }
+    }
+    assert_eq!(shapes, 19);
+}
+
+/// A 5x5 board far from the goal, over the databases made at start: a
+/// clear refusal that names the command making the databases, never a
+/// search without end.
+#[test]
+fn a_far_board_beyond_16_cells_names_the_databases_it_needs() {
+    let shape: Shape = "5x5".parse().unwrap();
+    let solver = Solver::builtin_for(shape, 24, Metric::Stm)
+        .unwrap()
+        .unwrap();
+    // Korf and Taylor's first instance, with the blank moved last: 100
+    // moves or so from the goal.
+    let board: Board = "17 1 20 9 16 2 22 19 14 5 15 21 x 3 24 23 18 13 12 7 10 8 6 4 11"
+        .parse()
+        .unwrap();
+    let goal = Board::goal(shape);
+    let board = board.relabelled(&Board::canonical(shape, 0), &goal);
+    let error = solver.solve_to(&board, &goal).unwrap_err();
+    assert!(!error.is_data_error(), "{error}");
+    // `eight --where` tells what answers without making the databases, in
+    // the words of the solver made.
+    let dir = tempfile::tempdir().unwrap();
+    let dir = eight::DataDir::at(dir.path());
+    let made = Solver::load(shape, 24, Metric::Stm, &dir, None, |_| {}).unwrap();
+    let told = Solver::describe_data(shape, 24, Metric::Stm, &dir, None).unwrap();
+    let faster = made.faster(&goal, &dir).unwrap();
+    assert_eq!(told, format!("{} ({faster})", made.describe()));
+    assert!(told.contains("(4-4-4-4-4-4) made at start"), "{told}");
+    let text = error.to_string();
+    assert!(
+        text.contains("far from the goal") && text.contains("`eight-gen --shape 5x5 --blank 24`"),
+        "{text}"
+    );
 }

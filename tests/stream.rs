@@ -97,7 +97,7 @@ fn an_unwritable_stderr_loses_no_answer() {
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 1);
     assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
     // A fatal error with stderr full still exits 2, without a panic.
-    let script = format!("'{}' --shape 5x5 2>/dev/full", cargo_bin("eight").display());
+    let script = format!("'{}' --shape 6x6 2>/dev/full", cargo_bin("eight").display());
     let status = Command::new("sh").arg("-c").arg(&script).status().unwrap();
     assert_eq!(status.code(), Some(2));
 }

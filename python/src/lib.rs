@@ -205,7 +205,7 @@ fn generate(
             if metric != Metric::Stm || data::Method::of(shape) != data::Method::Search {
                 return Err(PyValueError::new_err(format!(
                     "partition={text:?}: only the single-tile metric's pattern databases \
-                     (shapes of 14 to 16 cells) have groups to choose"
+                     (shapes of 14 cells or more) have groups to choose"
                 )));
             }
             let sizes = eight::generate::parse_sizes(text)
@@ -391,10 +391,10 @@ impl Solver {
 }
 
 /// Exact, instant sliding-puzzle answers: the shortest moves, and of those
-/// the lexicographically smallest, for every rectangular board of up to 16
+/// the lexicographically smallest, for every rectangular board of up to 25
 /// cells. Boards of up to 9 cells and the 15-puzzle are answered out of the
-/// box; other shapes from data made by ``eight-gen`` (see the ``DataError``
-/// message).
+/// box, boards of more than 16 cells near their goal; other shapes from data
+/// made by ``eight-gen`` (see the ``DataError`` message).
 #[pymodule(name = "eight")]
 fn eight_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;

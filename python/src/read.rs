@@ -24,14 +24,15 @@ pub(crate) fn read_shape(shape: Option<&str>) -> PyResult<Option<Shape>> {
 }
 
 /// The shape of boards of `cells` cells: `shape` if given, else 3x3 for 9
-/// cells and 4x4 for 16.
+/// cells, 4x4 for 16 and 5x5 for 25.
 fn shape_of(cells: usize, shape: Option<Shape>) -> Result<Shape, String> {
     match (shape, cells) {
         (Some(shape), _) => Ok(shape),
         (None, 9) => Ok(Shape::EIGHT),
         (None, 16) => Ok(Shape::FIFTEEN),
+        (None, 25) => Ok(Shape::TWENTY_FOUR),
         (None, cells) => Err(format!(
-            "{cells} cells: give shape= (without it, 9 cells are 3x3 and 16 are 4x4)"
+            "{cells} cells: give shape= (without it, 9 cells are 3x3, 16 are 4x4 and 25 are 5x5)"
         )),
     }
 }

@@ -618,3 +618,31 @@ def test_messages_name_python_arguments_not_options():
     with pytest.raises(ValueError, match="else shape=") as error:
         eight.solve("1 2 3 4 5 6 7 8 9 10 11 x")
     assert "--" not in str(error.value)
+
+
+def test_boards_of_25_cells_are_the_programs_near_the_goal_and_refused_far(tmp_path, monkeypatch):
+    import random
+
+    # No databases: those made at start answer.
+    monkeypatch.setenv("EIGHT_DATA", str(tmp_path))
+
+    rnd = random.Random(25)
+    goal = tuple(list(range(1, 25)) + [0])
+    boards = []
+    for steps in [0, 5, 10, 20, 30]:
+        board = goal
+        for _ in range(steps):
+            board = rnd.choice(list(neighbours(board, 5, 5)))[1]
+        boards.append(list(board))
+    lines = "".join(text(b) + "\n" for b in boards)
+    expected = run([], lines).splitlines()
+    assert len(expected) == len(boards) and "invalid" not in expected
+    assert eight.solve(boards) == expected
+    assert eight.solve([text(b) for b in boards], shape="5x5") == expected
+    assert eight.length(boards).tolist() == [len(a) for a in expected]
+    # A random board, a hundred moves away or so: too far for the databases
+    # made at start, and said so with the command that makes those that
+    # answer it, never a wrong answer or a silent hour.
+    far = eight.random(1, shape="5x5", seed=1)
+    with pytest.raises(Exception, match="eight-gen --shape 5x5"):
+        eight.solve(far)

@@ -19,7 +19,10 @@ pub(super) fn spreads<D: AsRef<[u8]> + Sync>(table: &PdbTable<D>, groups: &[Grou
         .iter()
         .map(|g| (1usize << (4 * g.len)).div_ceil(2))
         .sum();
-    bytes <= SPREAD_MOST && (0..table.len()).all(|g| matches!(table.values(g), Values::Nibbles(_)))
+    // A cell in 4 bits: boards of up to 16 cells.
+    table.goal().shape().small()
+        && bytes <= SPREAD_MOST
+        && (0..table.len()).all(|g| matches!(table.values(g), Values::Nibbles(_)))
 }
 
 /// The entries of `table`'s groups at their spread indexes; `table`

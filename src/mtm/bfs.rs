@@ -9,7 +9,7 @@ use crate::bfs::{LARGE_LEVEL, SMALL_LEVEL, UNSEEN, entries};
 use crate::board::{Board, board_rank};
 use crate::file::{self, Codec, NewSection, RankScheme};
 use crate::mtm::{Jumps, code_at, next_code};
-use crate::shape::{MAX_CELLS, Shape};
+use crate::shape::{SMALL_CELLS, Shape};
 
 /// Sections of at most this many bytes of codes are compressed hardest.
 const SMALL_SECTION: u64 = 1 << 20;
@@ -208,7 +208,7 @@ pub(crate) struct Step<'a> {
     /// Its table entry.
     pub(crate) entry: u64,
     /// Its cells.
-    pub(crate) cells: &'a [u8; MAX_CELLS],
+    pub(crate) cells: &'a [u8; SMALL_CELLS],
     /// Its moves from the goal.
     pub(crate) depth: u32,
 }
@@ -225,7 +225,7 @@ pub(crate) fn tree(
     mut visit: impl FnMut(Step<'_>),
 ) {
     let goal_rank = board_rank(goal);
-    let mut cells = [0u8; MAX_CELLS];
+    let mut cells = [0u8; SMALL_CELLS];
     cells[..goal.cells().len()].copy_from_slice(goal.cells());
     // Each board with the code of the jump that led to it from its parent
     // (none for the goal): the jump back to the parent is never a child's.

@@ -45,7 +45,7 @@ use crate::answer::{Solution, SolveError};
 use crate::board::Board;
 use crate::mtm::pdb::MtmPdb;
 use crate::progress::Reporter;
-use crate::shape::{MAX_CELLS, Move, Shape};
+use crate::shape::{Move, SMALL_CELLS, Shape};
 
 use self::cut::Node;
 use self::walking::{Counts, Walking};
@@ -59,7 +59,7 @@ struct Estimate {
     rows: Walking,
     cols: Walking,
     /// The goal's cell of each tile.
-    home: [u8; MAX_CELLS],
+    home: [u8; SMALL_CELLS],
     goal: Board,
     /// Pattern databases, built when a search needs more than the walking
     /// distances (see [`MtmSearcher::solve_to`]), or read from a file.
@@ -71,14 +71,14 @@ struct Estimate {
     /// transposed board's tiles renamed toward the goal: its count is the
     /// board's, so the databases are probed on it too. Per cell, its
     /// transposed cell; per tile, its new name.
-    mirror: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
+    mirror: Option<([u8; SMALL_CELLS], [u8; SMALL_CELLS])>,
 }
 
 impl Estimate {
     fn new(goal: &Board) -> Estimate {
         let shape = goal.shape();
         let (rows, cols) = (shape.rows(), shape.cols());
-        let mut home = [0u8; MAX_CELLS];
+        let mut home = [0u8; SMALL_CELLS];
         for (cell, &tile) in goal.cells().iter().enumerate() {
             home[usize::from(tile)] = cell as u8;
         }
@@ -109,10 +109,10 @@ impl Estimate {
 
     /// The keys of the two counts of the board of `cells`, the blank at
     /// `blank`.
-    fn keys(&self, cells: &[u8; MAX_CELLS], blank: usize) -> Keys {
+    fn keys(&self, cells: &[u8; SMALL_CELLS], blank: usize) -> Keys {
         let cols = self.shape.cols();
-        let mut by_row: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
-        let mut by_col: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
+        let mut by_row: Counts = [[0; SMALL_CELLS / 2]; SMALL_CELLS / 2];
+        let mut by_col: Counts = [[0; SMALL_CELLS / 2]; SMALL_CELLS / 2];
         for (cell, &tile) in cells[..self.shape.cells()].iter().enumerate() {
             if tile != 0 {
                 let home = usize::from(self.home[usize::from(tile)]);
@@ -158,15 +158,15 @@ impl Estimate {
 /// The transposition of a square board, for goals whose blank is on the
 /// diagonal: per cell its image, per tile the tile of `goal` on the image of
 /// the tile's cell in `goal` (so that the image of `goal` is `goal`).
-fn mirror(goal: &Board) -> Option<([u8; MAX_CELLS], [u8; MAX_CELLS])> {
+fn mirror(goal: &Board) -> Option<([u8; SMALL_CELLS], [u8; SMALL_CELLS])> {
     let shape = goal.shape();
     let side = shape.rows();
     let image = |cell: usize| (cell % side) * side + cell / side;
     if shape.cols() != side || image(goal.blank()) != goal.blank() {
         return None;
     }
-    let mut cells = [0u8; MAX_CELLS];
-    let mut names = [0u8; MAX_CELLS];
+    let mut cells = [0u8; SMALL_CELLS];
+    let mut names = [0u8; SMALL_CELLS];
     for (cell, &tile) in goal.cells().iter().enumerate() {
         cells[cell] = image(cell) as u8;
         names[usize::from(tile)] = goal.cells()[image(cell)];
@@ -194,7 +194,7 @@ pub struct MtmSearcher {
     described: Option<String>,
     /// Positions a search tries with the walking distances alone.
     walking_alone: u64,
-    neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    neighbors: [[Option<u8>; 4]; SMALL_CELLS],
     estimates: Mutex<Vec<(Board, Arc<Estimate>)>>,
     /// The threads a long search runs on.
     threads: usize,
@@ -323,11 +323,11 @@ impl MtmSearcher {
         let canonical = Board::canonical(self.shape, goal.blank());
         let start = start.relabelled(goal, &canonical);
         let estimate = self.estimate(&canonical);
-        let mut target = [0u8; MAX_CELLS];
+        let mut target = [0u8; SMALL_CELLS];
         target[..canonical.cells().len()].copy_from_slice(canonical.cells());
-        let mut cells = [0u8; MAX_CELLS];
+        let mut cells = [0u8; SMALL_CELLS];
         cells[..start.cells().len()].copy_from_slice(start.cells());
-        let mut cell_of = [0u8; MAX_CELLS];
+        let mut cell_of = [0u8; SMALL_CELLS];
         for (cell, &tile) in start.cells().iter().enumerate() {
             cell_of[usize::from(tile)] = cell as u8;
         }
@@ -442,11 +442,11 @@ const PARALLEL_AFTER: u64 = 100_000;
 const STOP_CHECK: u64 = 1 << 12;
 
 struct Search<'a> {
-    neighbors: &'a [[Option<u8>; 4]; MAX_CELLS],
+    neighbors: &'a [[Option<u8>; 4]; SMALL_CELLS],
     estimate: &'a Estimate,
     databases: &'a [MtmPdb],
     n: usize,
-    target: [u8; MAX_CELLS],
+    target: [u8; SMALL_CELLS],
     path: Vec<Move>,
     /// Positions tried, and how many may be.
     nodes: u64,
@@ -459,7 +459,7 @@ struct Search<'a> {
 impl Search<'_> {
     /// The estimate of the board of `keys` whose tile `t` is on cell
     /// `cell_of[t]`.
-    fn bound(&self, keys: Keys, cell_of: &[u8; MAX_CELLS]) -> u32 {
+    fn bound(&self, keys: Keys, cell_of: &[u8; SMALL_CELLS]) -> u32 {
         let walking = self.estimate.of(keys);
         let mirrored = self.mirrored(cell_of);
         std::iter::once(cell_of)
@@ -471,7 +471,7 @@ impl Search<'_> {
     /// Whether the board may be `left` moves from the goal: no estimate
     /// says more.
     #[inline(always)]
-    fn may(&self, keys: Keys, cell_of: &[u8; MAX_CELLS], left: u32) -> bool {
+    fn may(&self, keys: Keys, cell_of: &[u8; SMALL_CELLS], left: u32) -> bool {
         if self.estimate.of(keys) > left
             || self
                 .databases
@@ -492,13 +492,13 @@ impl Search<'_> {
     /// Where each tile of the mirrored board stands, if the databases are
     /// probed on it (see [`Estimate::mirror`]).
     #[inline(always)]
-    fn mirrored(&self, cell_of: &[u8; MAX_CELLS]) -> Option<[u8; MAX_CELLS]> {
+    fn mirrored(&self, cell_of: &[u8; SMALL_CELLS]) -> Option<[u8; SMALL_CELLS]> {
         let (cells, names) = self
             .estimate
             .mirror
             .as_ref()
             .filter(|_| !self.databases.is_empty())?;
-        let mut mirrored = [0u8; MAX_CELLS];
+        let mut mirrored = [0u8; SMALL_CELLS];
         for tile in 0..self.n {
             mirrored[usize::from(names[tile])] = cells[usize::from(cell_of[tile])];
         }
@@ -511,8 +511,8 @@ impl Search<'_> {
     /// positions as it may.
     fn down(
         &mut self,
-        cells: &mut [u8; MAX_CELLS],
-        cell_of: &mut [u8; MAX_CELLS],
+        cells: &mut [u8; SMALL_CELLS],
+        cell_of: &mut [u8; SMALL_CELLS],
         blank: usize,
         keys: Keys,
         run: Option<Move>,
@@ -590,8 +590,8 @@ impl Search<'_> {
     /// `way` it is in ends, somewhere along it.
     fn within(
         &self,
-        cells: &[u8; MAX_CELLS],
-        cell_of: &[u8; MAX_CELLS],
+        cells: &[u8; SMALL_CELLS],
+        cell_of: &[u8; SMALL_CELLS],
         blank: usize,
         keys: Keys,
         way: Move,

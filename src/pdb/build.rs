@@ -7,7 +7,7 @@ use crate::mem;
 use crate::mem::prefetch;
 use crate::rank::{placements, rank_placement, unrank_placement};
 use crate::shape::{MAX_CELLS, Move, Shape};
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// The value of an entry no search has reached: never read for a placement
 /// of a board that can be solved.
@@ -74,9 +74,10 @@ impl PatternDb {
             })
             .collect();
         // Two bits a free cell: a word of 16 bits holds 8 free cells.
-        let entries = match n - tiles.len() <= 8 {
-            true => search::<AtomicU16>(shape, &homes, goal.blank(), &mut progress),
-            false => search::<AtomicU32>(shape, &homes, goal.blank(), &mut progress),
+        let entries = match n - tiles.len() {
+            ..=8 => search::<AtomicU16>(shape, &homes, goal.blank(), &mut progress),
+            9..=16 => search::<AtomicU32>(shape, &homes, goal.blank(), &mut progress),
+            _ => search::<AtomicU64>(shape, &homes, goal.blank(), &mut progress),
         };
         PatternDb {
             shape,
@@ -137,11 +138,18 @@ pub(super) struct Geometry {
     right: u32,
     /// The cells a step left may reach: all but the last column.
     left: u32,
-    /// `lowest[free << 4 | cell]`: the lowest cell of the region of `free`
-    /// that holds `cell` (1 MB for 16 cells): a look-up for each successor
-    /// of the search, where a flood fill costs more.
+    /// `lowest[free << bits | cell]`: the lowest cell of the region of
+    /// `free` that holds `cell` (1 MB for 16 cells, 32 MB for 20): a look-up
+    /// for each successor of the search, where a flood fill costs more.
+    /// Empty for boards of more than [`LOWEST_MOST`] cells, whose table
+    /// would pass a gigabyte: they fill.
     lowest: Vec<u8>,
+    /// The bits of a cell in `lowest`'s index.
+    bits: u32,
 }
+
+/// The most cells of a board whose regions' lowest cells are looked up.
+const LOWEST_MOST: usize = 20;
 
 impl Geometry {
     fn new(shape: Shape) -> Geometry {
@@ -157,14 +165,30 @@ impl Geometry {
             right |= u32::from(col != 0) << cell;
             left |= u32::from(col != shape.cols() - 1) << cell;
         }
+        let bits = match shape.cells() {
+            ..=16 => 4,
+            _ => 5,
+        };
+        let looked_up = shape.cells() <= LOWEST_MOST;
         let mut geometry = Geometry {
             all: (1u32 << shape.cells()) - 1,
             around,
             cols: shape.cols() as u32,
             right,
             left,
-            lowest: vec![0; MAX_CELLS << shape.cells()],
+            lowest: vec![
+                0;
+                if looked_up {
+                    1 << (shape.cells() + bits as usize)
+                } else {
+                    0
+                }
+            ],
+            bits,
         };
+        if !looked_up {
+            return geometry;
+        }
         for free in 0..1u32 << shape.cells() {
             let mut rest = free;
             while rest != 0 {
@@ -174,7 +198,7 @@ impl Geometry {
                 while region != 0 {
                     let cell = region.trailing_zeros() as usize;
                     region &= region - 1;
-                    geometry.lowest[(free as usize) << 4 | cell] = low as u8;
+                    geometry.lowest[(free as usize) << bits | cell] = low as u8;
                 }
             }
         }
@@ -183,7 +207,10 @@ impl Geometry {
 
     /// The lowest cell of the region of `free` that holds `cell`.
     fn lowest(&self, free: u32, cell: usize) -> u32 {
-        u32::from(self.lowest[(free as usize) << 4 | cell])
+        match self.lowest.is_empty() {
+            true => self.region(free, cell).trailing_zeros(),
+            false => u32::from(self.lowest[(free as usize) << self.bits | cell]),
+        }
     }
 
     /// The cells of `free` connected to `start` through `free`, grown a
@@ -206,7 +233,7 @@ impl Geometry {
 }
 
 /// The low bit of every two-bit slot of a [`Slots`] word.
-pub(super) const LOW: u32 = 0x5555_5555;
+pub(super) const LOW: u64 = 0x5555_5555_5555_5555;
 
 /// Successors whose records are fetched ahead of their claim.
 pub(super) const LOOKAHEAD: usize = 16;
@@ -218,12 +245,12 @@ pub(super) const LOOKAHEAD: usize = 16;
 /// swap at each depth), or expanded (3).
 pub(super) trait Slots: Sync {
     fn unreached() -> Self;
-    fn get(&self) -> u32;
+    fn get(&self) -> u64;
     /// Sets the bits of `bits`.
-    fn set(&self, bits: u32);
+    fn set(&self, bits: u64);
     /// Sets the slot at `shift` to `code` if it was never reached, and says
     /// whether it was.
-    fn claim(&self, shift: u32, code: u32) -> bool;
+    fn claim(&self, shift: u32, code: u64) -> bool;
 }
 
 macro_rules! slots {
@@ -233,17 +260,17 @@ macro_rules! slots {
                 <$atomic>::new(0)
             }
 
-            fn get(&self) -> u32 {
-                u32::from(self.load(Ordering::Relaxed))
+            fn get(&self) -> u64 {
+                u64::from(self.load(Ordering::Relaxed))
             }
 
-            fn set(&self, bits: u32) {
+            fn set(&self, bits: u64) {
                 self.fetch_or(bits as $int, Ordering::Relaxed);
             }
 
-            fn claim(&self, shift: u32, code: u32) -> bool {
+            fn claim(&self, shift: u32, code: u64) -> bool {
                 self.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |word| {
-                    (u32::from(word) >> shift & 3 == 0).then_some(word | (code << shift) as $int)
+                    (u64::from(word) >> shift & 3 == 0).then_some(word | (code << shift) as $int)
                 })
                 .is_ok()
             }
@@ -253,6 +280,7 @@ macro_rules! slots {
 
 slots!(AtomicU16, u16);
 slots!(AtomicU32, u32);
+slots!(AtomicU64, u64);
 
 /// Where in a [`Slots`] word the region of `free` whose lowest cell is
 /// `cell` is kept.
@@ -326,7 +354,7 @@ pub(super) fn search<W: Slots>(
                             let (old_rank, old_shift) =
                                 std::mem::replace(&mut ahead[pushed % LOOKAHEAD], (rank, shift));
                             if pushed >= LOOKAHEAD {
-                                words[old_rank].claim(old_shift, 3 - code);
+                                words[old_rank].claim(old_shift, u64::from(3 - code));
                             }
                             pushed += 1;
                         };
@@ -426,7 +454,7 @@ pub(super) fn search<W: Slots>(
                             }
                         }
                         for &(rank, shift) in &ahead[..pushed.min(LOOKAHEAD)] {
-                            words[rank].claim(shift, 3 - code);
+                            words[rank].claim(shift, u64::from(3 - code));
                         }
                         (states, newly)
                     })
@@ -459,7 +487,11 @@ pub(super) fn search<W: Slots>(
 pub fn build_memory(shape: Shape, k: usize) -> u64 {
     let n = shape.cells();
     let k = k.min(n);
-    let word = if n - k <= 8 { 2 } else { 4 };
+    let word = match n - k {
+        ..=8 => 2,
+        9..=16 => 4,
+        _ => 8,
+    };
     placements(n, k).saturating_mul(1 + word)
 }
 

@@ -9,15 +9,24 @@ use crate::data::{
     self, DataDir, DataFile, Method, builtin_pdb, database_blank, database_shape,
     default_partition, is_builtin, join_sizes,
 };
+use crate::file::Codec;
 use crate::file::FileError;
 use crate::ida::Searcher;
 use crate::mtm::{Metric, MtmSearcher};
-use crate::pdb::{PdbError, PdbTable};
+use crate::pdb::{PatternDb, PdbError, PdbTable};
 use crate::shape::Shape;
 use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};
 use crate::solver::{Damage, Data, DataError, Engine, Origin, Proving, Solver};
 use crate::table::{Table, TableError};
 use crate::trust;
+
+/// The tiles of a group of the databases made at start on a board beyond
+/// 16 cells: 303,600 placements each on 5x5, made in a few milliseconds.
+const NEAR_GROUP: usize = 4;
+
+/// The nodes of a search over databases made at start after which it gives
+/// up on the board: a few seconds.
+const NEAR_NODES: u64 = 5_000_000;
 
 impl Solver {
     /// The built-in table of `shape`.
@@ -167,9 +176,15 @@ impl Solver {
         metric: Metric,
     ) -> Option<Result<Solver, DataError>> {
         match (metric, is_builtin(shape)) {
+            (Metric::Mtm, _) if !shape.small() => Some(Err(DataError::MetricUnsupported { shape })),
             (Metric::Stm, true) => Some(Solver::builtin(shape)),
             (Metric::Stm, false) => {
                 let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
+                if !shape.small() {
+                    let file = DataFile::usual(shape, Metric::Stm, blank);
+                    let build = file.command_to(None);
+                    return Some(Solver::near_search(db_shape, rep, build, file.cost()));
+                }
                 builtin_pdb(db_shape, rep).map(|_| Solver::builtin_search(db_shape, rep))
             }
             (Metric::Mtm, true) => Some(Solver::builtin_table(shape, Metric::Mtm)),
@@ -246,6 +261,7 @@ impl Solver {
         progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
         match (metric, is_builtin(shape), Method::of(shape)) {
+            (Metric::Mtm, ..) if !shape.small() => Err(DataError::MetricUnsupported { shape }),
             (Metric::Mtm, ..) => Solver::open_mtm(shape, blank, dir, progress),
             (Metric::Stm, true, _) => Solver::builtin(shape),
             (Metric::Stm, false, Method::Table) => Solver::load_table(shape, blank, dir, progress),
@@ -271,6 +287,20 @@ impl Solver {
         dir: &DataDir,
         sizes: Option<&[usize]>,
     ) -> Result<String, DataError> {
+        if metric == Metric::Stm && !shape.small() && sizes.is_none() {
+            let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
+            if data::partitions_made(dir, db_shape, rep).is_empty() {
+                // As the databases made at start say it, without making them.
+                let sizes = data::even_groups(shape.cells() - 1, NEAR_GROUP);
+                let file = DataFile::usual(shape, Metric::Stm, blank);
+                return Ok(format!(
+                    "IDA* over the {db_shape} pattern databases ({}) made at start, for boards \
+                     near the goal (`{}` makes larger, faster ones)",
+                    join_sizes(&sizes),
+                    file.command(dir)
+                ));
+            }
+        }
         let solver = Solver::open(shape, blank, metric, dir, sizes, None)?;
         let mut text = solver.describe();
         if let Some(faster) = solver.faster(&Board::canonical(shape, blank), dir) {
@@ -372,6 +402,9 @@ impl Solver {
             {
                 return Solver::builtin_search(db_shape, rep);
             }
+            Err(DataError::Missing { .. }) if sizes.is_none() && !shape.small() => {
+                return Solver::near_search(db_shape, rep, build, file.cost());
+            }
             map => map?,
         };
         let watch = map.watch().clone();
@@ -399,6 +432,43 @@ impl Solver {
         Ok(Solver::from_search(
             Searcher::new(table),
             Origin::File { path, build },
+        ))
+    }
+
+    /// Pattern databases of groups of [`NEAR_GROUP`] tiles made in memory
+    /// for `shape`'s goals with the blank at `rep`, a class's first cell: on
+    /// a board beyond 16 cells with no databases in the data folder, they
+    /// answer boards near the goal at once, and a board whose search passes
+    /// [`NEAR_NODES`] is told to need those `build` makes, at `cost`.
+    fn near_search(
+        shape: Shape,
+        rep: usize,
+        build: String,
+        cost: &'static str,
+    ) -> Result<Solver, DataError> {
+        let goal = Board::canonical(shape, rep);
+        let sizes = data::even_groups(shape.cells() - 1, NEAR_GROUP);
+        let groups = crate::pdb::partition(&goal, &sizes).expect("groups of 4 tiles fit a file");
+        let databases: Vec<PatternDb> = groups
+            .iter()
+            .map(|tiles| PatternDb::generate(&goal, tiles, |_| {}))
+            .collect();
+        let mut bytes = Vec::new();
+        crate::pdb::write(&goal, &databases, Codec::Raw8, &mut bytes)
+            .expect("writing into memory cannot fail");
+        let table = PdbTable::new(Data::Owned(bytes)).map_err(|error| DataError::Builtin {
+            shape,
+            problem: TableError::File(match error {
+                PdbError::File(error) => error,
+                other => FileError::Decode {
+                    part: crate::file::Part::Body,
+                    reason: other.to_string(),
+                },
+            }),
+        })?;
+        Ok(Solver::from_search(
+            Searcher::new(table).near(NEAR_NODES, build, cost),
+            Origin::Builtin,
         ))
     }
 

@@ -466,7 +466,18 @@ pub(crate) fn answer(
                 out.extend_from_slice(b"unsolvable\n");
                 return Ok(false);
             }
-            Err(_) => out.truncate(mark),
+            // Told as below, with no second search of the board.
+            Err(err) => {
+                out.truncate(mark);
+                return match err.is_data_error() {
+                    true => Err(super::failed(solver, err)),
+                    false => {
+                        report(errors, job.line, &err);
+                        write(style, job, Outcome::Invalid(&err.to_string()), out);
+                        Ok(true)
+                    }
+                };
+            }
         }
     }
     let letters = &mut scratch.letters;

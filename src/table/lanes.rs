@@ -9,7 +9,7 @@ use crate::bfs::{code_at, code_or_zero};
 use crate::board::{Board, board_rank_and_parity, connected};
 use crate::mem::prefetch;
 use crate::rank::rank_delta;
-use crate::shape::{MAX_CELLS, Move};
+use crate::shape::{Move, SMALL_CELLS};
 use crate::table::derived::{NO_NEAR, Near};
 use crate::table::packed::{MAX_PACKED, Packed};
 use crate::table::{Steps, Table};
@@ -94,7 +94,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Some(steps) = self.steps() else {
             return Ok(false);
         };
-        let mut asking = [0u64; MAX_CELLS];
+        let mut asking = [0u64; SMALL_CELLS];
         for (start, goal) in starts.iter().zip(goals) {
             let section = self.sections.section_of[goal.blank()].map(usize::from);
             if start.shape() != self.sections.shape
@@ -303,7 +303,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         /// One walk: the board, its blank and rank, and whether it goes on.
         #[derive(Clone, Copy)]
         struct Walk {
-            cells: [u8; MAX_CELLS],
+            cells: [u8; SMALL_CELLS],
             blank: usize,
             rank: u64,
             steps: u32,
@@ -315,7 +315,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let codes = self.codes(index)?;
         let goal_rank = self.sections.goal_ranks[index];
         let mut walks = [Walk {
-            cells: [0; MAX_CELLS],
+            cells: [0; SMALL_CELLS],
             blank: 0,
             rank: 0,
             steps: 0,

@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicU64;
 use crate::answer::{Proof, SolveError, TableError};
 use crate::board::{Board, board_rank};
 use crate::file::{Decoded, RawFile};
-use crate::shape::{MAX_CELLS, Shape};
+use crate::shape::{SMALL_CELLS, Shape};
 use crate::table::{canonical_sections, section_toward};
 
 /// The proof of a section: its goal and codes to the longest answer, in
@@ -22,7 +22,7 @@ pub(crate) struct Sections<D> {
     pub(crate) file: RawFile<D>,
     pub(crate) shape: Shape,
     /// The section of each blank cell, if the table has one.
-    pub(crate) section_of: [Option<u8>; MAX_CELLS],
+    pub(crate) section_of: [Option<u8>; SMALL_CELLS],
     /// The goal of each section, and its rank.
     pub(crate) goals: Vec<Board>,
     pub(crate) goal_ranks: Vec<u64>,

@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicUsize;
 
 use crate::mtm::search::{Keys, Search};
-use crate::shape::{MAX_CELLS, Move};
+use crate::shape::{Move, SMALL_CELLS};
 use crate::split;
 
 /// The subtrees a budget is cut into, at least, for each thread.
@@ -12,8 +12,8 @@ const TASKS_PER_THREAD: usize = 32;
 /// A position of the search, and the moves left to it.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
-    pub(super) cells: [u8; MAX_CELLS],
-    pub(super) cell_of: [u8; MAX_CELLS],
+    pub(super) cells: [u8; SMALL_CELLS],
+    pub(super) cell_of: [u8; SMALL_CELLS],
     pub(super) blank: usize,
     pub(super) keys: Keys,
     /// The way of the run it is in.

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::shape::MAX_CELLS;
+use crate::shape::SMALL_CELLS;
 
 /// A hasher for keys that are already well spread: walking-distance counts.
 #[derive(Default)]
@@ -34,7 +34,7 @@ impl Hasher for Spread {
 }
 
 /// How many tiles of each goal line stand in each line.
-pub(super) type Counts = [[u8; MAX_CELLS / 2]; MAX_CELLS / 2];
+pub(super) type Counts = [[u8; SMALL_CELLS / 2]; SMALL_CELLS / 2];
 
 /// The walking distance along one axis: `lines` lines (rows, or columns)
 /// of `len` cells each.
@@ -66,7 +66,7 @@ impl Walking {
         if !walking.counted {
             return walking;
         }
-        let mut goal: Counts = [[0; MAX_CELLS / 2]; MAX_CELLS / 2];
+        let mut goal: Counts = [[0; SMALL_CELLS / 2]; SMALL_CELLS / 2];
         for (line, counts) in goal.iter_mut().enumerate().take(lines) {
             counts[line] = (len - usize::from(line == blank)) as u8;
         }
