@@ -332,8 +332,14 @@ impl DataFile {
             // 4x4 7-7-1: 206 s and 2.0 GB; 2x7: 9.5 s; 3x5: 12.8 s.
             (Metric::Mtm, Method::Search, 16) => "about 3.5 minutes and 2 GB of memory",
             (Metric::Mtm, Method::Search, _) => "about 10 to 15 s",
-            // 5x5 6-6-6-6: 3.0 min and 1.5 GB.
-            (Metric::Stm, Method::Search, 21..) => "about 3 minutes and 1.5 GB of memory",
+            // 3x7 6-7-7: 11.6 min beside other work, 3.5 GB; 4x5 6-6-7: 2.8 min
+            // and 2.0 GB; 2x11 5-5-5-6: 21 s and 0.3 GB; 4x6 5-6-6-6: 92 s and
+            // 1.0 GB; 5x5 6-6-6-6: 3.0 min and 1.5 GB; 2x9 5-6-6: 6 s (below).
+            (Metric::Stm, Method::Search, 21) => "about 10 minutes and 3.5 GB of memory",
+            (Metric::Stm, Method::Search, 20) => "about 3 minutes and 2 GB of memory",
+            (Metric::Stm, Method::Search, 22) => "under 25 s",
+            (Metric::Stm, Method::Search, 24) => "about 1.5 minutes and 1 GB of memory",
+            (Metric::Stm, Method::Search, 25) => "about 3 minutes and 1.5 GB of memory",
             // 4x4 or 2x8 7-8: 2.2 min and 1.6 GB; 3x5 7-7: 20.7 s; 2x7 6-7: 7.4 s.
             (Metric::Stm, Method::Search, _) if largest >= 8 => {
                 "about 2 minutes and 1.6 GB of memory"
