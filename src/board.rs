@@ -796,9 +796,10 @@ mod tests {
                     cells.swap(i, next(i + 1));
                     name.swap(i, next(i + 1));
                 }
-                let names = (name.iter().enumerate()).fold(0, |names, (tile, &new)| {
-                    names | u64::from(new) << (4 * tile)
-                });
+                let names = (name.iter().take(SMALL_CELLS).enumerate())
+                    .fold(0, |names, (tile, &new)| {
+                        names | u64::from(new) << (4 * tile)
+                    });
                 // SAFETY: the processor has SSSE3, as checked above.
                 let shuffled = unsafe { rename_in_lanes(cells, names, n) };
                 let mut wide = [0u8; MAX_CELLS];
