@@ -256,6 +256,10 @@ enum Line {
 }
 
 /// Tells what a line of `tokens` is.
+/// The boards that a line of tiles written apart is read as, without a
+/// shape given, by the count of its tiles.
+const BY_COUNT: [Shape; 2] = [Shape::FIFTEEN, Shape::TWENTY_FOUR];
+
 fn classify(tokens: &Tokens, layout: Layout) -> Line {
     if tokens.segment_count > 0 {
         return classify_rows(tokens, layout);
@@ -284,10 +288,8 @@ fn classify(tokens: &Tokens, layout: Layout) -> Line {
         Layout::Auto => {
             if chars == 9 {
                 Line::Board(Shape::EIGHT)
-            } else if count == 16 {
-                Line::Board(Shape::FIFTEEN)
-            } else if count == 25 {
-                Line::Board(Shape::TWENTY_FOUR)
+            } else if let Some(&shape) = BY_COUNT.iter().find(|s| s.cells() == count) {
+                Line::Board(shape)
             } else if chars == 3 {
                 Line::Row(Shape::EIGHT)
             } else if count == 4 {
@@ -623,8 +625,10 @@ impl Parser {
             Layout::Fixed(shape) => [shape.cols(), shape.cells()],
             Layout::Auto => [3, 4],
         };
-        let no_board =
-            count != n && count != 16 && count != 25 && count > 0 && !rows.contains(&count);
+        let no_board = count != n
+            && BY_COUNT.iter().all(|s| s.cells() != count)
+            && count > 0
+            && !rows.contains(&count);
         (joined == 0 && no_board).then_some(Err(ParseError::LineLength {
             layout: self.layout,
             got: count,

@@ -261,17 +261,10 @@ const WEIGHTS: [[u64; 32]; MAX_RANKED_CELLS + 1] = {
 };
 
 /// The parity of `cells` as a permutation (`0` even, `1` odd), for boards
-/// of any size: the count of inversions, as [`rank_and_parity`] counts them,
-/// with no rank.
+/// of any size: the inversions [`rank_and_parity`] counts, with every digit
+/// weighed nothing.
 pub(crate) fn parity(cells: &[u8]) -> usize {
-    let mut seen: u32 = 0;
-    let mut inversions = 0;
-    for &tile in cells {
-        let tile = u32::from(tile) & 31;
-        inversions += (seen >> tile).count_ones();
-        seen |= 1 << tile;
-    }
-    (inversions % 2) as usize
+    rank_and_parity_of(cells, &[0; 32]).1
 }
 
 #[inline(always)]

@@ -73,10 +73,9 @@ impl PatternDb {
                     .expect("a goal holds every tile") as u8
             })
             .collect();
-        // Two bits a free cell: a word of 16 bits holds 8 free cells.
-        let entries = match n - tiles.len() {
-            ..=8 => search::<AtomicU16>(shape, &homes, goal.blank(), &mut progress),
-            9..=16 => search::<AtomicU32>(shape, &homes, goal.blank(), &mut progress),
+        let entries = match word_bytes(n - tiles.len()) {
+            2 => search::<AtomicU16>(shape, &homes, goal.blank(), &mut progress),
+            4 => search::<AtomicU32>(shape, &homes, goal.blank(), &mut progress),
             _ => search::<AtomicU64>(shape, &homes, goal.blank(), &mut progress),
         };
         PatternDb {
@@ -487,12 +486,17 @@ pub(super) fn search<W: Slots>(
 pub fn build_memory(shape: Shape, k: usize) -> u64 {
     let n = shape.cells();
     let k = k.min(n);
-    let word = match n - k {
+    placements(n, k).saturating_mul(1 + word_bytes(n - k) as u64)
+}
+
+/// The bytes of a placement's [`Slots`] word with `free` cells: two bits a
+/// free cell, so 16 bits hold 8 of them.
+fn word_bytes(free: usize) -> usize {
+    match free {
         ..=8 => 2,
         9..=16 => 4,
         _ => 8,
-    };
-    placements(n, k).saturating_mul(1 + word)
+    }
 }
 
 /// Writes a file of pattern databases toward `goal`, each group's entries
