@@ -7,6 +7,7 @@ mod common;
 use std::collections::{HashMap, VecDeque};
 
 use eight::PdbTable;
+use eight::data;
 use eight::file::Codec;
 use eight::generate::{self, PatternDb};
 use eight::internals::rank::rank_placement;
@@ -382,6 +383,49 @@ fn a_partition_must_hold_every_tile_once() {
     assert_eq!(searcher.solve(&unsolvable).unwrap().0, Solution::Unsolvable);
     assert!(generate::partition(&goal, &[4, 3]).is_err());
     assert!(generate::parse_sizes("7-x").is_err());
+}
+
+/// The 5x5 databases' groups are Korf and Felner's pinwheel: toward the
+/// goal `x 1 2 ... 24` their very groups, and toward every goal blank cell
+/// that databases are made for, four blocks whose tiles are at home on cells
+/// that touch (or touch the blank's cell between them).
+#[test]
+fn the_5x5_groups_are_the_pinwheel() {
+    let shape = Shape::TWENTY_FOUR;
+    let sizes = data::default_partition(shape, Metric::Stm);
+    assert_eq!(sizes, [6; 4]);
+    assert_eq!(
+        generate::partition(&Board::canonical(shape, 0), &sizes).unwrap(),
+        [
+            vec![1, 2, 5, 6, 7, 12],
+            vec![3, 4, 8, 9, 13, 14],
+            vec![17, 18, 19, 22, 23, 24],
+            vec![10, 11, 15, 16, 20, 21],
+        ]
+    );
+    let blanks: Vec<usize> = (0..25)
+        .filter(|&b| data::database_blank(shape, b) == b)
+        .collect();
+    assert_eq!(blanks, [0, 1, 2, 6, 7, 12]);
+    for blank in blanks {
+        let goal = Board::canonical(shape, blank);
+        let home = |tile: u8| goal.cells().iter().position(|&t| t == tile).unwrap();
+        for group in generate::partition(&goal, &sizes).unwrap() {
+            let mut cells: Vec<usize> = group.iter().map(|&t| home(t)).collect();
+            cells.push(blank);
+            let mut reached = vec![cells[0]];
+            while let Some(&next) = cells.iter().find(|&&c| {
+                !reached.contains(&c) && reached.iter().any(|&r| shape.distance(r, c) == 1)
+            }) {
+                reached.push(next);
+            }
+            assert_eq!(group.len(), 6);
+            assert!(
+                group.iter().all(|&t| reached.contains(&home(t))),
+                "blank {blank}: {group:?}"
+            );
+        }
+    }
 }
 
 /// Any goal with the databases' blank cell is served by relabelling, as the
