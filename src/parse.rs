@@ -255,11 +255,11 @@ enum Line {
     Bad(ParseError),
 }
 
-/// Tells what a line of `tokens` is.
 /// The boards that a line of tiles written apart is read as, without a
 /// shape given, by the count of its tiles.
 const BY_COUNT: [Shape; 2] = [Shape::FIFTEEN, Shape::TWENTY_FOUR];
 
+/// Tells what a line of `tokens` is.
 fn classify(tokens: &Tokens, layout: Layout) -> Line {
     if tokens.segment_count > 0 {
         return classify_rows(tokens, layout);

@@ -517,6 +517,8 @@ fn pinwheel(goal: &Board, sizes: &[usize]) -> Option<Vec<usize>> {
         let block = rows.flat_map(|row| cols.clone().map(move |col| row * side + col));
         let start = order.len();
         order.extend(block.filter(|&cell| cell != goal.blank()));
+        // A block one cell short lost it to the blank: the middle cell
+        // makes it up.
         if order.len() == start + m * (m + 1) - 1 {
             order.push(m * side + m);
         }
