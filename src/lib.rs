@@ -1,5 +1,6 @@
 //! An exact, instant sliding-puzzle solver for every rectangular board of up
-//! to 16 cells, from the 8-puzzle (3x3) to the 15-puzzle (4x4).
+//! to 25 cells, from the 8-puzzle (3x3) to the 15-puzzle (4x4) and the
+//! 24-puzzle (5x5).
 //!
 //! For boards of up to 12 cells a reverse breadth-first search runs once,
 //! offline, from each goal with the tiles in order (one per blank cell) and
@@ -12,13 +13,13 @@
 //! goal into one with the tiles in order, so the tables answer every start
 //! toward every goal.
 //!
-//! Larger boards (the 15-puzzle has 10^13) are solved by IDA* (a
-//! [`Searcher`]) guided by additive pattern databases ([`PdbTable`]), built
-//! offline into files of the same format. Moves are counted a tile at a
-//! time, or with [`Metric::Mtm`] a run of tiles slid at once a move: each
-//! metric has tables and searches of its own behind the same [`Solver`]. [`Solver`] puts both behind one
-//! interface, and [`data`] says which shape is answered how, from which
-//! data, and where it lives. [`Solver::solve_many`] is the fast way to
+//! Larger boards (the 15-puzzle has 10^13, the 24-puzzle 7.8 * 10^24) are
+//! solved by IDA* (a [`Searcher`]) guided by additive pattern databases
+//! ([`PdbTable`]), built offline into files of the same format. Moves are
+//! counted a tile at a time, or with [`Metric::Mtm`] (up to 16 cells) a run
+//! of tiles slid at once a move: each metric has tables and searches of its
+//! own behind the same [`Solver`], and [`data`] says which shape is answered
+//! how, from which data, and where it lives. [`Solver::solve_many`] is the fast way to
 //! answer many boards, and [`Solver::lengths_many`] to count their moves:
 //! they run the engine below on every core.
 //!

@@ -169,7 +169,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     if args.partition.is_some() && method != Method::Search {
         bail!(
             "--partition: {shape} boards are answered from a table, not searched with pattern \
-             databases (only boards of 14 to 16 cells are)"
+             databases (only boards of 14 to 25 cells are)"
         );
     }
     let dir = match (&args.out, builtin) {
@@ -312,7 +312,7 @@ fn generated() -> Result<PathBuf> {
         bail!(
             "without --shape (or with a shape of up to 9 cells), eight-gen makes the tables built \
              into eight, into generated/ of its source tree, and {} is not one: run it there, or \
-             give --out DIR. Data for eight's data folder is made with --shape RxC for 10 to 16 \
+             give --out DIR. Data for eight's data folder is made with --shape RxC for 10 to 25 \
              cells (eight --where says what each shape needs)",
             here.display()
         );

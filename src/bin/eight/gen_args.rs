@@ -19,7 +19,7 @@ use eight::{Metric, Shape};
 #[derive(clap::Parser, Debug)]
 #[command(name = "eight-gen", version)]
 pub struct Args {
-    /// The shape to make data for, rows x columns (2x2 to 4x4, 2x8, 8x2).
+    /// The shape to make data for, rows x columns (2x2 to 5x5, 2x12, 12x2).
     #[arg(long, value_name = "RxC")]
     pub shape: Option<Shape>,
     /// The same as --shape 4x4.
@@ -30,10 +30,12 @@ pub struct Args {
     /// every cell.
     #[arg(long, value_name = "CELL")]
     pub blank: Option<String>,
-    /// With --shape, for shapes of 14 to 16 cells: the sizes of the groups
+    /// With --shape, for shapes of 14 to 25 cells: the sizes of the groups
     /// of tiles of the pattern databases, taken from the goal column by
-    /// column on boards wider than tall (2x7, 2x8, 3x5), else row by row
-    /// (default: two groups as even as can be, 7-8 for 4x4).
+    /// column on boards wider than tall (2x7, 3x5, 4x5), else row by row;
+    /// four groups of six on 5x5 are Korf and Felner's pinwheel (default:
+    /// the fewest groups of at most 600 million placements each, as even
+    /// as can be: 7-8 for 4x4, 6-6-7 for 4x5, 6-6-6-6 for 5x5).
     #[arg(long, value_name = "SIZES")]
     pub partition: Option<String>,
     /// The folder to write into (or check, with --check).

@@ -44,16 +44,19 @@ use crate::signals::Cli;
 /// line, or one row a line over consecutive lines, or rows joined by '/'.
 /// Tiles of boards of up to ten cells may be written together (23415x768).
 /// Without --shape, each board's own line tells its shape: 9 tiles make a
-/// 3x3 board, 16 a 4x4 board. A bad board gets a message on stderr naming
-/// its line and the line `invalid`; every other board is still answered.
+/// 3x3 board, 16 a 4x4 board, 25 a 5x5 board. A bad board gets a message on
+/// stderr naming its line and the line `invalid`; every other board is
+/// still answered.
 ///
 /// Boards of up to 9 cells are answered from tables built into the program,
 /// 4x4 boards by IDA* over compact pattern databases built in too (or the
 /// larger, faster ones of `eight-gen --shape 4x4`, when the data folder has
 /// them). Boards of 10 and 12 cells are answered from tables, other boards
-/// of 14 to 16 cells by IDA*, over data made once by `eight-gen --shape RxC`
+/// of 14 to 25 cells by IDA*, over data made once by `eight-gen --shape RxC`
 /// into the data folder, each proven before its first answer and trusted
-/// while unchanged (its proof recorded beside it). `eight --where` tells
+/// while unchanged (its proof recorded beside it). Without that data, a
+/// board of more than 16 cells is answered if it is near its goal, else
+/// told the command that makes the data. `eight --where` tells
 /// where it is and what answers each shape; `--verbose` says it as each is
 /// used.
 ///
@@ -67,8 +70,8 @@ use crate::signals::Cli;
 #[derive(clap::Parser, Debug)]
 #[command(version)]
 struct Args {
-    /// The shape of every board, rows x columns: 2x2 to 4x4, 2x8, 8x2 (at
-    /// most 16 cells). Without it, 3x3 and 4x4 boards are told apart.
+    /// The shape of every board, rows x columns: 2x2 to 5x5, 2x12, 12x2 (at
+    /// most 25 cells). Without it, 3x3, 4x4 and 5x5 boards are told apart.
     #[arg(long, value_name = "RxC")]
     shape: Option<Shape>,
     /// The same as --shape 4x4.
@@ -99,7 +102,7 @@ struct Args {
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
     /// The group sizes of the pattern databases to search with (shapes of
-    /// 14 to 16 cells), such as 7-8 or 5-5-5.
+    /// 14 to 25 cells), such as 7-8 or 5-5-5.
     #[arg(long, value_name = "SIZES")]
     partition: Option<String>,
     /// Check all the data used in full before answering: every checksum,
@@ -307,7 +310,7 @@ fn check_partition(sizes: &[usize], shape: Option<Shape>) -> Result<()> {
     if Method::of(shape) != Method::Search {
         bail!(
             "--partition: {shape} boards are answered from a table, not searched with pattern \
-             databases (only boards of 14 to 16 cells are)"
+             databases (only boards of 14 to 25 cells are)"
         );
     }
     let tiles = shape.cells() - 1;

@@ -3,7 +3,7 @@
 //!
 //! Boards answered from tables are answered in the server, from solvers
 //! loaded once and shared. Boards that are searched (IDA*, for shapes of 13
-//! to 16 cells and the multi-tile metric without a table) are answered by a
+//! to 25 cells and the multi-tile metric without a table) are answered by a
 //! child `eight` of their own, one a request, at most one a core at once:
 //! a search past its time limit, or cancelled by its client (`/api/cancel`
 //! with the `id` its request gave), is stopped by ending its process, so
