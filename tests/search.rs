@@ -533,7 +533,7 @@ fn every_shape_beyond_16_cells_agrees_with_a_plain_search() {
             false => shape.cells() - 1..shape.cells(),
         };
         for blank in blanks {
-            let class = eight::data::database_blank(shape, blank);
+            let class = data::database_blank(shape, blank);
             if !classes.iter().any(|&(c, _)| c == class) {
                 classes.push((class, blank));
             }
