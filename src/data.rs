@@ -322,6 +322,7 @@ impl DataFile {
     /// with `/usr/bin/time eight-gen --shape ...`.
     pub fn cost(&self) -> &'static str {
         let largest = self.sizes.iter().flatten().copied().max().unwrap_or(0);
+        let sevens = self.sizes.iter().flatten().filter(|&&k| k == 7).count();
         match (self.metric, Method::of(self.shape), self.shape.cells()) {
             // 2x5: 0.3 s; 2x6: 26.7 s and 870 MB.
             (Metric::Stm, Method::Table, ..=10) => "under a second",
@@ -332,10 +333,14 @@ impl DataFile {
             // 4x4 7-7-1: 206 s and 2.0 GB; 2x7: 9.5 s; 3x5: 12.8 s.
             (Metric::Mtm, Method::Search, 16) => "about 3.5 minutes and 2 GB of memory",
             (Metric::Mtm, Method::Search, _) => "about 10 to 15 s",
-            // 3x7 6-7-7: 11.6 min beside other work, 3.5 GB; 4x5 6-6-7: 2.8 min
-            // and 2.0 GB; 2x11 5-5-5-6: 21 s and 0.3 GB; 4x6 5-6-6-6: 92 s and
-            // 1.0 GB; 5x5 6-6-6-6: 3.0 min and 1.5 GB; 2x9 5-6-6: 6 s (below).
+            // 3x7 6-7-7: 11.6 min beside other work, 3.5 GB; 4x5 7-7-5: 4.1 min
+            // and 2.3 GB; 2x10 6-6-7 as 4x5 6-6-7: 2.8 min and 2.0 GB; 2x11
+            // 5-5-5-6: 21 s and 0.3 GB; 4x6 5-6-6-6: 92 s and 1.0 GB; 5x5
+            // 6-6-6-6: 3.0 min and 1.5 GB; 2x9 5-6-6: 6 s (below).
             (Metric::Stm, Method::Search, 21) => "about 10 minutes and 3.5 GB of memory",
+            (Metric::Stm, Method::Search, 20) if sevens == 2 => {
+                "about 4 minutes and 2.3 GB of memory"
+            }
             (Metric::Stm, Method::Search, 20) => "about 3 minutes and 2 GB of memory",
             (Metric::Stm, Method::Search, 22) => "under 25 s",
             (Metric::Stm, Method::Search, 24) => "about 1.5 minutes and 1 GB of memory",
@@ -401,35 +406,42 @@ pub fn join_sizes(sizes: &[usize]) -> String {
 const MOST_PLACEMENTS: u64 = 600_000_000;
 
 /// The group sizes of the pattern databases searched by default. In the
-/// single-tile metric, the fewest groups with at most 600 million
-/// placements each, as even as can be, the smaller first (7-8 for the 4x4
-/// board, 6-6-6-6 for 5x5, 6-6-7 for 4x5); in the multi-tile metric, whose databases keep the
-/// blank's cell, the tiles in order seven at a time on 16 cells (7-7-1: on
-/// 30 random 4x4 boards 0.12 s of CPU a board, against 0.73 to 0.99 s over
-/// 6-6-3; docs/metric.md), six at a time on fewer (6-6-2 on 3x5, whose
-/// 7-7 take 101 s and 1 GB to make against 13 s).
+/// single-tile metric, the fewest groups of at most 600 million placements
+/// each, as even as can be, the smaller first (7-8 for the 4x4 board,
+/// 6-6-6-6 for 5x5), but on 4x5 as large as can be, the rest in the last:
+/// 7-7-5, over which 20 random 4x5 boards take 2.7 minutes against 4.6
+/// over 6-6-7, and 20 random 5x4 boards 12 minutes against more than 30
+/// (docs/twenty-four.md). The same does not pay on narrow boards: 20
+/// random 2x9 boards take 157 s over 5-6-6, 349 s over 7-7-3. In the
+/// multi-tile metric, whose databases keep the blank's cell, the tiles in
+/// order seven at a time on 16 cells (7-7-1: on 30 random 4x4 boards 0.12
+/// s of CPU a board, against 0.73 to 0.99 s over 6-6-3; docs/metric.md),
+/// six at a time on fewer (6-6-2 on 3x5, whose 7-7 take 101 s and 1 GB to
+/// make against 13 s).
 pub fn default_partition(shape: Shape, metric: Metric) -> Vec<usize> {
     let tiles = shape.cells() - 1;
     match metric {
         Metric::Stm => {
-            // The fewest groups of at most `largest` tiles, as even as can
-            // be, the smaller first.
             let largest = (1..tiles)
                 .take_while(|&k| crate::rank::placements(shape.cells(), k) <= MOST_PLACEMENTS)
                 .last()
                 .unwrap_or(1);
-            even_groups(tiles, largest)
+            let sides = (
+                shape.rows().min(shape.cols()),
+                shape.rows().max(shape.cols()),
+            );
+            match sides {
+                (4, 5) => full_groups(tiles, largest),
+                _ => even_groups(tiles, largest),
+            }
         }
-        Metric::Mtm => {
-            let group = match shape.cells() {
+        Metric::Mtm => full_groups(
+            tiles,
+            match shape.cells() {
                 16 => 7,
                 _ => 6,
-            };
-            (0..tiles)
-                .step_by(group)
-                .map(|first| (tiles - first).min(group))
-                .collect()
-        }
+            },
+        ),
     }
 }
 
@@ -439,6 +451,15 @@ pub(crate) fn even_groups(tiles: usize, largest: usize) -> Vec<usize> {
     let groups = tiles.div_ceil(largest.max(1));
     (0..groups)
         .map(|g| tiles / groups + usize::from(g >= groups - tiles % groups))
+        .collect()
+}
+
+/// The sizes of groups of `size` of `tiles` tiles, the rest in the last:
+/// 19 tiles by 7 are 7-7-5.
+fn full_groups(tiles: usize, size: usize) -> Vec<usize> {
+    (0..tiles)
+        .step_by(size.max(1))
+        .map(|first| (tiles - first).min(size))
         .collect()
 }
 
@@ -583,7 +604,9 @@ mod tests {
             ("2x8", &[7, 8]),
             ("4x4", &[7, 8]),
             ("2x9", &[5, 6, 6]),
-            ("4x5", &[6, 6, 7]),
+            ("4x5", &[7, 7, 5]),
+            ("5x4", &[7, 7, 5]),
+            ("2x10", &[6, 6, 7]),
             ("3x7", &[6, 7, 7]),
             ("2x11", &[5, 5, 5, 6]),
             ("4x6", &[5, 6, 6, 6]),

@@ -35,7 +35,7 @@ pub struct Args {
     /// column on boards wider than tall (2x7, 3x5, 4x5), else row by row;
     /// four groups of six on 5x5 are Korf and Felner's pinwheel (default:
     /// the fewest groups of at most 600 million placements each, as even
-    /// as can be: 7-8 for 4x4, 6-6-7 for 4x5, 6-6-6-6 for 5x5).
+    /// as can be, such as 7-8 for 4x4 and 6-6-6-6 for 5x5; 7-7-5 for 4x5).
     #[arg(long, value_name = "SIZES")]
     pub partition: Option<String>,
     /// The folder to write into (or check, with --check).
