@@ -700,9 +700,16 @@ fn messages_name_the_real_cause_and_the_command_that_fixes_it() {
     for partition in ["3-3-3-4", "4-4-5"] {
         common::build_databases(dir.path(), "2x7", partition, 13);
     }
+    // Databases other than the default, and weaker, name the command that
+    // makes the default ones.
     let (out, _, _) = run(&["--where", "--data", data], "");
     assert!(
         out.contains("2x7: IDA* over the 2x7 pattern databases (4-4-5) in"),
+        "{out}"
+    );
+    assert!(
+        out.contains("(`eight-gen --shape 2x7 --blank 13 --out ")
+            && out.contains(" makes the default groups, 6-7, faster, in under 25 s)"),
         "{out}"
     );
     std::fs::remove_file(dir.path().join("2x7-4-4-5-blank0.pdb")).unwrap();

@@ -304,7 +304,9 @@ impl Solver {
         }
         let solver = Solver::open(shape, blank, metric, dir, sizes, None)?;
         let mut text = solver.describe();
-        if let Some(faster) = solver.faster(&Board::canonical(shape, blank), dir) {
+        if let Some(faster) = solver.faster(&Board::canonical(shape, blank), dir)
+            && sizes.is_none()
+        {
             text += &format!(" ({faster})");
         }
         if let Some(watch) = solver.watch() {
@@ -320,19 +322,37 @@ impl Solver {
     /// For a solver that searches with what is built in, toward `goal`: the
     /// data-folder file that would answer faster, the command that makes it
     /// into `dir` and what that takes (`` `eight-gen …` makes a table, far
-    /// faster, in about 2 s``); `None` for a solver that reads data of its
-    /// own.
+    /// faster, in about 2 s``). For one over data-folder databases other
+    /// than those `eight-gen` makes by default and no stronger (made over
+    /// older groups, or smaller ones), the command that makes the default
+    /// ones. `None` otherwise.
     pub fn faster(&self, goal: &Board, dir: &DataDir) -> Option<String> {
-        if !self.searches() || *self.origin() != Origin::Builtin {
+        if !self.searches() {
             return None;
         }
         let file = DataFile::usual(goal.shape(), self.metric(), goal.blank());
-        let what = match (self.metric(), Method::of(goal.shape())) {
-            (Metric::Mtm, Method::Table) => "a table, far faster",
-            (Metric::Mtm, Method::Search) => "larger databases, faster",
-            (Metric::Stm, _) => FASTER_DATABASES,
+        if *self.origin() == Origin::Builtin {
+            let what = match (self.metric(), Method::of(goal.shape())) {
+                (Metric::Mtm, Method::Table) => "a table, far faster",
+                (Metric::Mtm, Method::Search) => "larger databases, faster",
+                (Metric::Stm, _) => FASTER_DATABASES,
+            };
+            return Some(makes(&file, dir, what));
+        }
+        let Engine::Search(searcher) = &*self.engine else {
+            return None;
         };
-        Some(makes(&file, dir, what))
+        let table = searcher.table();
+        let shape = table.goal().shape();
+        let sizes = default_partition(shape, Metric::Stm);
+        let usual = crate::pdb::partition(table.goal(), &sizes).ok()?;
+        let made: Vec<&[u8]> = (0..table.len()).map(|g| table.tiles(g)).collect();
+        let made_sizes: Vec<usize> = made.iter().map(|tiles| tiles.len()).collect();
+        let weaker = data::strength(shape, &made_sizes) <= data::strength(shape, &sizes);
+        (weaker && made != usual).then(|| {
+            let what = format!("the default groups, {}, faster", join_sizes(&sizes));
+            makes(&file, dir, &what)
+        })
     }
 
     /// The data folder's table of `shape` for goals with the blank at

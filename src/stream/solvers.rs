@@ -229,7 +229,9 @@ impl Solvers {
             solver.verify()?;
         }
         let mut line = format!("{} boards: {}", solver.shape(), solver.describe());
-        if let Some(faster) = solver.faster(goal, dir) {
+        if let Some(faster) = solver.faster(goal, dir)
+            && self.sizes.is_none()
+        {
             line += &format!(" ({faster})");
         }
         host.loaded(&line);
