@@ -19,9 +19,9 @@
 //! counted a tile at a time, or with [`Metric::Mtm`] (up to 16 cells) a run
 //! of tiles slid at once a move: each metric has tables and searches of its
 //! own behind the same [`Solver`], and [`data`] says which shape is answered
-//! how, from which data, and where it lives. [`Solver::solve_many`] is the fast way to
-//! answer many boards, and [`Solver::lengths_many`] to count their moves:
-//! they run the engine below on every core.
+//! how, from which data, and where it lives. [`Solver::solve_many`] is the
+//! fast way to answer many boards, and [`Solver::lengths_many`] to count
+//! their moves: they run the engine below on every core.
 //!
 //! - [`stream`] is the engine the `eight` program runs: boards in as text,
 //!   answers out in input order, each the fastest way (groups of walks,

@@ -304,8 +304,8 @@ impl Solver {
         }
         let solver = Solver::open(shape, blank, metric, dir, sizes, None)?;
         let mut text = solver.describe();
-        if let Some(faster) = solver.faster(&Board::canonical(shape, blank), dir)
-            && sizes.is_none()
+        if sizes.is_none()
+            && let Some(faster) = solver.faster(&Board::canonical(shape, blank), dir)
         {
             text += &format!(" ({faster})");
         }

@@ -229,8 +229,8 @@ impl Solvers {
             solver.verify()?;
         }
         let mut line = format!("{} boards: {}", solver.shape(), solver.describe());
-        if let Some(faster) = solver.faster(goal, dir)
-            && self.sizes.is_none()
+        if self.sizes.is_none()
+            && let Some(faster) = solver.faster(goal, dir)
         {
             line += &format!(" ({faster})");
         }
