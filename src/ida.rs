@@ -46,7 +46,7 @@ use std::sync::OnceLock;
 
 use crate::answer::{Solution, SolveError};
 use crate::board::Board;
-use crate::pdb::PdbTable;
+use crate::pdb::{PdbTable, Values};
 use crate::progress::Reporter;
 use crate::prune::{self};
 use crate::rank::placements;
@@ -410,10 +410,14 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         report: Option<&Reporter>,
     ) -> Result<(Solution, u64), SolveError> {
         let spread = |search: &Search<D, V>| search.nodes >= self.spread_after.unwrap_or(u64::MAX);
+        let values: Vec<Values> = (0..self.table.len())
+            .map(|g| self.table.values(g))
+            .collect();
         let mut search = Search {
             solver: self,
             pruner: prune::nothing(),
             spread: &[],
+            values: &values,
             views,
             goal,
             neighbors: goal.shape().neighbor_table(),

@@ -4,6 +4,7 @@
 use crate::board::Board;
 use crate::ida::state::State;
 use crate::ida::{CHANGE_CHECK, Searcher, View};
+use crate::pdb::Values;
 use crate::prune::{self, Pruner};
 use crate::shape::{MAX_CELLS, Move};
 use crate::split;
@@ -57,6 +58,8 @@ pub(super) struct Search<'s, D, const V: usize> {
     pub(super) pruner: &'s Pruner,
     /// The spread entries, once the search uses them; else empty.
     pub(super) spread: &'s [Vec<u8>],
+    /// Each group's entries, looked up once a search.
+    pub(super) values: &'s [Values<'s>],
     pub(super) views: &'s [View; V],
     pub(super) goal: &'s Board,
     pub(super) neighbors: [[Option<u8>; 4]; MAX_CELLS],
@@ -119,8 +122,14 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         let inside = self.nodes;
         self.nodes = nodes;
         self.path.clear();
-        let (solver, pruner, spread, views, goal) =
-            (self.solver, self.pruner, self.spread, self.views, self.goal);
+        let (solver, pruner, spread, values, views, goal) = (
+            self.solver,
+            self.pruner,
+            self.spread,
+            self.values,
+            self.views,
+            self.goal,
+        );
         let search = |task: &Task, i: usize, found: &AtomicUsize| {
             if task.goal {
                 return Searched {
@@ -135,6 +144,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 solver,
                 pruner,
                 spread,
+                values,
                 views,
                 goal,
                 neighbors: goal.shape().neighbor_table(),
@@ -231,8 +241,14 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         let (moves, count) = self.moves(state.blank, last, fsm);
         for &(mv, target, next) in &moves[..count] {
             let target = usize::from(target);
-            let child =
-                state.child::<D, false, false, V>(self.solver, &[], self.views, target, &[0; V]);
+            let child = state.child::<false, false, V>(
+                self.solver,
+                &[],
+                self.values,
+                self.views,
+                target,
+                &[0; V],
+            );
             let f = g + 1 + child.estimate;
             if f > bound {
                 *least = (*least).min(f);
@@ -303,16 +319,17 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 for (view, &rank) in ranks.iter().enumerate() {
                     let tile = self.views[view].tile[usize::from(state.cells[usize::from(target)])];
                     let group = usize::from(self.solver.group_of[usize::from(tile)]);
-                    self.solver.table.values(group).prefetch(rank as usize);
+                    self.values[group].prefetch(rank as usize);
                 }
             }
         }
         let mut least = u32::MAX;
         for (&(mv, target, next), ranks) in children[..count].iter().zip(&ranks) {
             let target = usize::from(target);
-            let child = state.child::<D, AHEAD, SPREAD, V>(
+            let child = state.child::<AHEAD, SPREAD, V>(
                 self.solver,
                 self.spread,
+                self.values,
                 self.views,
                 target,
                 ranks,

@@ -3,6 +3,7 @@
 
 use crate::board::Board;
 use crate::ida::{MAX_GROUPS, MAX_VIEWS, Searcher, View};
+use crate::pdb::Values;
 use crate::shape::MAX_CELLS;
 
 /// The board being searched, in the user's frame, and how each view sees it.
@@ -120,15 +121,11 @@ impl State {
     /// moving it: only the moved tile's group changes, to the entry of
     /// `ranks[view]` when `AHEAD`, else of the rank found here.
     #[inline(always)]
-    pub(super) fn child<
-        D: AsRef<[u8]> + Sync,
-        const AHEAD: bool,
-        const SPREAD: bool,
-        const V: usize,
-    >(
+    pub(super) fn child<const AHEAD: bool, const SPREAD: bool, const V: usize>(
         &self,
-        solver: &Searcher<D>,
+        solver: &Searcher<impl AsRef<[u8]> + Sync>,
         spread: &[Vec<u8>],
+        values: &[Values<'_>],
         views: &[View; V],
         to: usize,
         ranks: &[u32; V],
@@ -164,10 +161,7 @@ impl State {
                     }
                 };
                 change.rank = rank;
-                solver
-                    .table
-                    .values(g)
-                    .get(rank as usize, u32::from(manhattan))
+                values[g].get(rank as usize, u32::from(manhattan))
             };
             child.estimate = child
                 .estimate
