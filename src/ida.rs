@@ -81,8 +81,13 @@ pub struct Searcher<D> {
     group_of: [u8; MAX_CELLS],
     /// The groups, with the weights of their ranks.
     groups: Vec<Group>,
-    /// Each tile's place in its group.
-    slot: [u8; MAX_CELLS],
+    /// The weight of each tile's digit in its group's rank.
+    weight: [u32; MAX_CELLS],
+    /// `changes[tile][t]`: how tile `t` of `tile`'s group, on a cell between
+    /// the two of a move of `tile`, changes the rank (wrapping): less the
+    /// weight of `tile`'s digit if `t` comes before it in the group, else
+    /// one more of `t`'s own; nothing for other tiles.
+    changes: [[u32; MAX_CELLS]; MAX_CELLS],
     /// Where each tile's cell sits in its group's spread index: 4 bits a
     /// tile, the group's first tile highest (all 0 for databases that do
     /// not spread).
@@ -148,7 +153,6 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         let shape = goal.shape();
         let mut group_of = [0u8; MAX_CELLS];
         let mut shift = [0u8; MAX_CELLS];
-        let mut slot = [0u8; MAX_CELLS];
         let mut groups = Vec::with_capacity(table.len());
         for g in 0..table.len() {
             let tiles = table.tiles(g);
@@ -163,7 +167,6 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             group.tiles[..tiles.len()].copy_from_slice(tiles);
             for (at, &tile) in tiles.iter().enumerate() {
                 shift[usize::from(tile)] = (4 * (tiles.len() - 1 - at)) as u8;
-                slot[usize::from(tile)] = at as u8;
             }
             // The digit of the i-th tile counts the cells left to it; the
             // placements of the tiles after it multiply it.
@@ -171,6 +174,20 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
                 group.weights[i] = placements(shape.cells() - i - 1, tiles.len() - i - 1) as u32;
             }
             groups.push(group);
+        }
+        let mut weight = [0u32; MAX_CELLS];
+        let mut changes = [[0u32; MAX_CELLS]; MAX_CELLS];
+        for group in &groups {
+            for (at, &tile) in group.tiles[..group.len].iter().enumerate() {
+                weight[usize::from(tile)] = group.weights[at];
+                for (other, &t) in group.tiles[..group.len].iter().enumerate() {
+                    changes[usize::from(tile)][usize::from(t)] = match other.cmp(&at) {
+                        std::cmp::Ordering::Less => group.weights[at].wrapping_neg(),
+                        std::cmp::Ordering::Equal => 0,
+                        std::cmp::Ordering::Greater => group.weights[other],
+                    };
+                }
+            }
         }
         let mut distance = [[0u8; MAX_CELLS]; MAX_CELLS];
         for (home, &tile) in goal.cells().iter().enumerate() {
@@ -197,7 +214,8 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             table,
             group_of,
             groups,
-            slot,
+            weight,
+            changes,
             shift,
             spread: OnceLock::new(),
             spread_after,

@@ -110,28 +110,18 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         old: usize,
         new: usize,
     ) -> u32 {
-        let g = self.group_of[tile];
-        let weights = &self.groups[usize::from(g)].weights;
-        let slot = self.slot[tile];
         let (low, high) = if old < new { (old, new) } else { (new, old) };
-        // The group's earlier tiles between the two cells, and the weights of
-        // its later ones there.
-        let mut earlier = 0;
-        let mut later = 0;
+        // The tile's digit counts the free cells before it: it moves by the
+        // cells between the two, less the group's earlier tiles there, and
+        // each later tile there counts one more or one fewer.
+        let changes = &self.changes[tile];
+        let mut change = (high - low) as u32 * self.weight[tile];
         for &t in &on[low + 1..high] {
-            let t = usize::from(t) % MAX_CELLS;
-            if t != 0 && self.group_of[t] == g {
-                match self.slot[t] < slot {
-                    true => earlier += 1,
-                    false => later += weights[usize::from(self.slot[t]) % MAX_CELLS],
-                }
-            }
+            change = change.wrapping_add(changes[usize::from(t) % MAX_CELLS]);
         }
-        let step = (high - low) as u32 - earlier;
-        let change = step * weights[usize::from(slot) % MAX_CELLS] + later;
         let after = match old < new {
-            true => rank + change,
-            false => rank - change,
+            true => rank.wrapping_add(change),
+            false => rank.wrapping_sub(change),
         };
         #[cfg(debug_assertions)]
         {
@@ -140,13 +130,13 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
                 pos[usize::from(t) % MAX_CELLS] = cell as u8;
             }
             debug_assert_eq!(
-                self.rank(usize::from(g), &pos),
+                self.rank(usize::from(self.group_of[tile]), &pos),
                 rank as usize,
                 "the rank kept"
             );
             pos[tile] = new as u8;
             debug_assert_eq!(
-                self.rank(usize::from(g), &pos),
+                self.rank(usize::from(self.group_of[tile]), &pos),
                 after as usize,
                 "the rank after"
             );
