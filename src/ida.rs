@@ -438,7 +438,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             values: &values,
             views,
             goal,
-            neighbors: goal.shape().neighbor_table(),
+            options: search::options(goal.shape()),
             path: Vec::new(),
             nodes: 0,
             stop: None,

@@ -23,6 +23,30 @@ pub(super) const PRUNE_AFTER: u64 = 10_000;
 /// The subtrees a bound is split into, at least, for each thread.
 pub(super) const TASKS_PER_THREAD: usize = 32;
 
+/// The moves the blank may take from each cell after each last move, and
+/// how many: [`Search::options`].
+pub(super) type Options = [[([(Move, u8); 4], u8); 5]; MAX_CELLS];
+
+/// The [`Options`] of `shape`: every move onto the board but the one back.
+pub(super) fn options(shape: crate::shape::Shape) -> Options {
+    let neighbors: [[Option<u8>; 4]; MAX_CELLS] = shape.neighbor_table();
+    let mut options = [[([(Move::Down, 0); 4], 0); 5]; MAX_CELLS];
+    for (cell, lasts) in options.iter_mut().enumerate() {
+        for (last, (list, n)) in lasts.iter_mut().enumerate() {
+            for mv in Move::ALL {
+                if last < 4 && mv.opposite().code() == last as u8 {
+                    continue;
+                }
+                if let Some(target) = neighbors[cell][usize::from(mv.code())] {
+                    list[usize::from(*n)] = (mv, target);
+                    *n += 1;
+                }
+            }
+        }
+    }
+    options
+}
+
 pub(super) enum Step {
     Found,
     /// Every path went over the bound; the smallest value over it.
@@ -62,7 +86,9 @@ pub(super) struct Search<'s, D, const V: usize> {
     pub(super) values: &'s [Values<'s>],
     pub(super) views: &'s [View; V],
     pub(super) goal: &'s Board,
-    pub(super) neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    /// The moves the blank may take from each cell after each last move
+    /// (by its code; 4 for none), in the order of their letters.
+    pub(super) options: Options,
     pub(super) path: Vec<Move>,
     pub(super) nodes: u64,
     /// For a subtree of a split bound: the lowest subtree where the goal
@@ -147,7 +173,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 values,
                 views,
                 goal,
-                neighbors: goal.shape().neighbor_table(),
+                options: options(goal.shape()),
                 path: task.path.clone(),
                 nodes: 0,
                 stop: Some((found, i)),
@@ -197,18 +223,11 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
     ) -> ([(Move, u8, u32); 4], usize) {
         let mut moves = [(Move::Down, 0, 0); 4];
         let mut count = 0;
-        for mv in Move::ALL {
-            if last == Some(mv.opposite()) {
-                continue;
-            }
-            let Some(target) = self.neighbors[blank][usize::from(mv.code())] else {
-                continue;
-            };
+        let (options, n) = &self.options[blank][last.map_or(4, |mv| usize::from(mv.code()))];
+        for &(mv, target) in &options[..usize::from(*n)] {
             let next = self.pruner.step(fsm, mv);
-            if next != prune::DEAD {
-                moves[count] = (mv, target, next);
-                count += 1;
-            }
+            moves[count] = (mv, target, next);
+            count += usize::from(next != prune::DEAD);
         }
         (moves, count)
     }
