@@ -327,20 +327,28 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 return Step::Spread;
             }
         }
-        let (children, count) = self.moves(state.blank, last, fsm);
+        // The moves, as [`Search::moves`] lists them, in the same loop as
+        // the asks for their entries: one loop end to foresee, not two.
+        let mut children = [(Move::Down, 0, 0); 4];
         let mut ranks = [[0u32; V]; 4];
-        for (&(_, target, _), ranks) in children[..count].iter().zip(&mut ranks) {
+        let mut count = 0;
+        let (options, n) = &self.options[state.blank][last.map_or(4, |mv| usize::from(mv.code()))];
+        for &(mv, target) in &options[..usize::from(*n)] {
+            let next = self.pruner.step(fsm, mv);
+            children[count] = (mv, target, next);
             if SPREAD {
                 state.prefetch_spread(self.solver, self.spread, self.views, usize::from(target));
             }
             if AHEAD {
-                *ranks = state.ranks(self.solver, self.views, usize::from(target));
-                for (view, &rank) in ranks.iter().enumerate() {
+                let child = state.ranks(self.solver, self.views, usize::from(target));
+                for (view, &rank) in child.iter().enumerate() {
                     let tile = self.views[view].tile[usize::from(state.cells[usize::from(target)])];
                     let group = usize::from(self.solver.group_of[usize::from(tile)]);
                     self.values[group].prefetch(rank as usize);
                 }
+                ranks[count] = child;
             }
+            count += usize::from(next != prune::DEAD);
         }
         let mut least = u32::MAX;
         for (&(mv, target, next), ranks) in children[..count].iter().zip(&ranks) {
