@@ -145,9 +145,15 @@ impl State {
             let old = usize::from(sight.pos[tile]);
             let new = view.cell[self.blank];
             let g = usize::from(solver.group_of[tile]);
-            let distances = &solver.distance[tile];
-            let manhattan = sight.manhattan[g] + distances[usize::from(new)] - distances[old];
+            // The group's Manhattan distance, which only entries in nibbles
+            // read: bytes are the entries themselves.
+            let moved = || {
+                let distances = &solver.distance[tile];
+                sight.manhattan[g] + distances[usize::from(new)] - distances[old]
+            };
+            let mut manhattan = sight.manhattan[g];
             let value = if SPREAD {
+                manhattan = moved();
                 let index = sight.spread_index(g, solver.shift[tile], tile, new);
                 change.index = index;
                 let spread = &spread[g];
@@ -161,7 +167,13 @@ impl State {
                     }
                 };
                 change.rank = rank;
-                values[g].get(rank as usize, u32::from(manhattan))
+                match values[g] {
+                    Values::Bytes(bytes) => u32::from(bytes[rank as usize]),
+                    nibbles => {
+                        manhattan = moved();
+                        nibbles.get(rank as usize, u32::from(manhattan))
+                    }
+                }
             };
             child.estimate = child
                 .estimate
