@@ -148,13 +148,14 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         let inside = self.nodes;
         self.nodes = nodes;
         self.path.clear();
-        let (solver, pruner, spread, values, views, goal) = (
+        let (solver, pruner, spread, values, views, goal, options) = (
             self.solver,
             self.pruner,
             self.spread,
             self.values,
             self.views,
             self.goal,
+            self.options,
         );
         let search = |task: &Task, i: usize, found: &AtomicUsize| {
             if task.goal {
@@ -173,7 +174,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 values,
                 views,
                 goal,
-                options: options(goal.shape()),
+                options,
                 path: task.path.clone(),
                 nodes: 0,
                 stop: Some((found, i)),
@@ -222,14 +223,31 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         fsm: u32,
     ) -> ([(Move, u8, u32); 4], usize) {
         let mut moves = [(Move::Down, 0, 0); 4];
+        let count = self.each_move(blank, last, fsm, |i, child| moves[i] = child);
+        (moves, count)
+    }
+
+    /// Hands `each` the moves of [`Search::moves`] with the index each
+    /// takes, and returns how many there are. A move that ends a redundant
+    /// sequence is handed too, with [`prune::DEAD`], at the index the next
+    /// move takes, and not counted: a node lists its moves with no branch
+    /// on the pruner, and does what it does with each in the same loop.
+    #[inline(always)]
+    fn each_move(
+        &self,
+        blank: usize,
+        last: Option<Move>,
+        fsm: u32,
+        mut each: impl FnMut(usize, (Move, u8, u32)),
+    ) -> usize {
         let mut count = 0;
         let (options, n) = &self.options[blank][last.map_or(4, |mv| usize::from(mv.code()))];
         for &(mv, target) in &options[..usize::from(*n)] {
             let next = self.pruner.step(fsm, mv);
-            moves[count] = (mv, target, next);
+            each(count, (mv, target, next));
             count += usize::from(next != prune::DEAD);
         }
-        (moves, count)
+        count
     }
 
     /// Walks the first `depth` levels below `state` as [`Search::dfs`]
@@ -331,25 +349,21 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         // the asks for their entries: one loop end to foresee, not two.
         let mut children = [(Move::Down, 0, 0); 4];
         let mut ranks = [[0u32; V]; 4];
-        let mut count = 0;
-        let (options, n) = &self.options[state.blank][last.map_or(4, |mv| usize::from(mv.code()))];
-        for &(mv, target) in &options[..usize::from(*n)] {
-            let next = self.pruner.step(fsm, mv);
-            children[count] = (mv, target, next);
+        let count = self.each_move(state.blank, last, fsm, |i, child| {
+            children[i] = child;
+            let target = usize::from(child.1);
             if SPREAD {
-                state.prefetch_spread(self.solver, self.spread, self.views, usize::from(target));
+                state.prefetch_spread(self.solver, self.spread, self.views, target);
             }
             if AHEAD {
-                let child = state.ranks(self.solver, self.views, usize::from(target));
-                for (view, &rank) in child.iter().enumerate() {
-                    let tile = self.views[view].tile[usize::from(state.cells[usize::from(target)])];
+                ranks[i] = state.ranks(self.solver, self.views, target);
+                for (view, &rank) in ranks[i].iter().enumerate() {
+                    let tile = self.views[view].tile[usize::from(state.cells[target])];
                     let group = usize::from(self.solver.group_of[usize::from(tile)]);
                     self.values[group].prefetch(rank as usize);
                 }
-                ranks[count] = child;
             }
-            count += usize::from(next != prune::DEAD);
-        }
+        });
         let mut least = u32::MAX;
         for (&(mv, target, next), ranks) in children[..count].iter().zip(&ranks) {
             let target = usize::from(target);
