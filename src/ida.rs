@@ -63,6 +63,11 @@ const MAX_VIEWS: usize = 8;
 /// The most groups of tiles: one a tile.
 const MAX_GROUPS: usize = MAX_CELLS;
 
+/// The length of a row of [`Searcher`]'s `changes`: every tile, rounded up
+/// to a power of two, so that a tile read from a board is masked into the
+/// row instead of checked against it.
+const ROW: usize = MAX_CELLS.next_power_of_two();
+
 /// The size of a group's entries, in bytes, from which the search fetches
 /// them a node ahead ([`Searcher::fetch_ahead`]): more than the last level
 /// of cache. Measured on Korf's 100: 7-8 databases (519 MB) gain, the built-in
@@ -87,7 +92,7 @@ pub struct Searcher<D> {
     /// the two of a move of `tile`, changes the rank (wrapping): less the
     /// weight of `tile`'s digit if `t` comes before it in the group, else
     /// one more of `t`'s own; nothing for other tiles.
-    changes: [[u32; MAX_CELLS]; MAX_CELLS],
+    changes: [[u32; ROW]; MAX_CELLS],
     /// Where each tile's cell sits in its group's spread index: 4 bits a
     /// tile, the group's first tile highest (all 0 for databases that do
     /// not spread).
@@ -176,7 +181,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             groups.push(group);
         }
         let mut weight = [0u32; MAX_CELLS];
-        let mut changes = [[0u32; MAX_CELLS]; MAX_CELLS];
+        let mut changes = [[0u32; ROW]; MAX_CELLS];
         for group in &groups {
             for (at, &tile) in group.tiles[..group.len].iter().enumerate() {
                 weight[usize::from(tile)] = group.weights[at];

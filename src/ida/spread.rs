@@ -1,7 +1,7 @@
 //! Databases spread out for long searches: each entry at an index of 4
 //! bits a tile's cell, which a move changes by a shift and an add.
 
-use crate::ida::Searcher;
+use crate::ida::{ROW, Searcher};
 use crate::pdb::{PdbTable, Values};
 use crate::shape::MAX_CELLS;
 
@@ -117,7 +117,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         let changes = &self.changes[tile];
         let mut change = (high - low) as u32 * self.weight[tile];
         for &t in &on[low + 1..high] {
-            change = change.wrapping_add(changes[usize::from(t) % MAX_CELLS]);
+            change = change.wrapping_add(changes[usize::from(t) & (ROW - 1)]);
         }
         let after = match old < new {
             true => rank.wrapping_add(change),

@@ -45,7 +45,6 @@ impl State {
             cells: [0; MAX_CELLS],
             blank: board.blank(),
             sights: [Sight {
-                pos: [0; MAX_CELLS],
                 on: [0; MAX_CELLS],
                 rank: [0; MAX_GROUPS],
                 index: [0; MAX_GROUPS],
@@ -57,10 +56,11 @@ impl State {
         };
         state.cells[..board.cells().len()].copy_from_slice(board.cells());
         for (view, sight) in views.iter().zip(&mut state.sights) {
+            let mut pos = [0; MAX_CELLS];
             for (cell, &tile) in board.cells().iter().enumerate() {
                 let tile = view.tile[usize::from(tile)];
                 let cell = view.cell[cell];
-                sight.pos[usize::from(tile)] = cell;
+                pos[usize::from(tile)] = cell;
                 sight.on[usize::from(cell)] = tile;
                 if tile != 0 {
                     let g = usize::from(solver.group_of[usize::from(tile)]);
@@ -69,7 +69,7 @@ impl State {
                 }
             }
             for g in 0..solver.table.len() {
-                let rank = solver.rank(g, &sight.pos);
+                let rank = solver.rank(g, &pos);
                 sight.rank[g] = rank as u32;
                 let value = solver
                     .table
@@ -110,7 +110,7 @@ impl State {
         for ((view, sight), rank) in views.iter().zip(&self.sights).zip(&mut ranks) {
             let tile = usize::from(view.tile[tile]);
             let g = usize::from(solver.group_of[tile]);
-            let old = usize::from(sight.pos[tile]);
+            let old = usize::from(view.cell[to]);
             let new = usize::from(view.cell[self.blank]);
             *rank = solver.rank_after(sight.rank[g], &sight.on, tile, old, new);
         }
@@ -142,7 +142,7 @@ impl State {
             .zip(ranks)
         {
             let tile = usize::from(view.tile[tile]);
-            let old = usize::from(sight.pos[tile]);
+            let old = usize::from(view.cell[to]);
             let new = view.cell[self.blank];
             let g = usize::from(solver.group_of[tile]);
             // The group's Manhattan distance, which only entries in nibbles
@@ -154,7 +154,7 @@ impl State {
             let mut manhattan = sight.manhattan[g];
             let value = if SPREAD {
                 manhattan = moved();
-                let index = sight.spread_index(g, solver.shift[tile], tile, new);
+                let index = sight.spread_index(g, solver.shift[tile], old, new);
                 change.index = index;
                 let spread = &spread[g];
                 let i = index as usize;
@@ -203,7 +203,8 @@ impl State {
         for (view, sight) in views.iter().zip(&self.sights) {
             let tile = usize::from(view.tile[tile]);
             let g = usize::from(solver.group_of[tile]);
-            let index = sight.spread_index(g, solver.shift[tile], tile, view.cell[self.blank]);
+            let old = usize::from(view.cell[to]);
+            let index = sight.spread_index(g, solver.shift[tile], old, view.cell[self.blank]);
             crate::mem::prefetch(&spread[g], index as usize / 2);
         }
     }
@@ -229,7 +230,6 @@ impl State {
             .zip(&child.changes)
         {
             let moved = view.tile[usize::from(tile)];
-            sight.pos[usize::from(moved)] = view.cell[from];
             let g = usize::from(change.group);
             *undo = Undo {
                 group: change.group,
@@ -257,17 +257,15 @@ impl State {
         self.blank = from;
         for ((view, sight), undo) in views.iter().zip(&mut self.sights).zip(undo) {
             let moved = view.tile[usize::from(tile)];
-            sight.pos[usize::from(moved)] = view.cell[to];
             sight.set::<SPREAD>(undo, moved, view.cell[to], view.cell[from]);
         }
     }
 }
 
-/// The board as one view sees it: where each of the databases' tiles is,
-/// and each group's Manhattan distance and value.
+/// The board as one view sees it: the tile on each cell, and each group's
+/// rank, Manhattan distance and value.
 #[derive(Clone, Copy)]
 pub(super) struct Sight {
-    pub(super) pos: [u8; MAX_CELLS],
     /// The tile on each cell (0 on the blank's).
     pub(super) on: [u8; MAX_CELLS],
     /// Each group's rank.
@@ -279,10 +277,11 @@ pub(super) struct Sight {
 }
 
 impl Sight {
-    /// Group `g`'s spread index once `tile` moves to `new`.
+    /// Group `g`'s spread index once its tile whose cell is at `shift` in
+    /// it moves from cell `old` to `new`.
     #[inline(always)]
-    pub(super) fn spread_index(&self, g: usize, shift: u8, tile: usize, new: u8) -> u32 {
-        self.index[g] - (u32::from(self.pos[tile]) << shift) + (u32::from(new) << shift)
+    pub(super) fn spread_index(&self, g: usize, shift: u8, old: usize, new: u8) -> u32 {
+        self.index[g] - ((old as u32) << shift) + (u32::from(new) << shift)
     }
 
     /// Sets group `g` to `group`'s Manhattan distance, value and the index
