@@ -124,6 +124,8 @@ pub struct Searcher<D> {
     /// Whether the entries are fetched a node ahead: for databases too large
     /// for the cache, where each lookup is a trip to memory.
     ahead: bool,
+    /// Whether every group's entries are in bytes.
+    bytes: bool,
     /// The file the databases are read from in place, looked at every
     /// [`CHANGE_CHECK`] nodes: a search over a file that changed stops.
     watch: Option<crate::map::Watch>,
@@ -208,6 +210,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             .filter(|s| s.cell(shape, goal.blank()) == goal.blank())
             .collect();
         let ahead = (0..table.len()).any(|g| table.values(g).bytes() > AHEAD_FROM);
+        let bytes = (0..table.len()).all(|g| matches!(table.values(g), Values::Bytes(_)));
         let spread_after = spreads(&table, &groups).then_some(SPREAD_AFTER);
         if spread_after.is_none() {
             // Indexes that no search reads, kept as sums of cells: no shift
@@ -228,6 +231,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             views,
             bound: shape.diameter_bound(),
             ahead,
+            bytes,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             parallel_after: PARALLEL_AFTER,
             prune_after: Some(PRUNE_AFTER),
@@ -433,9 +437,10 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         report: Option<&Reporter>,
     ) -> Result<(Solution, u64), SolveError> {
         let spread = |search: &Search<D, V>| search.nodes >= self.spread_after.unwrap_or(u64::MAX);
-        let values: Vec<Values> = (0..self.table.len())
-            .map(|g| self.table.values(g))
-            .collect();
+        let mut values = [Values::Bytes(&[]); ROW];
+        for (g, values) in values.iter_mut().enumerate().take(self.table.len()) {
+            *values = self.table.values(g);
+        }
         let mut search = Search {
             solver: self,
             pruner: prune::nothing(),

@@ -135,6 +135,15 @@ impl<'a> Values<'a> {
         }
     }
 
+    /// The bytes the entries are stored in: for [`Values::Bytes`], the
+    /// entries themselves.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> &'a [u8] {
+        match self {
+            Values::Bytes(bytes) | Values::Nibbles(bytes) => bytes,
+        }
+    }
+
     /// The bytes the entries take.
     pub fn bytes(self) -> usize {
         match self {

@@ -154,7 +154,8 @@ fn every_search_shape_agrees_with_a_plain_search() {
 }
 
 /// Fetching entries a node ahead, chosen for large databases, changes no
-/// answer and no count of nodes, on every search shape.
+/// answer and no count of nodes, on every search shape, entries in bytes
+/// or in nibbles.
 #[test]
 fn fetching_ahead_changes_nothing_but_the_time() {
     let mut rng = common::Rng(7);
@@ -163,6 +164,9 @@ fn fetching_ahead_changes_nothing_but_the_time() {
         let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let plain = searcher(&goal, &groups).fetch_ahead(false);
         let ahead = searcher(&goal, &groups).fetch_ahead(true);
+        let nibbles = searcher_in(&goal, &groups, Codec::ZstdNibbles)
+            .spread_after(None)
+            .fetch_ahead(true);
         for _ in 0..6 {
             let start = rng.scramble(shape.cols(), goal.cells(), 36);
             let board = Board::from_cells(shape, &start).unwrap();
@@ -173,8 +177,13 @@ fn fetching_ahead_changes_nothing_but_the_time() {
             );
             assert_eq!(
                 ahead.solve(&board).unwrap(),
-                (solution, nodes),
+                (solution.clone(), nodes),
                 "{shape} {board}"
+            );
+            assert_eq!(
+                nibbles.solve(&board).unwrap(),
+                (solution, nodes),
+                "{shape} {board}, in nibbles"
             );
         }
     }

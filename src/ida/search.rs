@@ -3,7 +3,7 @@
 
 use crate::board::Board;
 use crate::ida::state::State;
-use crate::ida::{CHANGE_CHECK, Searcher, View};
+use crate::ida::{CHANGE_CHECK, ROW, Searcher, View};
 use crate::pdb::Values;
 use crate::prune::{self, Pruner};
 use crate::shape::{MAX_CELLS, Move};
@@ -82,8 +82,9 @@ pub(super) struct Search<'s, D, const V: usize> {
     pub(super) pruner: &'s Pruner,
     /// The spread entries, once the search uses them; else empty.
     pub(super) spread: &'s [Vec<u8>],
-    /// Each group's entries, looked up once a search.
-    pub(super) values: &'s [Values<'s>],
+    /// Each group's entries, looked up once a search (empty after the
+    /// last group).
+    pub(super) values: &'s [Values<'s>; ROW],
     pub(super) views: &'s [View; V],
     pub(super) goal: &'s Board,
     /// The moves the blank may take from each cell after each last move
@@ -107,10 +108,17 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         last: Option<Move>,
         fsm: u32,
     ) -> Step {
-        match (self.solver.ahead, !self.spread.is_empty()) {
-            (_, true) => self.dfs::<false, true>(state, g, bound, last, fsm),
-            (true, false) => self.dfs::<true, false>(state, g, bound, last, fsm),
-            (false, false) => self.dfs::<false, false>(state, g, bound, last, fsm),
+        let (ahead, spread, bytes) = (
+            self.solver.ahead,
+            !self.spread.is_empty(),
+            self.solver.bytes,
+        );
+        match (ahead, spread, bytes) {
+            (_, true, _) => self.dfs::<false, true, false>(state, g, bound, last, fsm),
+            (true, false, true) => self.dfs::<true, false, true>(state, g, bound, last, fsm),
+            (true, false, false) => self.dfs::<true, false, false>(state, g, bound, last, fsm),
+            (false, false, true) => self.dfs::<false, false, true>(state, g, bound, last, fsm),
+            (false, false, false) => self.dfs::<false, false, false>(state, g, bound, last, fsm),
         }
     }
 
@@ -278,7 +286,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         let (moves, count) = self.moves(state.blank, last, fsm);
         for &(mv, target, next) in &moves[..count] {
             let target = usize::from(target);
-            let child = state.child::<false, false, V>(
+            let child = state.child::<false, false, false, V>(
                 self.solver,
                 &[],
                 self.values,
@@ -315,7 +323,8 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
     /// the goal. Each child is looked at before it is entered, so that a
     /// child over the bound costs no move and no call. With `AHEAD`, a
     /// node's children's entries are fetched before the first is looked at.
-    pub(super) fn dfs<const AHEAD: bool, const SPREAD: bool>(
+    /// With `BYTES`, every group's entries are in bytes.
+    pub(super) fn dfs<const AHEAD: bool, const SPREAD: bool, const BYTES: bool>(
         &mut self,
         state: &mut State,
         g: u32,
@@ -360,14 +369,18 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 for (view, &rank) in ranks[i].iter().enumerate() {
                     let tile = self.views[view].tile[usize::from(state.cells[target])];
                     let group = usize::from(self.solver.group_of[usize::from(tile)]);
-                    self.values[group].prefetch(rank as usize);
+                    let values = self.values[group & (ROW - 1)];
+                    match BYTES {
+                        true => crate::mem::prefetch(values.raw(), rank as usize),
+                        false => values.prefetch(rank as usize),
+                    }
                 }
             }
         });
         let mut least = u32::MAX;
         for (&(mv, target, next), ranks) in children[..count].iter().zip(&ranks) {
             let target = usize::from(target);
-            let child = state.child::<AHEAD, SPREAD, V>(
+            let child = state.child::<AHEAD, SPREAD, BYTES, V>(
                 self.solver,
                 self.spread,
                 self.values,
@@ -386,7 +399,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
             if child.estimate == 0 && state.is(self.goal) {
                 return Step::Found;
             }
-            match self.dfs::<AHEAD, SPREAD>(state, g + 1, bound, Some(mv), next) {
+            match self.dfs::<AHEAD, SPREAD, BYTES>(state, g + 1, bound, Some(mv), next) {
                 Step::Over(over) => least = least.min(over),
                 done => return done,
             }

@@ -2,7 +2,7 @@
 //! the moves played and undone.
 
 use crate::board::Board;
-use crate::ida::{MAX_GROUPS, MAX_VIEWS, Searcher, View};
+use crate::ida::{MAX_GROUPS, MAX_VIEWS, ROW, Searcher, View};
 use crate::pdb::Values;
 use crate::shape::MAX_CELLS;
 
@@ -121,11 +121,16 @@ impl State {
     /// moving it: only the moved tile's group changes, to the entry of
     /// `ranks[view]` when `AHEAD`, else of the rank found here.
     #[inline(always)]
-    pub(super) fn child<const AHEAD: bool, const SPREAD: bool, const V: usize>(
+    pub(super) fn child<
+        const AHEAD: bool,
+        const SPREAD: bool,
+        const BYTES: bool,
+        const V: usize,
+    >(
         &self,
         solver: &Searcher<impl AsRef<[u8]> + Sync>,
         spread: &[Vec<u8>],
-        values: &[Values<'_>],
+        values: &[Values<'_>; ROW],
         views: &[View; V],
         to: usize,
         ranks: &[u32; V],
@@ -167,7 +172,8 @@ impl State {
                     }
                 };
                 change.rank = rank;
-                match values[g] {
+                match values[g & (ROW - 1)] {
+                    values if BYTES => u32::from(values.raw()[rank as usize]),
                     Values::Bytes(bytes) => u32::from(bytes[rank as usize]),
                     nibbles => {
                         manhattan = moved();
