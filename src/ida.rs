@@ -63,9 +63,10 @@ const MAX_VIEWS: usize = 8;
 /// The most groups of tiles: one a tile.
 const MAX_GROUPS: usize = MAX_CELLS;
 
-/// The length of a row of [`Searcher`]'s `changes`: every tile, rounded up
-/// to a power of two, so that a tile read from a board is masked into the
-/// row instead of checked against it.
+/// The length of the tables a search indexes with a tile or a group read
+/// from a board or a table (a row of [`Searcher`]'s `changes`, a search's
+/// groups' entries): every tile, rounded up to a power of two, so that the
+/// index is masked into the table instead of checked against it.
 const ROW: usize = MAX_CELLS.next_power_of_two();
 
 /// The size of a group's entries, in bytes, from which the search fetches

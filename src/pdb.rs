@@ -146,9 +146,7 @@ impl<'a> Values<'a> {
 
     /// The bytes the entries take.
     pub fn bytes(self) -> usize {
-        match self {
-            Values::Bytes(bytes) | Values::Nibbles(bytes) => bytes.len(),
-        }
+        self.raw().len()
     }
 }
 
