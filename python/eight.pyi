@@ -3,7 +3,7 @@ lexicographically smallest (d < l < r < u, where the blank goes), for every
 rectangular board of up to 25 cells."""
 
 from os import PathLike
-from typing import Any, Callable, Literal, Optional, Sequence, Union, overload
+from typing import Any, Callable, Literal, Optional, Protocol, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -16,9 +16,17 @@ _Tile = Union[int, float, np.integer[Any], np.floating[Any]]
 # one board too, a 2-D array (n, cells) or 3-D array (n, rows, cols) a batch:
 # their types do not tell them apart, so an array's answers are typed Any.
 _Board = Union[str, Sequence[_Tile]]
+
+class _SupportsArray(Protocol):
+    def __array__(self, *args: Any, **kwargs: Any) -> npt.NDArray[Any]: ...
+
+# An array: numpy's, or what numpy reads as one by its values (a pandas
+# DataFrame or Series, an xarray DataArray). Other objects (a dict, a set, a
+# generator) raise TypeError.
+_Array = Union[npt.NDArray[Any], _SupportsArray]
 # A batch given as a sequence: of strings, sequences of tiles, or 1-D arrays.
-_Batch = Sequence[Union[str, Sequence[_Tile], npt.NDArray[Any]]]
-_Goal = Union[_Board, npt.NDArray[Any]]
+_Batch = Sequence[Union[str, Sequence[_Tile], _Array]]
+_Goal = Union[_Board, _Array]
 _Path = Union[str, PathLike[str]]
 _Metric = Literal["stm", "mtm"]
 _Notation = Literal["blank", "tile", "tile-runs"]
@@ -61,7 +69,7 @@ def solve(
 ) -> Optional[str]: ...
 @overload
 def solve(
-    boards: npt.NDArray[Any],
+    boards: _Array,
     *,
     goal: Optional[_Goal] = None,
     shape: Optional[str] = None,
@@ -105,7 +113,7 @@ def length(
 ) -> int: ...
 @overload
 def length(
-    boards: npt.NDArray[Any],
+    boards: _Array,
     *,
     goal: Optional[_Goal] = None,
     shape: Optional[str] = None,
@@ -136,13 +144,15 @@ def random(
     shape: Optional[str] = None,
     seed: Optional[int] = None,
     depth: Optional[int] = None,
+    walk: Optional[int] = None,
     goal: Optional[_Goal] = None,
     data: Optional[_Path] = None,
     metric: _Metric = "stm",
 ) -> npt.NDArray[np.uint8]:
     """n random boards, shape (n, cells), 0 the blank: drawn uniformly from
     the boards that can reach the goal, or with depth from those exactly that
-    many moves away (counted in `metric`); the same boards as
+    many moves away (counted in `metric`), or with walk at the end of a walk
+    of that many moves that never undoes one (any shape); the same boards as
     `eight --random n --seed S`. MemoryError, before anything is drawn, if n
     boards cannot be allocated."""
 
@@ -195,7 +205,7 @@ class Solver:
     @overload
     def solve(self, boards: Sequence[_Tile], *, notation: _Notation = "blank") -> Optional[str]: ...
     @overload
-    def solve(self, boards: npt.NDArray[Any], *, notation: _Notation = "blank") -> Any: ...
+    def solve(self, boards: _Array, *, notation: _Notation = "blank") -> Any: ...
     @overload
     def length(self, boards: str) -> int: ...  # type: ignore[overload-overlap]
     @overload
@@ -203,6 +213,8 @@ class Solver:
     @overload
     def length(self, boards: Sequence[_Tile]) -> int: ...
     @overload
-    def length(self, boards: npt.NDArray[Any]) -> Any: ...
+    def length(self, boards: _Array) -> Any: ...
     def judge(self, board: _Goal, moves: str) -> str: ...
-    def random(self, n: int, *, seed: Optional[int] = None, depth: Optional[int] = None) -> npt.NDArray[np.uint8]: ...
+    def random(
+        self, n: int, *, seed: Optional[int] = None, depth: Optional[int] = None, walk: Optional[int] = None
+    ) -> npt.NDArray[np.uint8]: ...

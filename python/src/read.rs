@@ -3,9 +3,9 @@
 
 use eight::{Board, Layout, Metric, Notation, Shape};
 use numpy::{PyArrayDescrMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString, PyTuple};
 
 /// Boards read from Python: one board, or a batch.
 pub(crate) enum Boards {
@@ -105,34 +105,149 @@ fn board_of_tiles(tiles: Vec<Tile>, shape: Option<Shape>) -> Result<Board, Strin
     Board::from_cells(shape, &cells).map_err(|err| err.to_string())
 }
 
-/// One board: a string in any layout the program reads, a sequence of
-/// tiles, or a 1-D array.
-pub(crate) fn read_board(item: &Bound<'_, PyAny>, shape: Option<Shape>) -> Result<Board, String> {
-    if let Ok(text) = item.cast::<PyString>() {
-        let text = text.to_cow().map_err(|err| err.to_string())?;
-        let layout = shape.map_or(Layout::Auto, Layout::Fixed);
-        return Board::parse_in(layout, text.as_bytes()).map_err(|err| in_python(&err.to_string()));
-    }
-    if let Ok(array) = item.cast::<PyUntypedArray>() {
-        if array.ndim() != 1 {
-            return Err(format!(
-                "expected one board, found an array of {} dimensions",
-                array.ndim()
-            ));
+/// Why an object is not a board: of a kind that is none (`TypeError`),
+/// or one whose values are wrong (`ValueError`).
+pub(crate) enum Bad {
+    Type(String),
+    Value(String),
+}
+
+impl Bad {
+    /// The same, told of board `index` of a batch.
+    fn at(self, index: usize) -> Bad {
+        match self {
+            Bad::Type(text) => Bad::Type(format!("board {index}: {text}")),
+            Bad::Value(text) => Bad::Value(format!("board {index}: {text}")),
         }
-        let (tiles, shape) = array_tiles(array, shape).map_err(|err| err.text)?;
-        return Board::from_cells(shape, &tiles).map_err(|err| err.to_string());
     }
-    let items = item
-        .try_iter()
-        .and_then(|items| items.collect::<PyResult<Vec<_>>>())
-        .map_err(|_| {
-            format!(
-                "expected a board (a string, or a sequence of ints with 0 the blank), found {}",
-                type_name(item)
-            )
-        })?;
-    board_of_tiles(items.iter().map(Tile::of).collect(), shape)
+
+    /// The same, told of the goal.
+    fn of_goal(self) -> Bad {
+        match self {
+            Bad::Type(text) => Bad::Type(format!("goal: {text}")),
+            Bad::Value(text) => Bad::Value(format!("goal: {text}")),
+        }
+    }
+
+    pub(crate) fn into_err(self) -> PyErr {
+        match self {
+            Bad::Type(text) => PyTypeError::new_err(text),
+            Bad::Value(text) => PyValueError::new_err(text),
+        }
+    }
+}
+
+impl From<String> for Bad {
+    fn from(text: String) -> Bad {
+        Bad::Value(text)
+    }
+}
+
+/// An object as it is read: a string, an array (numpy's, or what numpy
+/// reads as one: a DataFrame, a Series), or a list or tuple of items.
+enum Form<'py> {
+    Text(Bound<'py, PyString>),
+    Array(Bound<'py, PyUntypedArray>),
+    Items(Vec<Bound<'py, PyAny>>),
+}
+
+impl<'py> Form<'py> {
+    /// How `item` is read. Only strings, arrays, lists, tuples and other
+    /// sequences are read as they are; an object numpy reads as an array
+    /// (`__array__`, as pandas' and xarray's have) is read by its values,
+    /// as `numpy.asarray` gives them; anything else (a dict, a set, a
+    /// generator) is refused, never iterated by chance: a DataFrame
+    /// iterated gives its column labels, not its boards.
+    fn of(item: &Bound<'py, PyAny>) -> Result<Form<'py>, Bad> {
+        let py = item.py();
+        if let Ok(text) = item.cast::<PyString>() {
+            return Ok(Form::Text(text.clone()));
+        }
+        if let Ok(array) = item.cast::<PyUntypedArray>() {
+            return Ok(Form::Array(array.clone()));
+        }
+        let python = |err: PyErr| Bad::Value(err.to_string());
+        if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
+            let items = item.try_iter().map_err(python)?;
+            return items
+                .collect::<PyResult<_>>()
+                .map(Form::Items)
+                .map_err(python);
+        }
+        if item.hasattr("__array__").unwrap_or(false) {
+            let numpy = py.import("numpy").map_err(python)?;
+            let array = numpy.call_method1("asarray", (item,)).map_err(python)?;
+            let array = array
+                .cast_into::<PyUntypedArray>()
+                .map_err(|err| python(err.into()))?;
+            // Strings, or objects (a Series of board strings): each item
+            // is a board of its own.
+            let kind = array.dtype().kind();
+            if array.ndim() == 1 && matches!(kind, b'O' | b'U' | b'S') {
+                let items = array.call_method0("tolist").map_err(python)?;
+                let items = items.try_iter().map_err(python)?;
+                return items
+                    .collect::<PyResult<_>>()
+                    .map(Form::Items)
+                    .map_err(python);
+            }
+            return Ok(Form::Array(array));
+        }
+        let sequence = py
+            .import("collections.abc")
+            .and_then(|abc| abc.getattr("Sequence"))
+            .and_then(|sequence| item.is_instance(&sequence))
+            .unwrap_or(false);
+        let bytes = item.is_instance_of::<PyBytes>() || item.is_instance_of::<PyByteArray>();
+        if sequence && !bytes {
+            let items = item.try_iter().map_err(python)?;
+            return items
+                .collect::<PyResult<_>>()
+                .map(Form::Items)
+                .map_err(python);
+        }
+        Err(Bad::Type(format!(
+            "expected a board or boards (a string, a list or tuple of ints with 0 the blank, \
+             or an array: numpy's, or a DataFrame or Series), found {}{}",
+            type_name(item),
+            match (bytes, item.hasattr("__next__").unwrap_or(false)) {
+                (true, _) => " (decode it to a string)",
+                (false, true) => " (make it a list first)",
+                (false, false) => "",
+            }
+        )))
+    }
+}
+
+/// One board: a string in any layout the program reads, a sequence of
+/// tiles, or a 1-D array (or what numpy reads as one).
+pub(crate) fn read_board(item: &Bound<'_, PyAny>, shape: Option<Shape>) -> Result<Board, Bad> {
+    match Form::of(item)? {
+        Form::Text(text) => {
+            let text = text.to_cow().map_err(|err| err.to_string())?;
+            let layout = shape.map_or(Layout::Auto, Layout::Fixed);
+            Ok(Board::parse_in(layout, text.as_bytes())
+                .map_err(|err| in_python(&err.to_string()))?)
+        }
+        Form::Array(array) => {
+            if array.ndim() != 1 {
+                return Err(Bad::Value(format!(
+                    "expected one board, found an array of {} dimensions",
+                    array.ndim()
+                )));
+            }
+            let (tiles, shape) = array_tiles(&array, shape).map_err(|err| err.text)?;
+            Ok(Board::from_cells(shape, &tiles).map_err(|err| err.to_string())?)
+        }
+        Form::Items(items) => Ok(board_of_tiles(items.iter().map(Tile::of).collect(), shape)?),
+    }
+}
+
+/// Whether `item` may be a tile: anything but a string or what can be
+/// iterated, which are boards (a wrong value, such as `1.5` or `None`, is
+/// a tile that is wrong, told as such).
+fn is_tile(item: &Bound<'_, PyAny>) -> bool {
+    !(item.is_instance_of::<PyString>() || item.try_iter().is_ok())
 }
 
 /// A message of the program's in Python's words: its options are
@@ -394,34 +509,29 @@ pub(crate) fn read_boards(boards: &Bound<'_, PyAny>, shape: Option<Shape>) -> Py
     let one = |board: &Bound<'_, PyAny>| {
         read_board(board, shape)
             .map(Boards::One)
-            .map_err(PyValueError::new_err)
+            .map_err(Bad::into_err)
     };
-    if boards.is_instance_of::<PyString>() {
-        return one(boards);
-    }
-    if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        return match array.ndim() {
-            1 => one(boards),
-            2 | 3 => read_array(array, shape),
-            dims => Err(PyValueError::new_err(format!(
-                "expected an array of 1 to 3 dimensions, found {dims}"
-            ))),
-        };
-    }
-    let items: Vec<Bound<'_, PyAny>> = boards.try_iter()?.collect::<PyResult<_>>()?;
+    let items = match Form::of(boards).map_err(Bad::into_err)? {
+        Form::Text(_) => return one(boards),
+        Form::Array(array) => {
+            return match array.ndim() {
+                1 => one(array.as_any()),
+                2 | 3 => read_array(&array, shape),
+                dims => Err(PyValueError::new_err(format!(
+                    "expected an array of 1 to 3 dimensions, found {dims}"
+                ))),
+            };
+        }
+        Form::Items(items) => items,
+    };
     // A sequence of tiles is one board; a sequence of boards (strings,
     // sequences, arrays) a batch.
-    let is_board =
-        |item: &Bound<'_, PyAny>| item.is_instance_of::<PyString>() || item.try_iter().is_ok();
-    if items.first().is_some_and(|item| !is_board(item)) {
+    if items.first().is_some_and(is_tile) {
         return one(boards);
     }
     let mut many = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        many.push(
-            read_board(item, shape)
-                .map_err(|err| PyValueError::new_err(format!("board {index}: {err}")))?,
-        );
+        many.push(read_board(item, shape).map_err(|err| err.at(index).into_err())?);
     }
     Ok(Boards::Many(many))
 }
@@ -431,10 +541,8 @@ pub(crate) fn read_goal(
     goal: Option<&Bound<'_, PyAny>>,
     shape: Option<Shape>,
 ) -> PyResult<Option<Board>> {
-    goal.map(|goal| {
-        read_board(goal, shape).map_err(|err| PyValueError::new_err(format!("goal: {err}")))
-    })
-    .transpose()
+    goal.map(|goal| read_board(goal, shape).map_err(|err| err.of_goal().into_err()))
+        .transpose()
 }
 
 /// The metric named by `metric=`.
