@@ -4,8 +4,8 @@
 //! pages a query touches. Its danger is the file changing underneath: a
 //! page past a new, shorter end raises `SIGBUS`, which would kill the
 //! process with every answer not yet written. A program that calls
-//! [`guard_truncation`] (the `eight` binary does; the library never installs
-//! a signal handler of itself) has its maps guarded: on Linux, a `SIGBUS`
+//! [`guard_truncation`] (the `eight` binary and the Python module do; the
+//! library never installs a signal handler of itself) has its maps guarded: on Linux, a `SIGBUS`
 //! inside a guarded map is caught and the page replaced by zeros so the
 //! reader can go on.
 //!
@@ -381,13 +381,21 @@ mod guard {
             action.sa_sigaction = handle as *const () as usize;
             action.sa_flags = libc::SA_SIGINFO | libc::SA_NODEFER;
             libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+            let mut previous: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(libc::SIGBUS, &action, &mut previous);
+            let _ = PREVIOUS.set(previous);
         }
     }
 
+    /// The action `SIGBUS` had before (the default, or a host's own, such
+    /// as Python's faulthandler), taken by a fault outside every guarded
+    /// map.
+    static PREVIOUS: std::sync::OnceLock<libc::sigaction> = std::sync::OnceLock::new();
+
     /// On a fault inside a guarded range: put a page of zeros where the file's page was, so the read that faulted returns 0.
-    /// Anywhere else: restore the default action, which the repeated fault
-    /// then takes.
+    /// Anywhere else: restore the action from before the handler (the
+    /// default, unless the host had one), which the repeated fault then
+    /// takes.
     extern "C" fn handle(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
         // SAFETY: the kernel passes a valid siginfo_t for SIGBUS.
         let address = unsafe { (*info).si_addr() } as usize;
@@ -414,8 +422,14 @@ mod guard {
                     return;
                 }
             }
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = libc::SIG_DFL;
+            let action = match PREVIOUS.get() {
+                Some(previous) => *previous,
+                None => {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = libc::SIG_DFL;
+                    action
+                }
+            };
             libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
         }
     }

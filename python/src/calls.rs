@@ -31,6 +31,14 @@ impl Host for Interruptible {
 /// The number the engine's stop is told by: SIGINT's.
 const INTERRUPTED: i32 = 2;
 
+/// How near the goal boards are drawn: exactly `depth=` moves away, or
+/// at the end of a walk of `walk=` moves.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Near {
+    Depth(u32),
+    Walk(u32),
+}
+
 /// An error made without the GIL, raised with it.
 pub(crate) enum PyErrText {
     Data(String),
@@ -339,7 +347,7 @@ impl Call<'_> {
         py: Python<'py>,
         n: usize,
         seed: Option<u64>,
-        depth: Option<u32>,
+        near: Option<Near>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let goal = self
             .goal
@@ -347,9 +355,10 @@ impl Call<'_> {
         let cells = goal.shape().cells();
         let seed = seed.unwrap_or_else(eight::random::seed);
         let tiles = py.detach(|| -> Result<Vec<u8>, PyErrText> {
-            let draw = match depth {
+            let draw = match near {
                 None => Draw::new(goal, seed),
-                Some(depth) => {
+                Some(Near::Walk(moves)) => Draw::walk(goal, seed, moves),
+                Some(Near::Depth(depth)) => {
                     let solver = self.with_solvers(|solvers| {
                         solvers
                             .get_table(&goal)

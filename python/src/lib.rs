@@ -19,8 +19,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::calls::{Call, Home, new_solvers};
-use crate::read::{read_board, read_boards, read_goal, read_metric, read_notation, read_shape};
+use crate::calls::{Call, Home, Near, new_solvers};
+use crate::read::{
+    Bad, read_board, read_boards, read_goal, read_metric, read_notation, read_shape,
+};
 
 create_exception!(
     eight,
@@ -120,15 +122,17 @@ fn judge(
 ) -> PyResult<String> {
     let metric = read_metric(metric)?;
     let shape = read_shape(shape)?;
-    let start = read_board(board, shape).map_err(PyValueError::new_err)?;
+    let start = read_board(board, shape).map_err(Bad::into_err)?;
     let goal = read_goal(goal, shape)?;
     Call::kept(goal, shape, metric, data).judge(py, start, moves)
 }
 
 /// ``n`` random boards as a numpy ``uint8`` array of shape ``(n, cells)``,
 /// 0 the blank: drawn uniformly from the boards that can reach the goal, or
-/// with ``depth`` from those exactly that many moves away. The same seed
-/// draws the same boards as ``eight --random n --seed S``.
+/// with ``depth`` from those exactly that many moves away (shapes of up to
+/// 12 cells), or with ``walk`` at the end of a random walk of that many
+/// moves that never undoes one (any shape). The same seed draws the same
+/// boards as ``eight --random n --seed S`` (with ``--depth`` or ``--walk``).
 ///
 /// >>> import eight
 /// >>> boards = eight.random(3, seed=7)
@@ -139,7 +143,7 @@ fn judge(
 /// >>> eight.length(eight.random(2, seed=1, depth=20, metric="mtm"), metric="mtm").tolist()
 /// [20, 20]
 #[pyfunction]
-#[pyo3(signature = (n, *, shape=None, seed=None, depth=None, goal=None, data=None, metric="stm"))]
+#[pyo3(signature = (n, *, shape=None, seed=None, depth=None, walk=None, goal=None, data=None, metric="stm"))]
 #[allow(clippy::too_many_arguments)]
 fn random<'py>(
     py: Python<'py>,
@@ -147,6 +151,7 @@ fn random<'py>(
     shape: Option<&str>,
     seed: Option<u64>,
     depth: Option<u32>,
+    walk: Option<u32>,
     goal: Option<&Bound<'py, PyAny>>,
     data: Option<PathBuf>,
     metric: &str,
@@ -154,7 +159,18 @@ fn random<'py>(
     let metric = read_metric(metric)?;
     let shape = read_shape(shape)?;
     let goal = read_goal(goal, shape)?;
-    Call::kept(goal, shape, metric, data).random(py, n, seed, depth)
+    let near = read_near(depth, walk)?;
+    Call::kept(goal, shape, metric, data).random(py, n, seed, near)
+}
+
+/// How near the goal `random` draws: `depth=` or `walk=`, not both.
+fn read_near(depth: Option<u32>, walk: Option<u32>) -> PyResult<Option<Near>> {
+    match (depth, walk) {
+        (Some(_), Some(_)) => Err(PyValueError::new_err("give depth= or walk=, not both")),
+        (Some(depth), None) => Ok(Some(Near::Depth(depth))),
+        (None, Some(walk)) => Ok(Some(Near::Walk(walk))),
+        (None, None) => Ok(None),
+    }
 }
 
 /// Makes the data ``shape`` needs, as ``eight-gen`` makes it (the same
@@ -190,6 +206,11 @@ fn generate(
         return Err(PyValueError::new_err(format!(
             "the {shape} data is built into the package: there is nothing to make"
         )));
+    }
+    if metric == Metric::Mtm && !shape.small() {
+        return Err(PyValueError::new_err(
+            eight::DataError::MetricUnsupported { shape }.to_string(),
+        ));
     }
     let cells = shape.cells();
     let blank = blank.unwrap_or(cells - 1);
@@ -341,20 +362,21 @@ impl Solver {
 
     /// As ``eight.judge``, toward the solver's goal in its metric.
     fn judge(&self, py: Python<'_>, board: &Bound<'_, PyAny>, moves: &str) -> PyResult<String> {
-        let start = read_board(board, self.shape).map_err(PyValueError::new_err)?;
+        let start = read_board(board, self.shape).map_err(Bad::into_err)?;
         self.call().judge(py, start, moves)
     }
 
     /// As ``eight.random``, toward the solver's goal in its metric.
-    #[pyo3(signature = (n, *, seed=None, depth=None))]
+    #[pyo3(signature = (n, *, seed=None, depth=None, walk=None))]
     fn random<'py>(
         &self,
         py: Python<'py>,
         n: usize,
         seed: Option<u64>,
         depth: Option<u32>,
+        walk: Option<u32>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.call().random(py, n, seed, depth)
+        self.call().random(py, n, seed, read_near(depth, walk)?)
     }
 
     /// The goal, if one was given (or told by ``shape``).
@@ -405,5 +427,14 @@ fn eight_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solver>()?;
     m.add("DataError", m.py().get_type::<DataError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // numpy's C API fetched now, at import: fetched at a call's first
+    // array instead, a Ctrl-C that lands while numpy loads fails that
+    // fetch, and the call with a panic that `except KeyboardInterrupt`
+    // does not catch.
+    numpy::PyArray1::<i16>::zeros(m.py(), 0, false);
+    // Maps of data files guarded as the program's are: a file cut short
+    // while a call reads it ends the call with a `DataError` that names
+    // it, not the interpreter with SIGBUS.
+    eight::map::guard_truncation();
     Ok(())
 }
