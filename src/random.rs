@@ -28,7 +28,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::answer::SolveError;
 use crate::board::Board;
-use crate::shape::Shape;
+use crate::shape::{Move, Shape};
 use crate::solver::Solver;
 
 /// A seed drawn from the system, for a draw that need not be repeated.
@@ -43,7 +43,8 @@ pub enum DepthError {
     /// The shape is searched: no table of every board to draw from.
     #[error(
         "{0} boards are searched, not answered from a table of every board, so the boards of an \
-         exact depth cannot be drawn uniformly; it works for shapes of up to 12 cells"
+         exact depth cannot be drawn uniformly; it works for shapes of up to 12 cells (a walk \
+         draws boards near the goal on any shape)"
     )]
     Searched(Shape),
     /// No board is that far.
@@ -68,6 +69,8 @@ pub struct Draw {
     goal: Board,
     /// With a depth, every board at that depth, to draw from.
     pool: Option<Vec<Board>>,
+    /// With a walk, its moves.
+    walk: Option<u32>,
 }
 
 impl Draw {
@@ -77,6 +80,7 @@ impl Draw {
             rng: ChaCha8Rng::seed_from_u64(seed),
             goal,
             pool: None,
+            walk: None,
         }
     }
 
@@ -112,15 +116,46 @@ impl Draw {
     }
 }
 
+impl Draw {
+    /// Boards at most `moves` moves from `goal`, for shapes with no table
+    /// of every board to draw an exact depth from: each the end of a walk
+    /// of `moves` moves of the blank from the goal, each move drawn
+    /// uniformly from those that do not undo the last one.
+    pub fn walk(goal: Board, seed: u64, moves: u32) -> Draw {
+        Draw {
+            walk: Some(moves),
+            ..Draw::new(goal, seed)
+        }
+    }
+}
+
 impl Iterator for Draw {
     type Item = Board;
 
     fn next(&mut self) -> Option<Board> {
-        Some(match &self.pool {
-            Some(pool) => pool[self.rng.random_range(0..pool.len())],
-            None => solvable(&self.goal, &mut self.rng),
+        Some(match (&self.pool, self.walk) {
+            (Some(pool), _) => pool[self.rng.random_range(0..pool.len())],
+            (None, Some(moves)) => walked(self.goal, moves, &mut self.rng),
+            (None, None) => solvable(&self.goal, &mut self.rng),
         })
     }
+}
+
+/// The end of a walk of `moves` moves from `goal` that never undoes a move.
+fn walked(goal: Board, moves: u32, rng: &mut ChaCha8Rng) -> Board {
+    let mut board = goal;
+    let mut last: Option<Move> = None;
+    for _ in 0..moves {
+        let choices: Vec<(Move, Board)> = Move::ALL
+            .into_iter()
+            .filter(|mv| last != Some(mv.opposite()))
+            .filter_map(|mv| board.moved(mv).map(|next| (mv, next)))
+            .collect();
+        let (mv, next) = choices[rng.random_range(0..choices.len())];
+        board = next;
+        last = Some(mv);
+    }
+    board
 }
 
 /// A board drawn uniformly from those that can reach `goal`: the cells

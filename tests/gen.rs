@@ -165,6 +165,27 @@ fn impossible_sizes_are_refused_at_once() {
         .stderr(predicate::str::contains("cells 0 to 9"));
 }
 
+/// The multi-tile metric beyond 16 cells is refused with the program's
+/// message, never a panic, for every such shape.
+#[test]
+fn the_multi_tile_metric_beyond_sixteen_cells_is_refused_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    for shape in eight::Shape::all().filter(|shape| shape.cells() > 16) {
+        eight_gen()
+            .args(["--metric", "mtm", "--shape", &shape.to_string(), "--out"])
+            .arg(dir.path())
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(format!(
+                    "{shape} boards are answered in the single-tile metric only"
+                ))
+                .and(predicate::str::contains("panicked").not()),
+            );
+    }
+    assert!(names(dir.path()).is_empty());
+}
+
 /// A 10-cell table made on request into the data folder answers as the
 /// oracle does, and is proven when first used.
 #[test]

@@ -236,6 +236,47 @@ fn random_boards_are_uniform() {
     );
 }
 
+/// `--walk`: on any shape, each board the end of a walk of that many moves
+/// that never undoes one: within that distance of the goal (the oracle's on
+/// 3x3), of the walk's parity, and every board of 2 moves drawn.
+#[test]
+fn random_walks_end_near_the_goal_on_any_shape() {
+    let oracle = Oracle::new(3, &common::canonical(9, 8));
+    let (out, _, code) = run(&["--random", "2000", "--seed", "8", "--walk", "9"], "");
+    assert_eq!(code, 0);
+    for line in out.lines() {
+        let cells: Vec<u8> = line
+            .split(' ')
+            .map(|t| if t == "x" { 0 } else { t.parse().unwrap() })
+            .collect();
+        let distance = oracle.distance[&cells];
+        assert!(distance <= 9 && distance % 2 == 1, "{line}: {distance}");
+    }
+    let (out, _, _) = run(&["--random", "200", "--seed", "8", "--walk", "2"], "");
+    let mut seen: Vec<&str> = out.lines().collect();
+    seen.sort_unstable();
+    seen.dedup();
+    // From the goal (blank in the corner): two first moves, then two
+    // moves each that do not undo them.
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    for shape in ["4x4", "5x5", "3x7"] {
+        let args = [
+            "--random", "20", "--seed", "1", "--walk", "12", "--shape", shape,
+        ];
+        let (boards, _, code) = run(&args, "");
+        assert_eq!(code, 0, "{shape}");
+        let (lengths, err, code) = run(&["--length", "--shape", shape], boards);
+        assert_eq!(code, 0, "{shape}: {err}");
+        assert!(
+            lengths.lines().all(|l| l.parse::<u32>().unwrap() <= 12),
+            "{shape}: {lengths}"
+        );
+    }
+    let (_, err, code) = run(&["--random", "1", "--walk", "3", "--depth", "3"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--walk"), "{err}");
+}
+
 /// `--depth`: every board drawn is exactly that far, each of them about as
 /// often; a depth no board has names the largest; search shapes refuse.
 #[test]

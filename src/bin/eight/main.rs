@@ -150,6 +150,11 @@ struct Args {
     /// (shapes answered from a table of every board: up to 12 cells).
     #[arg(long, value_name = "D", requires = "random")]
     depth: Option<u32>,
+    /// With --random: boards at most W moves from the goal, each the end of
+    /// a random walk of W moves that never undoes one (any shape: a
+    /// scramble near the goal where --depth cannot draw).
+    #[arg(long, value_name = "W", requires = "random", conflicts_with = "depth")]
+    walk: Option<u32>,
     /// Write the manual pages of eight and eight-gen, and their completions
     /// for bash, zsh and fish, under DIR (such as ~/.local/share, where
     /// man, bash-completion and fish look), then exit.
@@ -258,14 +263,12 @@ fn run(args: &Args) -> Result<u8> {
     if let Some(count) = args.random {
         let shape = shape.unwrap_or(Shape::EIGHT);
         let goal = goal.unwrap_or_else(|| Board::goal(shape));
-        return random::write(
-            count,
-            args.seed,
-            args.depth,
-            goal,
-            &mut solvers,
-            args.verbose,
-        );
+        let near = match (args.depth, args.walk) {
+            (Some(depth), _) => Some(random::Near::Depth(depth)),
+            (None, Some(walk)) => Some(random::Near::Walk(walk)),
+            (None, None) => None,
+        };
+        return random::write(count, args.seed, near, goal, &mut solvers, args.verbose);
     }
     let layout = match shape {
         Some(shape) => Layout::Fixed(shape),

@@ -8,13 +8,21 @@ use eight::Board;
 use eight::random::{self, Draw};
 use eight::stream::Solvers;
 
+/// How near the goal boards are drawn.
+#[derive(Clone, Copy, Debug)]
+pub enum Near {
+    /// Exactly this many moves away (`--depth`).
+    Depth(u32),
+    /// The end of a walk of this many moves (`--walk`).
+    Walk(u32),
+}
+
 /// Writes `count` boards, one a line, in the input format: drawn uniformly
-/// from all boards that can reach `goal`, or, with `depth`, from those whose
-/// shortest answer is exactly `depth` moves.
+/// from all boards that can reach `goal`, or `near` it.
 pub fn write(
     count: u64,
     seed: Option<u64>,
-    depth: Option<u32>,
+    near: Option<Near>,
     goal: Board,
     solvers: &mut Solvers,
     verbose: bool,
@@ -25,9 +33,10 @@ pub fn write(
             .lock()
             .write_all(format!("eight: --seed {seed}\n").as_bytes());
     }
-    let draw = match depth {
+    let draw = match near {
         None => Draw::new(goal, seed),
-        Some(depth) => {
+        Some(Near::Walk(moves)) => Draw::walk(goal, seed, moves),
+        Some(Near::Depth(depth)) => {
             let solver = solvers.get_table(&goal)?;
             Draw::at_depth(goal, seed, depth, &solver)
                 .map_err(|err| anyhow!("--depth {depth}: {err}"))?
