@@ -49,8 +49,9 @@ impl Server {
     fn raw(&self, method: &str, path: &str, kind: &str, body: &[u8]) -> (u16, String) {
         let mut stream = TcpStream::connect(self.address).unwrap();
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: eight\r\nConnection: close\r\n\
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\
              Content-Type: {kind}\r\nContent-Length: {}\r\n\r\n",
+            self.address,
             body.len()
         );
         stream.write_all(head.as_bytes()).unwrap();
@@ -69,6 +70,11 @@ impl Server {
     fn post(&self, path: &str, body: &Value) -> (u16, Value) {
         let (status, body) = self.call("POST", path, &body.to_string());
         (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+    }
+
+    /// `POST /api/random` with `body`.
+    fn random(&self, body: &Value) -> (u16, Value) {
+        self.post("/api/random", body)
     }
 
     fn get(&self, path: &str) -> (u16, Value) {
@@ -118,7 +124,7 @@ fn answers_are_the_programs() {
         }
     }
     for shape in ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"] {
-        let (_, drawn) = server.get(&format!("/api/random?shape={shape}&n=3&seed=5"));
+        let (_, drawn) = server.random(&json!({"shape": shape, "n": 3, "seed": 5}));
         let boards: Vec<String> = serde_json::from_value(drawn["boards"].clone()).unwrap();
         let (cli, _, _) = common::run(&["--random", "3", "--seed", "5", "--shape", shape], "");
         assert_eq!(boards.join("\n") + "\n", cli, "{shape}");
@@ -290,9 +296,9 @@ fn bad_requests_say_what_is_wrong_and_where() {
     let huge = format!("{{\"board\": \"{}\"}}", "x".repeat(2 << 20));
     let (status, _) = server.call("POST", "/api/solve", &huge);
     assert_eq!(status, 413);
-    let (status, answer) = server.get("/api/random?n=100000");
+    let (status, answer) = server.random(&json!({"n": 100000}));
     assert_eq!(status, 413, "{answer}");
-    let (status, answer) = server.get("/api/random?depth=40");
+    let (status, answer) = server.random(&json!({"depth": 40}));
     assert_eq!(status, 422);
     assert!(
         answer["error"]
@@ -300,8 +306,12 @@ fn bad_requests_say_what_is_wrong_and_where() {
             .unwrap()
             .contains("farthest are 31")
     );
-    let (status, _) = server.get("/api/random?n=many");
-    assert_eq!(status, 400);
+    let (status, _) = server.random(&json!({"n": "many"}));
+    assert_eq!(status, 422);
+    // Draws cost work: a GET, which any page can fire with <img src>, is
+    // refused.
+    let (status, _) = server.get("/api/random?depth=40");
+    assert_eq!(status, 405);
     let (status, _) = server.call("GET", "/nothing", "");
     assert_eq!(status, 404);
 }
@@ -431,4 +441,243 @@ fn a_named_search_is_cancelled_on_request() {
     assert!(started.elapsed() < Duration::from_secs(10));
     let (_, answer) = server.post("/api/cancel", &json!({"id": "mine"}));
     assert_eq!(answer, json!({"cancelled": false}), "gone once stopped");
+}
+
+/// The server's resident memory, in kB.
+fn resident_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A request sent by hand: its head, with `host` and `extra` lines.
+fn head(path: &str, host: &str, extra: &str, length: usize) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Content-Type: application/json\r\n\
+         Content-Length: {length}\r\nConnection: close\r\n\r\n"
+    )
+}
+
+/// The status of the response to `request`, sent whole.
+fn status_of(address: SocketAddr, request: &str) -> u16 {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response.get(9..12).map_or(0, |code| code.parse().unwrap())
+}
+
+/// A page of another site, or one whose name was rebound to 127.0.0.1,
+/// gets 403 from every path; the server's own names and page are answered.
+#[test]
+fn only_the_servers_own_host_and_origin_are_answered() {
+    let server = Server::start(&[]);
+    let port = server.address.port();
+    let body = r#"{"board": "1 2 3 4 5 6 7 x 8"}"#;
+    let ask = |host: &str, origin: Option<&str>| {
+        let extra = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+        status_of(
+            server.address,
+            &(head("/api/solve", host, &extra, body.len()) + body),
+        )
+    };
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        "127.0.0.1".to_string(),
+    ] {
+        assert_eq!(ask(&host, None), 200, "{host}");
+        assert_eq!(ask(&host, Some(&format!("http://{host}"))), 200, "{host}");
+    }
+    let ours = format!("127.0.0.1:{port}");
+    for (host, origin) in [
+        ("evil.example".to_string(), None),
+        (
+            format!("evil.example:{port}"),
+            Some(format!("http://evil.example:{port}")),
+        ),
+        (ours.clone(), Some("http://evil.example".to_string())),
+        (ours.clone(), Some("null".to_string())),
+        (ours.clone(), Some(format!("https://{ours}"))),
+    ] {
+        assert_eq!(ask(&host, origin.as_deref()), 403, "{host} {origin:?}");
+    }
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    stream
+        .write_all(
+            b"GET /api/shapes HTTP/1.1\r\nHost: rebound.example\r\nConnection: close\r\n\r\n",
+        )
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 403"), "{response}");
+    assert!(!response.contains("shapes"), "nothing of the API leaks");
+}
+
+/// Clients that trickle their headers or body are cut off; hundreds of
+/// connections holding unfinished 1 MB bodies keep the server's memory
+/// within its cap; SIGTERM ends it within its deadline whatever the
+/// clients do.
+#[test]
+fn slow_and_many_clients_are_bounded_and_a_stop_does_not_wait_for_them() {
+    let mut server = Server::start(&[]);
+    let address = server.address;
+    let host = address.to_string();
+    // Headers a byte a second: closed within the 10 s allowed.
+    let trickle = |body: bool| {
+        let host = host.clone();
+        std::thread::spawn(move || {
+            let mut stream = TcpStream::connect(address).unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(30)))
+                .unwrap();
+            let started = Instant::now();
+            let mut sent = match body {
+                true => head("/api/solve", &host, "", 100),
+                false => "POST /api/solve HTTP/1.1\r\n".to_string(),
+            };
+            stream.write_all(sent.as_bytes()).unwrap();
+            while started.elapsed() < Duration::from_secs(25) {
+                std::thread::sleep(Duration::from_millis(500));
+                sent.clear();
+                if stream.write_all(b"X").is_err() {
+                    break;
+                }
+                let mut byte = [0; 1];
+                stream.set_nonblocking(true).unwrap();
+                let read = stream.read(&mut byte);
+                stream.set_nonblocking(false).unwrap();
+                if read.is_ok() {
+                    break;
+                }
+            }
+            started.elapsed()
+        })
+    };
+    let (headers, body) = (trickle(false), trickle(true));
+    // 300 connections each holding 1 MB less a byte of a 1 MB body.
+    let before = resident_kb(server.child.id());
+    let held: Vec<TcpStream> = (0..300)
+        .filter_map(|_| {
+            let mut stream = TcpStream::connect(address).ok()?;
+            stream
+                .set_write_timeout(Some(Duration::from_millis(200)))
+                .unwrap();
+            let _ = stream.write_all(head("/api/solve", &host, "", 1 << 20).as_bytes());
+            let _ = stream.write_all(&vec![b' '; (1 << 20) - 1]);
+            Some(stream)
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let during = resident_kb(server.child.id());
+    assert!(
+        during < before + 160_000,
+        "{before} kB before, {during} kB with {} connections held",
+        held.len()
+    );
+    assert!(headers.join().unwrap() < Duration::from_secs(20));
+    assert!(body.join().unwrap() < Duration::from_secs(20));
+    // A client still trickling when SIGTERM comes does not hold the server.
+    let _late = trickle(true);
+    std::thread::sleep(Duration::from_millis(300));
+    let stopping = Instant::now();
+    // SAFETY: kill only sends a signal to the server's own process.
+    unsafe { libc::kill(server.child.id() as i32, libc::SIGTERM) };
+    let code = server.child.wait().unwrap();
+    assert_eq!(code.code(), Some(0));
+    assert!(
+        stopping.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        stopping.elapsed()
+    );
+    drop(held);
+}
+
+/// A search waiting for a core is cancelled by its name, at once; a search
+/// running dies with a server killed by SIGKILL.
+#[test]
+fn a_queued_search_is_cancelled_and_searches_die_with_the_server() {
+    let empty = tempfile::tempdir().unwrap();
+    let mut server = Server::start(&["--data", empty.path().to_str().unwrap()]);
+    let address = server.address;
+    let hard = "x 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let search = |id: String| {
+        std::thread::spawn(move || {
+            let client = Server {
+                child: Command::new("true").spawn().unwrap(),
+                address,
+            };
+            client.post(
+                "/api/solve",
+                &json!({"board": hard, "metric": "mtm", "id": id}),
+            )
+        })
+    };
+    // Every core busy, then one more, which waits.
+    let running: Vec<_> = (0..cores)
+        .map(|core| search(format!("run{core}")))
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let queued = search("queued".to_string());
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let (status, answer) = server.post("/api/cancel", &json!({"id": "queued"}));
+    assert_eq!((status, &answer), (200, &json!({"cancelled": true})));
+    let (status, answer) = queued.join().unwrap();
+    assert_eq!(status, 409, "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    // Killed outright, the server takes its searches with it.
+    let children: Vec<String> = std::fs::read_dir(format!("/proc/{}/task", server.child.id()))
+        .unwrap()
+        .flat_map(|task| {
+            std::fs::read_to_string(task.unwrap().path().join("children"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(children.len(), cores, "a search a core");
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    for child in &children {
+        let state = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
+        let state = state.rsplit(')').next().unwrap_or("").trim_start();
+        assert!(
+            state.is_empty() || state.starts_with('Z'),
+            "search {child} runs on: {state}"
+        );
+    }
+    for search in running {
+        let _ = search.join();
+    }
+}
+
+/// Seeds travel as strings: a 64-bit seed comes back as it was sent, and
+/// draws the program's boards.
+#[test]
+fn seeds_keep_every_digit() {
+    let server = Server::start(&[]);
+    let seed = "51602804280765728";
+    let (status, drawn) = server.random(&json!({"n": 2, "seed": seed}));
+    assert_eq!(status, 200, "{drawn}");
+    assert_eq!(drawn["seed"], json!(seed));
+    let (cli, _, _) = common::run(&["--random", "2", "--seed", seed], "");
+    let boards: Vec<String> = serde_json::from_value(drawn["boards"].clone()).unwrap();
+    assert_eq!(boards.join("\n") + "\n", cli);
+    let (status, _) = server.random(&json!({"seed": "-1"}));
+    assert_eq!(status, 422);
+    // Near the goal on a searched shape: the program's walk.
+    let (status, drawn) = server.random(&json!({"shape": "5x5", "n": 3, "seed": "2", "walk": 15}));
+    assert_eq!(status, 200, "{drawn}");
+    let boards: Vec<String> = serde_json::from_value(drawn["boards"].clone()).unwrap();
+    let args = [
+        "--random", "3", "--seed", "2", "--walk", "15", "--shape", "5x5",
+    ];
+    let (cli, _, _) = common::run(&args, "");
+    assert_eq!(boards.join("\n") + "\n", cli);
+    let (status, _) = server.random(&json!({"depth": 3, "walk": 3}));
+    assert_eq!(status, 422);
 }

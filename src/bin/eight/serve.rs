@@ -6,8 +6,14 @@
 //! to 25 cells and the multi-tile metric without a table) are answered by a
 //! child `eight` of their own, one a request, at most one a core at once:
 //! a search past its time limit, or cancelled by its client (`/api/cancel`
-//! with the `id` its request gave), is stopped by ending its process, so
-//! that nothing is left running for a client that gave up.
+//! with the `id` its request gave, queued or running), is stopped by ending
+//! its process, so that nothing is left running for a client that gave up;
+//! a child dies with the server.
+//!
+//! What bounds the connections, and which pages may call the API, is in
+//! [`http`].
+
+mod http;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -19,7 +25,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -53,8 +59,7 @@ pub struct ServeArgs {
     search_seconds: u64,
 }
 
-/// The largest request body.
-const MAX_BODY: usize = 1 << 20;
+use http::MAX_BODY;
 
 /// The most boards a request asks for.
 const MAX_BOARDS: usize = 10_000;
@@ -64,8 +69,8 @@ struct Server {
     /// The solvers of tables, per metric, loaded once.
     solvers: HashMap<Metric, Mutex<Solvers>>,
     data: Option<PathBuf>,
-    /// One permit a search running.
-    searches: Semaphore,
+    /// One permit a search running (or a costly draw).
+    searches: Arc<Semaphore>,
     search_limit: Duration,
     /// The program, run for each search.
     program: PathBuf,
@@ -97,7 +102,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<u8> {
     let server = Arc::new(Server {
         solvers,
         data: args.data.clone(),
-        searches: Semaphore::new(cores),
+        searches: Arc::new(Semaphore::new(cores)),
         search_limit: Duration::from_secs(args.search_seconds),
         program: std::env::current_exe().context("cannot find the program itself")?,
         named: Mutex::new(HashMap::new()),
@@ -108,6 +113,9 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<u8> {
         .build()
         .context("cannot start the server")?;
     runtime.block_on(serve(server, args))?;
+    // Work still running on other threads (a table walk, a draw) is not
+    // waited for: the server has stopped.
+    runtime.shutdown_background();
     Ok(crate::ANSWERED)
 }
 
@@ -128,20 +136,9 @@ async fn serve(server: Arc<Server>, args: ServeArgs) -> Result<()> {
             crate::args::say("eight: cannot open a browser: open the address above");
         }
     }
-    axum::serve(listener, app(server))
-        .with_graceful_shutdown(stopped())
+    http::serve(listener, app(server))
         .await
         .context("the server failed")
-}
-
-/// Once SIGINT or SIGTERM comes.
-async fn stopped() {
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .expect("SIGTERM can be caught");
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
 }
 
 /// The page and the API.
@@ -158,7 +155,7 @@ fn app(server: Arc<Server>) -> Router {
         .route("/api/solve", post(solve))
         .route("/api/length", post(length))
         .route("/api/judge", post(judge))
-        .route("/api/random", get(random))
+        .route("/api/random", post(random))
         .route("/api/cancel", post(cancel))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
@@ -510,10 +507,23 @@ impl Server {
                 ),
             )
         };
-        let _permit = tokio::time::timeout(limit, self.searches.acquire())
-            .await
-            .map_err(|_| busy())?
-            .map_err(|_| busy())?;
+        // Named while it waits too, so that a queued search can be
+        // cancelled.
+        let named = self.name(asked.id.clone());
+        let stop = async {
+            match &named {
+                Some(named) => named.notify.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(stop);
+        let cancelled = || Refusal::new(StatusCode::CONFLICT, "the search was cancelled");
+        let _permit = tokio::select! {
+            permit = tokio::time::timeout(limit, self.searches.acquire()) => {
+                permit.map_err(|_| busy())?.map_err(|_| busy())?
+            }
+            () = &mut stop => return Err(cancelled()),
+        };
         let style = asked.config.style;
         let mut command = tokio::process::Command::new(&self.program);
         command.args(["--json", "--metric", style.metric.name()]);
@@ -540,6 +550,20 @@ impl Server {
                 .flat_map(|board| format!("{board}\n").into_bytes())
                 .collect(),
         };
+        // SAFETY: the closure runs in the child between fork and exec, and
+        // makes only async-signal-safe calls (prctl, getppid, kill).
+        unsafe {
+            command.pre_exec(|| {
+                // The child dies with the server, even one killed by SIGKILL.
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // A server that died before the line above leaves the child
+                // to init.
+                if libc::getppid() == 1 {
+                    libc::kill(libc::getpid(), libc::SIGKILL);
+                }
+                Ok(())
+            });
+        }
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -555,13 +579,6 @@ impl Server {
         };
         // Past the limit, or told to stop, the child is dropped, and so
         // killed.
-        let named = self.name(asked.id);
-        let stop = async {
-            match &named {
-                Some(named) => named.notify.notified().await,
-                None => std::future::pending().await,
-            }
-        };
         let output = tokio::select! {
             output = tokio::time::timeout(limit, output) => output.map_err(|_| {
                 Refusal::new(
@@ -572,7 +589,7 @@ impl Server {
                     ),
                 )
             })?,
-            () = stop => return Err(Refusal::new(StatusCode::CONFLICT, "the search was cancelled")),
+            () = &mut stop => return Err(cancelled()),
         };
         let output =
             output.map_err(|err| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()))?;
@@ -671,23 +688,39 @@ fn unavailable(err: impl std::fmt::Display) -> Refusal {
     Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string())
 }
 
-/// `GET /api/random`'s query.
+/// `POST /api/random`'s request.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Draws {
     shape: Option<String>,
     goal: Option<String>,
     n: Option<usize>,
-    seed: Option<u64>,
+    /// A number, or its digits as a string: seeds are 64 bits, more than
+    /// JavaScript's numbers hold exactly.
+    seed: Option<Seed>,
     depth: Option<u32>,
+    /// Boards at the end of a walk of this many moves, on any shape.
+    walk: Option<u32>,
     metric: Option<String>,
 }
 
+/// A seed as a client sends it.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Seed {
+    Number(u64),
+    Text(String),
+}
+
+/// `POST /api/random`: boards drawn as `eight --random` draws them, the
+/// seed sent back as a string. A draw at a depth reads a whole table (a
+/// 3x4 one: 45 s and 0.9 GB), so it takes a search's place in the pool and
+/// its time limit, and holds no lock that answers wait on.
 async fn random(
     State(server): State<Arc<Server>>,
-    query: Result<Query<Draws>, axum::extract::rejection::QueryRejection>,
+    draws: Result<axum::Json<Draws>, JsonRejection>,
 ) -> Result<Response, Refusal> {
-    let Query(draws) = query.map_err(|err| Refusal::new(err.status(), err.body_text()))?;
+    let axum::Json(draws) = draws.map_err(|err| Refusal::new(err.status(), err.body_text()))?;
     let ask = Ask {
         shape: draws.shape,
         goal: draws.goal,
@@ -705,32 +738,80 @@ async fn random(
             format!("n={count}: at most {MAX_BOARDS} a request"),
         ));
     }
-    let seed = draws.seed.unwrap_or_else(eight::random::seed);
+    let seed = match draws.seed {
+        None => eight::random::seed(),
+        Some(Seed::Number(seed)) => seed,
+        Some(Seed::Text(text)) => text.trim().parse().map_err(|_| {
+            Refusal::bad(format!(
+                "seed {text:?}: a whole number from 0 to {}",
+                u64::MAX
+            ))
+        })?,
+    };
     let metric = config.style.metric;
-    let depth = draws.depth;
-    let boards = tokio::task::spawn_blocking(move || -> Result<Vec<String>, Refusal> {
-        let draw = match depth {
-            None => Draw::new(goal, seed),
-            Some(depth) => {
-                let mut solvers = server.solvers[&metric]
-                    .lock()
-                    .unwrap_or_else(|err| err.into_inner());
-                let solver = solvers.get_table(&goal).map_err(unavailable)?;
-                Draw::at_depth(goal, seed, depth, &solver)
-                    .map_err(|err| Refusal::bad(format!("depth {depth}: {err}")))?
-            }
-        };
-        Ok(draw.take(count).map(|board| board.to_string()).collect())
-    })
-    .await
-    .map_err(|err| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))??;
+    let drawn = |draw: Draw| draw.take(count).map(|board| board.to_string()).collect();
+    let boards = match (draws.depth, draws.walk) {
+        (None, None) => drawn(Draw::new(goal, seed)),
+        (None, Some(walk)) => drawn(Draw::walk(goal, seed, walk)),
+        (Some(depth), None) => server.draw_at(goal, metric, seed, depth, count).await?,
+        (Some(_), Some(_)) => return Err(Refusal::bad("give \"depth\" or \"walk\", not both")),
+    };
     let body = json!({
         "shape": goal.shape().to_string(),
         "goal": goal.to_string(),
-        "seed": seed,
+        "seed": seed.to_string(),
         "boards": boards,
     });
     Ok(axum::Json(body).into_response())
+}
+
+impl Server {
+    /// `count` boards `depth` moves from `goal`, on the search pool, within
+    /// the search time limit.
+    async fn draw_at(
+        self: &Arc<Server>,
+        goal: Board,
+        metric: Metric,
+        seed: u64,
+        depth: u32,
+        count: usize,
+    ) -> Result<Vec<String>, Refusal> {
+        let limit = self.search_limit;
+        let late = || {
+            Refusal::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "drawing boards at depth {depth} took longer than {} s",
+                    limit.as_secs()
+                ),
+            )
+        };
+        let solver = {
+            let mut solvers = self.solvers[&metric]
+                .lock()
+                .unwrap_or_else(|err| err.into_inner());
+            solvers.get_table(&goal).map_err(unavailable)?
+        };
+        let work = async {
+            // The permit goes with the work, which runs to its end even when
+            // its client no longer waits: at most a core's worth at once.
+            let permit = Arc::clone(&self.searches)
+                .acquire_owned()
+                .await
+                .map_err(|_| late())?;
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let draw = Draw::at_depth(goal, seed, depth, &solver)
+                    .map_err(|err| Refusal::bad(format!("depth {depth}: {err}")))?;
+                Ok(draw.take(count).map(|board| board.to_string()).collect())
+            })
+            .await
+            .map_err(|err| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?
+        };
+        tokio::time::timeout(limit, work)
+            .await
+            .map_err(|_| late())?
+    }
 }
 
 /// `GET /api/shapes`: every shape, how it is answered, and what answers

@@ -14,6 +14,7 @@ const ARROWS = { ArrowLeft: "r", ArrowRight: "l", ArrowUp: "d", ArrowDown: "u" }
 
 const state = {
   shape: { name: "3x3", rows: 3, cols: 3 },
+  methods: {}, // each shape's method, "table" or "search", from the server
   start: null, // the board as set
   board: null, // the board shown
   goal: null, // the goal set, or null for the tiles in order
@@ -107,6 +108,15 @@ async function api(path, body, signal) {
   return data;
 }
 
+// The first answer of a response: an answer the server could not give
+// (missing data, named with the command that makes it) is an error, shown
+// where the player looks.
+function first(data) {
+  const answer = data.answers[0];
+  if (answer.error) throw new Error(answer.error);
+  return answer;
+}
+
 function options() {
   const asked = { shape: state.shape.name, metric: $("metric").value };
   if (state.goal) asked.goal = textOf(state.goal);
@@ -169,8 +179,7 @@ async function measure(before) {
   $("distance").textContent = "…";
   try {
     const asked = { ...options(), board: textOf(state.board), id: asking.id };
-    const data = await api("/api/length", asked, asking.signal);
-    const answer = data.answers[0];
+    const answer = first(await api("/api/length", asked, asking.signal));
     state.distance = answer.unsolvable ? null : answer.length;
     $("distance").textContent = answer.unsolvable ? "unsolvable" : String(answer.length);
     if (state.startDistance === undefined) state.startDistance = state.distance;
@@ -229,7 +238,7 @@ async function play(letter) {
 async function judge() {
   try {
     const data = await api("/api/judge", { ...options(), board: textOf(state.start), moves: state.yours || "-" });
-    const verdict = data.answers[0].verdict;
+    const verdict = first(data).verdict;
     const best = state.startDistance;
     const text = verdict === "optimal"
       ? `At the goal in ${count(state.yours)} moves: optimal.`
@@ -272,8 +281,7 @@ async function solve() {
   const from = state.board;
   try {
     const asked = { ...options(), board: textOf(from), notation: "blank", id: solving.id };
-    const data = await api("/api/solve", asked, solving.signal);
-    const answer = data.answers[0];
+    const answer = first(await api("/api/solve", asked, solving.signal));
     if (answer.unsolvable) {
       state.answer = "";
       state.solved = null;
@@ -360,14 +368,18 @@ async function setGoal(text) {
 }
 
 async function scramble() {
-  const query = new URLSearchParams({ shape: state.shape.name, metric: $("metric").value, n: "1" });
+  const asked = { shape: state.shape.name, metric: $("metric").value, n: 1 };
   const seed = $("seed").value.trim();
   const depth = $("depth").value.trim();
-  if (seed) query.set("seed", seed);
-  if (depth) query.set("depth", depth);
-  if (state.goal) query.set("goal", textOf(state.goal));
+  // Seeds are 64 bits, more than a JavaScript number holds: sent and
+  // shown as their digits.
+  if (seed) asked.seed = seed;
+  // A shape with a table draws boards exactly that far; a searched one
+  // the end of a walk that long.
+  if (depth) asked[state.methods[state.shape.name] === "search" ? "walk" : "depth"] = Number(depth);
+  if (state.goal) asked.goal = textOf(state.goal);
   try {
-    const data = await api(`/api/random?${query}`);
+    const data = await api("/api/random", asked);
     $("seed").value = String(data.seed);
     setStart(cellsOf(data.boards[0]));
   } catch (error) {
@@ -386,6 +398,7 @@ function chooseShape(name) {
 async function start() {
   try {
     const data = await api("/api/shapes");
+    for (const s of data.shapes) state.methods[s.shape] = s.method;
     $("shape").replaceChildren(...data.shapes.map((s) => {
       const option = document.createElement("option");
       option.value = s.shape;
@@ -411,6 +424,10 @@ async function start() {
   $("goal-form").addEventListener("submit", (event) => {
     event.preventDefault();
     setGoal($("goal").value);
+  });
+  $("next").addEventListener("click", () => {
+    $("seed").value = "";
+    scramble();
   });
   $("scramble-form").addEventListener("submit", (event) => {
     event.preventDefault();
