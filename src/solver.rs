@@ -55,6 +55,9 @@ pub enum Origin {
 pub struct Solver {
     engine: Arc<Engine>,
     origin: Origin,
+    /// The data-folder file that would answer instead, while it is not
+    /// there: a solver loaded once it is made reads it.
+    awaited: Option<Arc<std::path::Path>>,
 }
 
 #[derive(Debug)]
@@ -72,6 +75,7 @@ impl Solver {
         Solver {
             engine: Arc::new(Engine::Table(table)),
             origin,
+            awaited: None,
         }
     }
 
@@ -81,6 +85,7 @@ impl Solver {
         Solver {
             engine: Arc::new(Engine::Search(Box::new(searcher.watching(watch)))),
             origin,
+            awaited: None,
         }
     }
 
@@ -106,10 +111,19 @@ impl Solver {
 
     /// Whether a solver loaded anew would read other data: the file it
     /// reads [changed](Solver::changed), or its path names another file
-    /// now (remade by `eight-gen`, or removed).
+    /// now (remade by `eight-gen`, or removed), or the data it fell back
+    /// from for want of a file is there now.
     pub fn stale(&self) -> bool {
         self.watch()
             .is_some_and(|watch| watch.changed() || watch.replaced())
+            || self.awaited.as_deref().is_some_and(std::path::Path::exists)
+    }
+
+    /// The same solver, told that `path` would answer instead once it is
+    /// made.
+    pub(crate) fn awaiting(mut self, path: std::path::PathBuf) -> Solver {
+        self.awaited = Some(Arc::from(path));
+        self
     }
 
     /// Checks all of the solver's data: every checksum, and for tables the

@@ -681,3 +681,29 @@ fn seeds_keep_every_digit() {
     let (status, _) = server.random(&json!({"depth": 3, "walk": 3}));
     assert_eq!(status, 422);
 }
+
+/// Data made while the server runs is read by the next request: a draw at
+/// a depth that wanted a table made since.
+#[test]
+fn data_made_while_serving_is_read_by_the_next_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let server = Server::start(&["--data", data]);
+    let ask = json!({"shape": "2x5", "metric": "mtm", "depth": 5, "n": 2, "seed": 1});
+    let (status, answer) = server.random(&ask);
+    assert_eq!(status, 503, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("2x5-mtm-blank9.table")
+    );
+    common::eight_gen()
+        .args([
+            "--quiet", "--metric", "mtm", "--shape", "2x5", "--out", data,
+        ])
+        .assert()
+        .success();
+    let (status, answer) = server.random(&ask);
+    assert_eq!(status, 200, "{answer}");
+}

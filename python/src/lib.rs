@@ -63,10 +63,13 @@ fn solve<'py>(
     notation: &str,
     metric: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    // The boards first, so that a bad board is told before a bad option.
+    // A bad board is told before a bad option.
     let shape = read_shape(shape)?;
-    let boards = read_boards(boards, shape)?;
-    let goal = read_goal(goal, shape)?;
+    // Boards read in the goal's shape, if it tells one.
+    let goal = read_goal(goal, shape);
+    let told = shape.or_else(|| goal.as_ref().ok().and_then(|goal| goal.map(|g| g.shape())));
+    let boards = read_boards(boards, told)?;
+    let goal = goal?;
     let notation = read_notation(notation)?;
     Call::kept(goal, shape, read_metric(metric)?, data).solve(py, boards, notation)
 }
@@ -93,8 +96,11 @@ fn length<'py>(
     metric: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let shape = read_shape(shape)?;
-    let boards = read_boards(boards, shape)?;
-    let goal = read_goal(goal, shape)?;
+    // Boards read in the goal's shape, if it tells one.
+    let goal = read_goal(goal, shape);
+    let told = shape.or_else(|| goal.as_ref().ok().and_then(|goal| goal.map(|g| g.shape())));
+    let boards = read_boards(boards, told)?;
+    let goal = goal?;
     Call::kept(goal, shape, read_metric(metric)?, data).length(py, boards)
 }
 

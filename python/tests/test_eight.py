@@ -744,3 +744,26 @@ def test_data_cut_short_during_a_call_is_a_data_error_not_a_crash(tmp_path):
     )
     assert code == 0, f"exit {code}: {err}"
     assert database in out and "cut short" in out, out
+
+
+def test_data_made_after_a_stand_in_answered_is_read_by_the_next_call(tmp_path):
+    # Without its databases a 2x9 search stands in over small ones made at
+    # start, and refuses a far board; made since, they answer it, in the
+    # same process, for a Solver and the module's functions alike.
+    far = eight.random(1, shape="2x9", seed=1)[0]
+    solver = eight.Solver(shape="2x9", data=tmp_path)
+    with pytest.raises(ValueError, match="far from the goal"):
+        solver.length(far)
+    with pytest.raises(ValueError, match="far from the goal"):
+        eight.length(far, shape="2x9", data=tmp_path)
+    eight.generate("2x9", data=tmp_path)
+    expected = int(run(["--shape", "2x9", "--length", "--data", str(tmp_path)], text(far) + "\n"))
+    assert solver.length(far) == expected
+    assert eight.length(far, shape="2x9", data=tmp_path) == expected
+    # The multi-tile table, wanted for a draw at a depth, likewise.
+    goal = "1 2 3 4 5/6 7 8 9 x"
+    mtm = eight.Solver(goal=goal, metric="mtm", data=tmp_path)
+    with pytest.raises(eight.DataError, match="2x5-mtm-blank9.table"):
+        mtm.random(2, depth=5)
+    eight.generate("2x5", metric="mtm", data=tmp_path)
+    assert eight.length(mtm.random(3, depth=5, seed=1), goal=goal, metric="mtm", data=tmp_path).tolist() == [5, 5, 5]

@@ -192,6 +192,7 @@ impl Solver {
             (Metric::Mtm, false) => Some(Ok(Solver {
                 engine: Arc::new(Engine::JumpSearch(MtmSearcher::new(shape))),
                 origin: Origin::Builtin,
+                awaited: None,
             })),
         }
     }
@@ -248,6 +249,7 @@ impl Solver {
                 path,
                 build: build.to_string(),
             },
+            awaited: None,
         }))
     }
 
@@ -261,7 +263,7 @@ impl Solver {
         sizes: Option<&[usize]>,
         progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
-        match (metric, is_builtin(shape), Method::of(shape)) {
+        let solver = match (metric, is_builtin(shape), Method::of(shape)) {
             (Metric::Mtm, ..) if !shape.small() => Err(DataError::MetricUnsupported { shape }),
             (Metric::Mtm, ..) => Solver::open_mtm(shape, blank, dir, progress),
             (Metric::Stm, true, _) => Solver::builtin(shape),
@@ -269,7 +271,25 @@ impl Solver {
             (Metric::Stm, false, Method::Search) => {
                 Solver::load_search(shape, blank, dir, sizes, progress)
             }
-        }
+        }?;
+        // A search that stands in for a data-folder file not made yet (the
+        // databases made at start, the built-in 4x4 ones, the multi-tile
+        // search without its table) waits for that file: made later, it is
+        // read by the next solver loaded.
+        let stands_in = matches!(solver.origin, Origin::Builtin)
+            && solver.searches()
+            && !(metric == Metric::Stm && is_builtin(shape));
+        Ok(match stands_in {
+            true => {
+                let file = match (metric, sizes) {
+                    (Metric::Stm, Some(sizes)) => DataFile::databases(shape, metric, sizes, blank),
+                    _ => DataFile::usual(shape, metric, blank),
+                };
+                let path = dir.path().join(file.name());
+                solver.awaiting(path)
+            }
+            false => solver,
+        })
     }
 
     /// What would answer `shape`'s goals with the blank at `blank` in

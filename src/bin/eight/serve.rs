@@ -476,6 +476,7 @@ impl Server {
         let mut solvers = self.solvers[&metric]
             .lock()
             .unwrap_or_else(|err| err.into_inner());
+        solvers.refresh();
         let solver = solvers.get(goal).map_err(unavailable)?;
         Ok(solver.searches())
     }
@@ -790,6 +791,8 @@ impl Server {
             let mut solvers = self.solvers[&metric]
                 .lock()
                 .unwrap_or_else(|err| err.into_inner());
+            // Data made since the last request is read.
+            solvers.refresh();
             solvers.get_table(&goal).map_err(unavailable)?
         };
         let work = async {
