@@ -103,7 +103,14 @@ pub struct Walk {
     last: u8,
     /// The first illegal move: its letter's number, and its run's.
     illegal: Option<(usize, usize)>,
+    /// In a tile letter's run (`R2`): its blank letter, the moves made of
+    /// it, and the count read so far.
+    run: Option<(u8, usize, usize)>,
 }
+
+/// The longest run a tile letter's count is followed for: longer than any
+/// board's row, so past it every move is illegal and only counted.
+const MAX_RUN: usize = 1 << 12;
 
 impl Walk {
     /// No moves yet, from `start`.
@@ -115,25 +122,56 @@ impl Walk {
             runs: 0,
             last: 0,
             illegal: None,
+            run: None,
         }
     }
 
-    /// Follows more moves, written as blank letters. After the first move
-    /// that leaves the board or is no move letter, moves are only counted.
-    pub fn follow(&mut self, letters: &[u8]) {
-        let mut rest = letters;
-        while self.illegal.is_none()
-            && let Some((&letter, after)) = rest.split_first()
-        {
-            self.count(letter);
-            match Move::from_letter(char::from(letter)).and_then(|mv| self.board.moved(mv)) {
-                Some(next) => self.board = next,
-                None => self.illegal = Some((self.moves, self.runs)),
+    /// Follows more moves, written in any notation the program writes:
+    /// blank letters (`dlur`, where the blank goes), or tile letters
+    /// (`DLRU`, where the moved tile goes), each maybe followed by its count
+    /// (`R2U2`); spaces between moves are skipped, and `-` (no moves) too.
+    /// Moves may come in pieces: a count cut between two calls is read
+    /// whole. After the first move that leaves the board or is no move,
+    /// moves are only counted.
+    pub fn follow(&mut self, text: &[u8]) {
+        for &byte in text {
+            match byte {
+                b' ' | b'\t' | b'\r' | b'\n' | b'-' => self.run = None,
+                b'0'..=b'9' if self.run.is_some() => {
+                    let (letter, made, count) = self.run.as_mut().expect("in a run");
+                    let (letter, made_before) = (*letter, *made);
+                    *count = (*count * 10 + usize::from(byte - b'0')).min(MAX_RUN);
+                    let more = count.saturating_sub(made_before);
+                    *made += more;
+                    for _ in 0..more {
+                        self.step(letter);
+                    }
+                }
+                b'D' | b'L' | b'R' | b'U' => {
+                    let letter = Move::from_letter(char::from(byte.to_ascii_lowercase()))
+                        .expect("a move letter")
+                        .opposite()
+                        .letter() as u8;
+                    self.run = Some((letter, 1, 0));
+                    self.step(letter);
+                }
+                letter => {
+                    self.run = None;
+                    self.step(letter);
+                }
             }
-            rest = after;
         }
-        for &letter in rest {
-            self.count(letter);
+    }
+
+    /// Follows one blank letter, or counts it once a move was illegal.
+    fn step(&mut self, letter: u8) {
+        self.count(letter);
+        if self.illegal.is_some() {
+            return;
+        }
+        match Move::from_letter(char::from(letter)).and_then(|mv| self.board.moved(mv)) {
+            Some(next) => self.board = next,
+            None => self.illegal = Some((self.moves, self.runs)),
         }
     }
 

@@ -312,17 +312,10 @@ impl Call<'_> {
     /// The verdict on `moves` from `start`.
     pub(crate) fn judge(&self, py: Python<'_>, start: Board, moves: &str) -> PyResult<String> {
         let goal = self.goal.unwrap_or_else(|| Board::goal(start.shape()));
-        // As a judge line's moves: one word of letters, or `-` for none.
-        let letters = match moves.trim() {
-            "-" => "",
-            moves if moves.contains(char::is_whitespace) => {
-                return Err(PyValueError::new_err(format!(
-                    "moves {moves:?}: one word of letters d l r u (where the blank goes), or - \
-                     for none"
-                )));
-            }
-            moves => moves,
-        };
+        // As a judge line's moves, in any notation the program writes:
+        // blank letters, tile letters with counts, spaced or not, `-` for
+        // none.
+        let letters = moves.trim();
         py.detach(|| {
             self.with_solvers(|solvers| {
                 let solver = solvers

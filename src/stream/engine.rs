@@ -484,10 +484,7 @@ impl Session<'_> {
             JudgeLine::Text(text) if text.iter().all(u8::is_ascii_whitespace) => return,
             JudgeLine::Text(text) => {
                 let text = text.trim_ascii();
-                let split = text
-                    .iter()
-                    .rposition(u8::is_ascii_whitespace)
-                    .map(|at| (&text[..at], &text[at + 1..]));
+                let split = super::judge::split_judged(layout, text);
                 match split.map(|(board, moves)| (Board::parse_in(layout, board), moves)) {
                     Some((Ok(board), moves)) => {
                         let letters = match moves {

@@ -166,3 +166,82 @@ impl JudgeLines {
         }
     }
 }
+
+/// Whether `token` is moves in a notation the program writes: blank
+/// letters (`dlur`), tile letters with counts (`R2U2L`), or `-`.
+fn is_moves(token: &[u8]) -> bool {
+    match token {
+        b"-" => true,
+        [first, ..] if first.is_ascii_lowercase() => {
+            token.iter().all(|b| matches!(b, b'd' | b'l' | b'r' | b'u'))
+        }
+        [first, ..] if first.is_ascii_uppercase() => token
+            .iter()
+            .all(|b| matches!(b, b'D' | b'L' | b'R' | b'U') || b.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+/// A `--judge` line (each run of spaces one space) cut into its board and
+/// its moves: the moves are the longest run of last tokens that are moves
+/// (one word, or moves spaced as the page writes them, `U R2 D`) whose
+/// text before is a board; else the last token, so that what is wrong with
+/// the board is told.
+pub(crate) fn split_judged(layout: Layout, text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let spaces: Vec<usize> = text
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_ascii_whitespace())
+        .map(|(at, _)| at)
+        .collect();
+    let last = *spaces.last()?;
+    // The spaces that start a run of move tokens reaching the end, the
+    // leftmost first.
+    let mut starts = Vec::new();
+    let mut end = text.len();
+    for &at in spaces.iter().rev() {
+        if !is_moves(&text[at + 1..end]) {
+            break;
+        }
+        starts.push(at);
+        end = at;
+    }
+    starts
+        .iter()
+        .rev()
+        .map(|&at| (&text[..at], &text[at + 1..]))
+        .find(|(board, _)| Board::parse_in(layout, board).is_ok())
+        .or(Some((&text[..last], &text[last + 1..])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_judged;
+    use crate::board::Layout;
+
+    #[test]
+    fn moves_are_the_last_tokens_that_are_moves_after_a_board() {
+        let split = |text: &str| {
+            split_judged(Layout::Auto, text.as_bytes()).map(|(board, moves)| {
+                (
+                    String::from_utf8_lossy(board).into_owned(),
+                    String::from_utf8_lossy(moves).into_owned(),
+                )
+            })
+        };
+        let board = "2 3 4 1 5 x 7 6 8";
+        for moves in ["dlur", "URDLDR2U2", "U R D L", "U R2 D", "-", "d l u"] {
+            assert_eq!(
+                split(&format!("{board} {moves}")),
+                Some((board.to_string(), moves.to_string())),
+                "{moves}"
+            );
+        }
+        // Not moves: the last token, so the board's fault is told.
+        assert_eq!(
+            split("1 2 3 x"),
+            Some(("1 2 3".to_string(), "x".to_string()))
+        );
+        assert_eq!(split("12345678x"), None);
+    }
+}

@@ -161,8 +161,10 @@ struct Args {
     #[arg(long, value_name = "DIR", exclusive = true)]
     install_extras: Option<PathBuf>,
     /// Judge moves someone found: each line holds a board and then its
-    /// moves (blank letters, - for none). Prints `optimal`, `longer by K`,
-    /// `not at goal`, `illegal move I`, `unsolvable` or `invalid`.
+    /// moves in any notation eight writes (blank letters dlur; tile letters
+    /// DLRU, with counts as in R2U2; spaced or not; - for none). Prints
+    /// `optimal`, `longer by K`, `not at goal`, `illegal move I`,
+    /// `unsolvable` or `invalid`.
     #[arg(long, conflicts_with = "pairs")]
     judge: bool,
 }
