@@ -144,6 +144,13 @@ impl DataDir {
     ///
     /// Fails with what the path names and how to name a folder instead.
     pub fn usable(self) -> Result<DataDir, NoDataDir> {
+        // An empty path would be the working folder, by chance.
+        if self.path.as_os_str().is_empty() {
+            return Err(NoDataDir::NotAFolder {
+                what: "an empty path",
+                dir: self,
+            });
+        }
         match std::fs::metadata(&self.path) {
             Ok(meta) if !meta.is_dir() => Err(NoDataDir::NotAFolder {
                 what: match meta.is_file() {

@@ -100,6 +100,19 @@ pub enum PdbError {
         /// The entry the search gives.
         expected: u8,
     },
+    /// A header's largest entry other than the group's.
+    #[error(
+        "the databases are wrong: group {group}'s header says its largest entry is {got}, but \
+         it is {expected}"
+    )]
+    MaxDepth {
+        /// The group.
+        group: usize,
+        /// What the header says.
+        got: u32,
+        /// The largest entry the group's search gives.
+        expected: u32,
+    },
 }
 
 /// A group's entries as a search reads them.
@@ -339,6 +352,21 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
                     cells,
                     got,
                     expected: made.entries()[rank],
+                });
+            }
+            let largest = made
+                .entries()
+                .iter()
+                .copied()
+                .filter(|&entry| entry != UNREACHED)
+                .max()
+                .map_or(0, u32::from);
+            let said = self.file.header().sections[group].max_depth;
+            if said != largest {
+                return Err(PdbError::MaxDepth {
+                    group,
+                    got: said,
+                    expected: largest,
                 });
             }
             before += count;

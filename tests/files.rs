@@ -655,3 +655,48 @@ fn check_proof(goal: Board, groups: &[&[u8]]) {
         );
     }
 }
+
+/// A header whose largest entry is not its group's (the checksums made
+/// right) is refused by the proof that a data-folder file gets at first
+/// use.
+#[test]
+fn a_header_with_a_wrong_largest_entry_is_refused_by_the_proof() {
+    let goal = Board::goal(Shape::EIGHT);
+    let file = databases(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
+    let raw = eight::file::RawFile::new(&file[..]).unwrap();
+    let header = raw.header();
+    let bodies: Vec<Vec<u8>> = (0..header.sections.len())
+        .map(|index| raw.section(index).unwrap().to_vec())
+        .collect();
+    let sections: Vec<NewSection<'_>> = header
+        .sections
+        .iter()
+        .zip(&bodies)
+        .enumerate()
+        .map(|(index, (section, bytes))| NewSection {
+            goal,
+            tiles: section.tiles.clone(),
+            entries: section.entries,
+            max_depth: match index {
+                0 => section.max_depth + 10,
+                _ => section.max_depth,
+            },
+            raw_len: section.raw_len,
+            bytes,
+        })
+        .collect();
+    let mut wrong = Vec::new();
+    file::write(
+        &mut wrong,
+        Shape::EIGHT,
+        RankScheme::Placement,
+        Codec::Raw8,
+        &sections,
+    )
+    .unwrap();
+    let table = PdbTable::new(&wrong[..]).unwrap();
+    assert!(table.verify().is_ok(), "the checksums are right");
+    let err = table.prove(|_, _| {}).unwrap_err();
+    assert!(matches!(err, PdbError::MaxDepth { group: 0, .. }), "{err}");
+    assert!(PdbTable::new(&file[..]).unwrap().prove(|_, _| {}).is_ok());
+}

@@ -247,12 +247,6 @@ fn bad_requests_say_what_is_wrong_and_where() {
         ("/api/solve", json!({"board": 7}), 422, "invalid type"),
         (
             "/api/judge",
-            json!({"board": "12345678x", "moves": "r r"}),
-            422,
-            "one word",
-        ),
-        (
-            "/api/judge",
             json!({"board": "12345678x"}),
             422,
             "\"moves\"",
@@ -706,4 +700,38 @@ fn data_made_while_serving_is_read_by_the_next_request() {
         .success();
     let (status, answer) = server.random(&ask);
     assert_eq!(status, 200, "{answer}");
+}
+
+/// Moves in any notation the program or the page writes are judged alike:
+/// blank letters, tile letters with counts, spaced or not; a line break in
+/// the moves is a space, never a line of its own; no moves, as `-`.
+#[test]
+fn moves_are_judged_in_every_notation() {
+    let server = Server::start(&[]);
+    let board = "2 3 4 1 5 x 7 6 8";
+    for moves in [
+        "dlurullddrurdllurdr",
+        "URDLDR2U2LDLUR2DLUL",
+        "U R D L D R2 U2 L D L U R2 D L U L",
+        "d l u r u l l d d r u r d l l u r d r",
+        "URDLDR2U2LDLUR2\nDLUL",
+    ] {
+        let (status, body) = server.post("/api/judge", &json!({"board": board, "moves": moves}));
+        assert_eq!(status, 200, "{moves}: {body}");
+        assert_eq!(body["answers"][0]["verdict"], "optimal", "{moves}: {body}");
+        assert_eq!(body["answers"].as_array().unwrap().len(), 1);
+    }
+    let (_, body) = server.post("/api/judge", &json!({"board": board, "moves": ""}));
+    assert_eq!(body["answers"][0]["verdict"], "not at goal", "{body}");
+}
+
+/// A time limit in which no search could finish is refused at start.
+#[test]
+fn a_search_limit_of_zero_is_refused() {
+    let output = Command::new(cargo_bin("eight"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--search-seconds", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--search-seconds"));
 }

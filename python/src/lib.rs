@@ -16,7 +16,7 @@ use eight::data::{self, DataFile};
 use eight::stream::Solvers;
 use eight::{Board, DataDir, Metric, Shape};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::calls::{Call, Home, Near, new_solvers};
@@ -63,13 +63,10 @@ fn solve<'py>(
     notation: &str,
     metric: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    // A bad board is told before a bad option.
+    // The boards first, so that a bad board is told before a bad option.
     let shape = read_shape(shape)?;
-    // Boards read in the goal's shape, if it tells one.
-    let goal = read_goal(goal, shape);
-    let told = shape.or_else(|| goal.as_ref().ok().and_then(|goal| goal.map(|g| g.shape())));
-    let boards = read_boards(boards, told)?;
-    let goal = goal?;
+    let boards = read_boards(boards, shape)?;
+    let goal = read_goal(goal, shape)?;
     let notation = read_notation(notation)?;
     Call::kept(goal, shape, read_metric(metric)?, data).solve(py, boards, notation)
 }
@@ -96,11 +93,8 @@ fn length<'py>(
     metric: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let shape = read_shape(shape)?;
-    // Boards read in the goal's shape, if it tells one.
-    let goal = read_goal(goal, shape);
-    let told = shape.or_else(|| goal.as_ref().ok().and_then(|goal| goal.map(|g| g.shape())));
-    let boards = read_boards(boards, told)?;
-    let goal = goal?;
+    let boards = read_boards(boards, shape)?;
+    let goal = read_goal(goal, shape)?;
     Call::kept(goal, shape, read_metric(metric)?, data).length(py, boards)
 }
 
@@ -200,12 +194,13 @@ fn read_near(depth: Option<u32>, walk: Option<u32>) -> PyResult<Option<Near>> {
 fn generate(
     py: Python<'_>,
     shape: &str,
-    blank: Option<usize>,
+    blank: Option<&Bound<'_, PyAny>>,
     metric: &str,
     partition: Option<&str>,
     data: Option<PathBuf>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
+    let blank = blank.map(read_cell).transpose()?;
     let shape = read_shape(Some(shape))?.expect("a shape was given");
     let metric = read_metric(metric)?;
     if data::is_builtin(shape) {
@@ -241,7 +236,9 @@ fn generate(
         }
     };
     let dir = match data {
-        Some(path) => DataDir::at(path),
+        Some(path) => DataDir::at(path)
+            .usable()
+            .map_err(|err| PyOSError::new_err(err.to_string().replace("--data", "data=")))?,
         None => DataDir::locate().map_err(|err| DataError::new_err(err.to_string()))?,
     };
     let path = dir.path().join(file.name());
@@ -279,6 +276,20 @@ fn generate(
         }
         Ok(path.display().to_string())
     })
+}
+
+/// The cell `blank=` names: an int (`True` is no cell).
+fn read_cell(blank: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let repr = || blank.repr().map_or_else(|_| "?".into(), |r| r.to_string());
+    if blank.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "blank={}: give the blank's cell, an int",
+            repr()
+        )));
+    }
+    blank
+        .extract::<usize>()
+        .map_err(|_| PyValueError::new_err(format!("blank={}: a cell is an int from 0", repr())))
 }
 
 /// A solver toward one goal (else each shape's usual goal), counting in one

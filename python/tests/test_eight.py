@@ -558,6 +558,13 @@ def test_what_cannot_be_generated_is_refused(tmp_path):
     afile.write_text("")
     with pytest.raises(OSError, match="not a folder"):
         eight.generate("2x5", data=afile)
+    # An empty path is no folder (it would be the working folder by chance),
+    # and True is no cell.
+    with pytest.raises(OSError, match="an empty path, not a folder: give data= a folder"):
+        eight.generate("2x5", data="")
+    with pytest.raises(TypeError, match="blank=True"):
+        eight.generate("2x5", blank=True, data=tmp_path)  # type: ignore[arg-type]
+    assert sorted(os.listdir(tmp_path)) == ["afile"]
 
 
 def test_what_cannot_be_allocated_is_refused_before_it_is_drawn():
@@ -575,10 +582,15 @@ def test_moves_are_judged_as_the_program_judges_them():
     assert eight.judge("1 2 3 4 5 6 x 7 8", "rrr", metric="mtm") == "illegal move 1"
     assert eight.judge("1 2 3 4 5 6 x 7 8", "rrr") == "illegal move 3"
     out = run(["--judge", "--metric", "mtm"], "1 2 3 4 5 6 x 7 8 rrdd\n1 2 3 4 5 6 7 x 8 r r\n")
-    assert out.splitlines() == ["illegal move 2", "invalid"]
+    assert out.splitlines() == ["illegal move 2", "illegal move 1"]
     assert eight.judge("1 2 3 4 5 6 x 7 8", "rrdd", metric="mtm") == "illegal move 2"
-    with pytest.raises(ValueError, match="one word of letters"):
-        eight.judge("1 2 3 4 5 6 7 x 8", "r r")
+    assert eight.judge("1 2 3 4 5 6 7 x 8", "r r") == "illegal move 2"
+    # Every notation the program writes, spaced as the page writes it.
+    board = "2 3 4 1 5 x 7 6 8"
+    notations = ["dlurullddrurdllurdr", "URDLDR2U2LDLUR2DLUL", "U R D L D R2 U2 L D L U R2 D L U L", "URDLDR2U2LDLUR2DLULL"]
+    out = run(["--judge"], "".join(f"{board} {moves}\n" for moves in notations))
+    assert out.splitlines() == ["optimal", "optimal", "optimal", "illegal move 20"]
+    assert [eight.judge(board, moves) for moves in notations] == out.splitlines()
 
 
 def test_a_process_reads_data_remade_under_it(tmp_path):
@@ -766,4 +778,5 @@ def test_data_made_after_a_stand_in_answered_is_read_by_the_next_call(tmp_path):
     with pytest.raises(eight.DataError, match="2x5-mtm-blank9.table"):
         mtm.random(2, depth=5)
     eight.generate("2x5", metric="mtm", data=tmp_path)
-    assert eight.length(mtm.random(3, depth=5, seed=1), goal=goal, metric="mtm", data=tmp_path).tolist() == [5, 5, 5]
+    drawn = mtm.random(3, depth=5, seed=1)
+    assert eight.length(drawn, shape="2x5", goal=goal, metric="mtm", data=tmp_path).tolist() == [5, 5, 5]

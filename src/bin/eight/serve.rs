@@ -54,8 +54,10 @@ pub struct ServeArgs {
     /// The data folder, instead of $EIGHT_DATA or the user's data folder.
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
-    /// The longest a search may take before it is stopped, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    /// The longest a search may take before it is stopped, in seconds (at
+    /// least 1).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
     search_seconds: u64,
 }
 
@@ -383,19 +385,15 @@ fn read(ask: Result<axum::Json<Ask>, JsonRejection>, judge: bool) -> Result<Aske
         }
         boards.push(board);
     }
-    for (index, moves) in moves.iter().enumerate() {
-        let word = moves.trim();
-        if word.is_empty() || word.contains(char::is_whitespace) {
-            return Err(Refusal {
-                index: Some(index),
-                ..Refusal::bad(format!(
-                    "moves {moves:?}: one word of letters d l r u (where the blank goes), or - \
-                     for none"
-                ))
-            });
-        }
-    }
-    let moves = moves.iter().map(|moves| moves.trim().to_string()).collect();
+    // One line of moves each, spaced as given (a line break is a space,
+    // never a line of its own); no moves at all, as Python takes them, `-`.
+    let moves = moves
+        .iter()
+        .map(|moves| match moves.split_whitespace().collect::<Vec<_>>() {
+            words if words.is_empty() => "-".to_string(),
+            words => words.join(" "),
+        })
+        .collect();
     Ok(Asked {
         boards,
         moves,
