@@ -129,6 +129,26 @@ impl<'a> Io<'a> {
     }
 }
 
+impl<'a> Io<'a> {
+    /// The same, reading boards from `input` instead, its descriptor
+    /// `input_fd` waited on if given.
+    pub fn with_input(self, input: impl Read + Send + 'static, input_fd: Option<RawFd>) -> Io<'a> {
+        Io {
+            input: Box::new(input),
+            input_fd,
+            ..self
+        }
+    }
+
+    /// The same, writing messages to `errors` instead, in the same pieces.
+    pub fn with_errors(self, errors: impl Write + 'a) -> Io<'a> {
+        Io {
+            errors: Box::new(errors),
+            ..self
+        }
+    }
+}
+
 impl Io<'static> {
     /// Stdin, stdout and stderr, as the `eight` program uses them: stdin
     /// polled while it waits; messages written so that they never mix with

@@ -802,7 +802,7 @@ fn manual_pages_and_completions_name_every_option() {
     let share = tempfile::tempdir().unwrap();
     let (out, err, code) = run(&["--install-extras", share.path().to_str().unwrap()], "");
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out.lines().count(), 8, "{out}");
+    assert_eq!(out.lines().count(), 9, "{out}");
     for (program, help) in [
         ("eight", common::eight().arg("--help").output().unwrap()),
         (
@@ -834,4 +834,77 @@ fn manual_pages_and_completions_name_every_option() {
             }
         }
     }
+}
+
+/// `eight serve` can be found: help lists it, the manual page's synopsis
+/// and a page of its own tell it, completions offer its options after it,
+/// and --metric and --notation complete their values; the manual page
+/// has examples, the environment and exit codes.
+#[test]
+fn the_server_and_option_values_are_told_by_help_pages_and_completions() {
+    let (help, _, code) = common::run(&["--help"], "");
+    assert_eq!(code, 0);
+    assert!(help.contains("serve  Serve a page"), "{help}");
+    assert!(help.contains("[FILE]..."), "{help}");
+    let share = tempfile::tempdir().unwrap();
+    common::run(&["--install-extras", share.path().to_str().unwrap()], "");
+    let read = |file: &str| {
+        std::fs::read_to_string(share.path().join(file))
+            .unwrap()
+            .replace("\\-", "-")
+    };
+    let man = read("man/man1/eight.1");
+    for section in [
+        ".SH EXAMPLES",
+        ".SH ENVIRONMENT",
+        "EIGHT_DATA",
+        ".SH EXIT STATUS",
+    ] {
+        assert!(man.contains(section), "{section}");
+    }
+    let name = man
+        .split(".SH NAME")
+        .nth(1)
+        .unwrap()
+        .split(".SH")
+        .next()
+        .unwrap();
+    assert!(name.trim().lines().count() <= 2, "{name}");
+    let serve = read("man/man1/eight-serve.1");
+    assert!(serve.contains("--search-seconds") && serve.contains("--listen"));
+    let bash = read("bash-completion/completions/eight");
+    assert!(bash.contains("stm mtm"), "metric values");
+    assert!(bash.contains("blank tile tile-runs"), "notation values");
+    assert!(bash.contains("eight__subcmd__serve"), "serve's own options");
+}
+
+/// Files named on the command line are read in order, each a stream of its
+/// own whose messages name it; `-` is stdin; a file that cannot be read is
+/// said and the others still answered, exit 2.
+#[test]
+fn files_named_are_read_in_order_and_named_in_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.txt");
+    let second = dir.path().join("second.txt");
+    std::fs::write(&first, "1 2 3 4 5 6 7 x 8\nbad\n").unwrap();
+    std::fs::write(&second, "2 3 4 1 5 x 7 6 8\n").unwrap();
+    let (first, second) = (first.to_str().unwrap(), second.to_str().unwrap());
+    let (out, err, code) = common::run(&[first, "-", second], "12345678x\n");
+    assert_eq!(out, "r\ninvalid\n\ndlurullddrurdllurdr\n");
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!("eight: {first}:2: unknown tile \"bad\"")),
+        "{err}"
+    );
+    let missing = dir.path().join("missing.txt");
+    let missing = missing.to_str().unwrap();
+    let (out, err, code) = common::run(&[missing, second], "");
+    assert_eq!(out, "dlurullddrurdllurdr\n");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("eight: {missing}: cannot read it")),
+        "{err}"
+    );
+    let (_, err, code) = common::run(&[second, "--random", "3"], "");
+    assert_eq!(code, 2, "{err}");
 }

@@ -36,7 +36,20 @@ extern "C" fn see_stdout() {
 /// once help or the version is written, [`FATAL`] for bad arguments (said
 /// on stderr) or a stdout that cannot take the help.
 pub fn parse<A: clap::Parser>(program: &str, args: Vec<OsString>) -> Result<A, u8> {
-    let err = match A::try_parse_from(args) {
+    parse_with(A::command(), program, args)
+}
+
+/// As [`parse`], the arguments read by `command` (`A`'s own, with more
+/// said of it, such as the subcommands its help lists).
+pub fn parse_with<A: clap::FromArgMatches>(
+    command: clap::Command,
+    program: &str,
+    args: Vec<OsString>,
+) -> Result<A, u8> {
+    let err = match command
+        .try_get_matches_from(args)
+        .and_then(|matches| A::from_arg_matches(&matches))
+    {
         Ok(args) => return Ok(args),
         Err(err) => err,
     };

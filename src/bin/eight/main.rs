@@ -19,6 +19,7 @@ mod extras;
 #[allow(dead_code)]
 #[path = "gen_args.rs"]
 mod gen_args;
+mod input;
 mod random;
 mod serve;
 mod signals;
@@ -30,7 +31,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir, Method};
 use eight::generate::parse_sizes;
-use eight::stream::{self, Config, Form, Io, Solvers, Style};
+use eight::stream::{self, Config, Form, Solvers, Style};
 use eight::{Board, Layout, Metric, Notation, Shape, Solver};
 
 use crate::signals::Cli;
@@ -68,8 +69,15 @@ use crate::signals::Cli;
 /// that cannot be written), 130 and 143 stopped by SIGINT or SIGTERM after
 /// every finished answer.
 #[derive(clap::Parser, Debug)]
-#[command(version)]
+#[command(
+    version,
+    about = "Shortest, lexicographically smallest answers to sliding-puzzle boards"
+)]
 struct Args {
+    /// Files of boards, read in order, each a stream of its own (its
+    /// messages name it); `-`, or none, reads stdin.
+    #[arg(value_name = "FILE", conflicts_with = "random")]
+    files: Vec<PathBuf>,
     /// The shape of every board, rows x columns: 2x2 to 5x5, 2x12, 12x2 (at
     /// most 25 cells). Without it, 3x3, 4x4 and 5x5 boards are told apart.
     #[arg(long, value_name = "RxC")]
@@ -127,14 +135,15 @@ struct Args {
     /// default), `tile` (where the moved tile goes: U D L R) or `tile-runs`
     /// (tile, a run written once with its count: R2U2LDLD). The answer is
     /// the same; only its spelling changes.
-    #[arg(long, value_name = "NOTATION", default_value = "blank")]
+    #[arg(long, value_name = "NOTATION", default_value = "blank",
+          value_parser = one_of::<Notation>(&["blank", "tile", "tile-runs"]))]
     notation: Notation,
     /// How moves are counted: `stm` (every tile slid one cell is a move,
     /// the default) or `mtm` (a run of tiles slid along a row or column at
     /// once is one move). Answers are the fewest moves in that metric, and
     /// of those the smallest letters; --length, --judge, --pairs and
     /// --random --depth count in it.
-    #[arg(long, value_name = "METRIC", default_value = "stm")]
+    #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = one_of::<Metric>(&["stm", "mtm"]))]
     metric: Metric,
     /// Write N random boards, one a line, and read nothing: drawn uniformly
     /// from all boards that can reach the goal (--goal, else the shape's
@@ -169,10 +178,46 @@ struct Args {
     judge: bool,
 }
 
+/// `eight`'s command line: its arguments, and `eight serve`'s, which help,
+/// the manual page and completions tell (the program reads `serve` before
+/// its arguments).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Args::command()
+        .disable_help_subcommand(true)
+        .subcommand(serve_command().name("serve"))
+}
+
+/// `eight serve`'s command line, as its help and manual page tell it.
+pub fn serve_command() -> clap::Command {
+    use clap::CommandFactory;
+    let command = serve::ServeArgs::command();
+    let long = command
+        .get_long_about()
+        .or(command.get_about())
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    command
+        .about("Serve a page to play, watch and check answers, and its JSON API, on loopback")
+        .long_about(long)
+}
+
+/// A value read as `T`, one of `names`: completions offer them.
+fn one_of<T>(names: &'static [&'static str]) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<T>())
+}
+
 /// The exit code when every board was answered (`unsolvable` is an answer).
 pub const ANSWERED: u8 = 0;
 /// The exit code when some board was invalid.
 pub const INVALID: u8 = 1;
+/// The exit code when something was wrong beyond a board: an argument, a
+/// file named, data.
+pub const FATAL: u8 = 2;
 
 /// Does what the arguments ask; returns the exit code.
 fn run(args: &Args) -> Result<u8> {
@@ -295,11 +340,24 @@ fn run(args: &Args) -> Result<u8> {
         judge: args.judge,
         style,
     };
-    let finish = stream::run(config, &mut solvers, Io::standard(), host)?;
-    Ok(match finish.invalid {
-        true => INVALID,
-        false => ANSWERED,
-    })
+    let mut code = ANSWERED;
+    for source in input::Source::all(&args.files) {
+        let io = match source.io() {
+            Ok(io) => io,
+            Err(err) => {
+                if let input::Source::File(path) = &source {
+                    crate::args::say(&format!("eight: {}: cannot read it: {err}", path.display()));
+                }
+                code = code.max(FATAL);
+                continue;
+            }
+        };
+        let finish = stream::run(config.clone(), &mut solvers, io, host)?;
+        if finish.invalid {
+            code = code.max(INVALID);
+        }
+    }
+    Ok(code)
 }
 
 /// Opens a table named on the command line: mapped, and checked in full

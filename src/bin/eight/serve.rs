@@ -39,8 +39,9 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::Semaphore;
 
 /// Serves a page to play, watch and check answers, and its JSON API, on
-/// loopback unless told otherwise. Ctrl-C or SIGTERM stops it once the
-/// requests in flight are answered.
+/// loopback unless told otherwise; only requests that name it by an IP
+/// address or localhost, from its own page, are answered. Ctrl-C or SIGTERM
+/// stops it once the requests in flight are answered, within 3 s.
 #[derive(clap::Parser, Debug)]
 #[command(name = "eight serve", version)]
 pub struct ServeArgs {

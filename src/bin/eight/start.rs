@@ -71,7 +71,7 @@ fn eight(args: Vec<OsString>) -> u8 {
             FATAL
         });
     }
-    let args = match args::parse::<Args>("eight", args) {
+    let args = match args::parse_with::<Args>(crate::command(), "eight", args) {
         Ok(args) => args,
         Err(code) => return code,
     };
