@@ -297,6 +297,13 @@ pub enum SolveError {
 }
 
 impl SolveError {
+    /// Whether the board is good but needs data that is not here: larger
+    /// databases than those made at start, or a goal the data lacks.
+    pub fn wants_data(&self) -> bool {
+        matches!(self, SolveError::TooFar { .. } | SolveError::NoData { .. })
+            || matches!(self, SolveError::At { error, .. } if error.wants_data())
+    }
+
     /// Whether the error is the data's, not the board's: the data cannot be
     /// trusted for any board.
     pub fn is_data_error(&self) -> bool {

@@ -536,6 +536,15 @@ pub enum ParseError {
         /// The shapes being read.
         layout: Layout,
     },
+    /// A text given as one board that holds several.
+    #[error(
+        "{boards} boards in one text: give one board (a line, a grid of one row a line, or rows \
+         joined by '/'), or each board on its own"
+    )]
+    Several {
+        /// The boards in it.
+        boards: usize,
+    },
 }
 
 /// A number of tiles, for messages: `1 tile`, `8 tiles`.

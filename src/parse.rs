@@ -433,33 +433,26 @@ fn decode(tokens: &Tokens, shape: Shape, cells: &mut Vec<u8>) -> Result<(), Pars
     Ok(())
 }
 
-/// Reads one whole board from `text`, its lines read as one.
+/// Reads `text` as the program reads its input, and takes the one board
+/// it holds: a line, a grid of row lines, or rows joined by `/`; the same
+/// board, or the same message, as `eight` gives for that text. Text that
+/// holds no board, or several, is refused.
 pub(crate) fn one_board(layout: Layout, text: &[u8]) -> Result<Board, ParseError> {
-    let mut tokens = Tokens::default();
-    for line in text.split(|&b| b == b'\n') {
-        tokens.push(line);
-        tokens.end_token();
-    }
-    tokens.finish();
-    let shape = match classify(&tokens, layout) {
-        Line::Board(shape) => shape,
-        _ => {
-            let count = match layout {
-                Layout::Fixed(shape) => ParseError::TileCount {
-                    shape,
-                    got: Rule::of(shape).slots(tokens.count, tokens.chars),
-                },
-                Layout::Auto => ParseError::LineLength {
-                    layout,
-                    got: tokens.count,
-                },
-            };
-            return Err(first_unknown(&tokens, layout.shape()).unwrap_or(count));
-        }
+    let mut parser = Parser::new(layout);
+    let mut first = None;
+    let mut boards = 0;
+    let mut sink = |item: Item| {
+        boards += 1;
+        first.get_or_insert(item.result);
     };
-    let mut cells = Vec::with_capacity(MAX_CELLS);
-    decode(&tokens, shape, &mut cells)?;
-    Board::from_cells(shape, &cells)
+    parser.feed(text, &mut sink);
+    parser.finish(&mut sink);
+    match (first, boards) {
+        (Some(result), 1) => result,
+        (_, 0) => Err(ParseError::LineLength { layout, got: 0 }),
+        (Some(Err(err)), _) => Err(err),
+        (_, boards) => Err(ParseError::Several { boards }),
+    }
 }
 
 /// A grid being read: rows so far.
@@ -1130,19 +1123,25 @@ mod tests {
     fn one_board_alone() {
         assert_eq!(
             "abc".parse::<Board>().unwrap_err().to_string(),
-            "unknown tile \"abc\" (tiles are numbers from 1, the blank is x, X or 0)"
+            "unknown tile \"abc\" (a 3x3 board has tiles 1-8 and a blank written x, X or 0)"
         );
         let err = Board::parse(Shape::EIGHT, b"1 2 3 4").unwrap_err();
-        assert_eq!(err.to_string(), "4 tiles: a 3x3 board has 9");
+        assert_eq!(
+            err.to_string(),
+            "4 tiles on one line: a 3x3 board is 9 tiles on one line, or 3 lines of 3"
+        );
         let board =
-            Board::parse(Shape::FIFTEEN, b"14 13 15 7 11 12 9 5\n6 0 2 1 4 8 10 3").unwrap();
+            Board::parse(Shape::FIFTEEN, b"14 13 15 7\n11 12 9 5\n6 0 2 1\n4 8 10 3").unwrap();
         assert_eq!(board.to_string(), "14 13 15 7 11 12 9 5 6 x 2 1 4 8 10 3");
         for (bad, what) in [
             (
                 "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16",
                 "unknown tile \"16\"",
             ),
-            ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x 1", "17 tiles"),
+            (
+                "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x 1",
+                "17 tiles on one line",
+            ),
             (
                 "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 123",
                 "unknown tile \"123\"",

@@ -227,6 +227,9 @@ impl Host for Quiet {}
 pub struct Finish {
     /// Some board (or the input as a whole) was invalid.
     pub invalid: bool,
+    /// Some good board was left `unanswered`: its data is missing or
+    /// refused here (the message names the command that makes it).
+    pub unanswered: bool,
 }
 
 /// Why a run ended before its input did. Every answer made before it is
@@ -296,10 +299,13 @@ impl StreamError {
 pub struct Answers {
     /// The answers, a line each, as [`run`] writes them.
     pub text: Vec<u8>,
-    /// The messages, a line each (none unless some answer is `invalid`).
+    /// The messages, a line each (none unless some answer is `invalid` or
+    /// `unanswered`).
     pub messages: Vec<u8>,
     /// Some answer is `invalid`.
     pub invalid: bool,
+    /// Some answer is `unanswered`: its data is missing or refused here.
+    pub unanswered: bool,
 }
 
 impl Answers {
@@ -359,6 +365,7 @@ pub fn answer_boards(
         host,
     )?;
     answers.invalid = finish.invalid;
+    answers.unanswered = finish.unanswered;
     Ok(answers)
 }
 
@@ -380,7 +387,9 @@ pub fn answer_text(
         &mut answers.text,
         &mut answers.messages,
     );
-    answers.invalid = engine::run(config, solvers, io, host)?.invalid;
+    let finish = engine::run(config, solvers, io, host)?;
+    answers.invalid = finish.invalid;
+    answers.unanswered = finish.unanswered;
     Ok(answers)
 }
 

@@ -282,7 +282,7 @@ fn missing_data_names_the_command_that_makes_it() {
         ),
     ] {
         let (out, err, code) = run(&["--shape", shape, "--data", data], format!("{board}\n"));
-        assert_eq!((out.as_str(), code), ("", 2), "{shape}");
+        assert_eq!((out.as_str(), code), ("unanswered\n", 2), "{shape}");
         assert!(
             err.contains(command) && err.contains("does not exist"),
             "{shape}: {err}"
@@ -462,7 +462,8 @@ fn damaged_or_misnamed_databases_say_how_to_build_them_once() {
     bytes[middle] ^= 0x40;
     std::fs::write(&file, &bytes).unwrap();
     let (out, err, code) = run(&["--verify", "--data", data, "--partition", "5-5-5"], board);
-    assert_eq!((out.as_str(), code), ("", 2));
+    // The board is good: its line says its data cannot be used.
+    assert_eq!((out.as_str(), code), ("unanswered\n", 2));
     assert!(err.contains("damaged"), "{err}");
     assert_eq!(err.matches("eight-gen").count(), 1, "one fix: {err}");
     assert!(
@@ -474,7 +475,7 @@ fn damaged_or_misnamed_databases_say_how_to_build_them_once() {
     std::fs::write(dir.path().join("4x4-5-5-5-blank1.pdb"), &good).unwrap();
     let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15";
     let (out, err, code) = run(&[&args[..], &["--goal", goal]].concat(), board);
-    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert_eq!((out.as_str(), code), ("unanswered\n", 2), "{err}");
     assert!(
         err.contains(
             "it holds the 4x4 pattern databases (5-5-5) for goals with the blank at cell 0, \
@@ -555,7 +556,15 @@ fn data_folder_databases_are_proven_before_their_first_answer() {
         std::thread::sleep(std::time::Duration::from_millis(30));
         std::fs::write(&path, bytes).unwrap();
         let (out, err, code) = fifteen_with(dir.path(), &input);
-        assert_eq!((out.as_str(), code), ("", 2), "{what}: {err}");
+        // No board is answered from a wrong file: each is `unanswered`, the
+        // file named once.
+        assert!(
+            out.lines().all(|line| line == "unanswered"),
+            "{what}: {out}"
+        );
+        assert_eq!(out.lines().count(), input.lines().count(), "{what}");
+        assert_eq!(code, 2, "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
         assert!(err.contains("4x4-5-5-5-blank0.pdb"), "{what}: {err}");
         assert!(
             err.contains("make it anew with `eight-gen --shape 4x4"),
@@ -783,7 +792,7 @@ fn wrong_tables_of_ten_and_twelve_cells_are_refused_before_any_answer() {
             &["--shape", &shape.to_string(), "--data", data],
             board.join(" ") + "\n",
         );
-        assert_eq!((out.as_str(), code), ("", 2), "{shape}: {err}");
+        assert_eq!((out.as_str(), code), ("unanswered\n", 2), "{shape}: {err}");
         assert!(
             err.contains("the table is wrong")
                 && err.contains(&format!(

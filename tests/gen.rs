@@ -243,7 +243,7 @@ fn a_two_by_five_table_made_on_request_answers_right() {
         ],
         "1 2 3 4 5 6 7 8 9 x\n",
     );
-    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!((out.as_str(), code), ("unanswered\n", 2));
     assert!(
         err.contains("eight-gen --shape 2x5 --blank 0 --out"),
         "{err}"

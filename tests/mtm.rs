@@ -367,7 +367,7 @@ fn bad_lines_keep_their_places_in_mtm() {
     assert!(err.contains(":2:") && err.contains(":3:"), "{err}");
     let (_, err, code) = common::run(&["--metric", "kings"], "");
     assert_eq!(code, 2);
-    assert!(err.contains("stm or mtm"), "{err}");
+    assert!(err.contains("[possible values: stm, mtm]"), "{err}");
 }
 
 #[test]
@@ -703,7 +703,10 @@ fn databases_made_by_the_generator_serve_the_search() {
         &["--metric", "mtm", "--shape", "2x7", "--data", data],
         input.clone(),
     );
-    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    // Every board `unanswered`: none is answered from a wrong file.
+    assert!(out.lines().all(|line| line == "unanswered"), "{out}");
+    assert_eq!(out.lines().count(), input.lines().count());
+    assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("eight-gen --metric mtm --shape 2x7 --blank 13"),
         "{err}"
@@ -715,9 +718,12 @@ fn databases_made_by_the_generator_serve_the_search() {
     std::fs::write(&file, bytes).unwrap();
     let (out, err, code) = common::run(
         &["--metric", "mtm", "--shape", "2x7", "--data", data],
-        input,
+        input.clone(),
     );
-    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    // Every board `unanswered`: none is answered from a wrong file.
+    assert!(out.lines().all(|line| line == "unanswered"), "{out}");
+    assert_eq!(out.lines().count(), input.lines().count());
+    assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("eight-gen --metric mtm --shape 2x7 --blank 13"),
         "{err}"

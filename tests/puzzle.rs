@@ -137,7 +137,10 @@ fn notations_in_every_mode() {
     assert_eq!(json["moves"], "LUL");
     assert_eq!(json["length"], 3);
     let (_, err, code) = run(&["--notation", "tiles"], "");
-    assert!(err.contains("blank, tile or tile-runs"), "{err}");
+    assert!(
+        err.contains("[possible values: blank, tile, tile-runs]"),
+        "{err}"
+    );
     assert_eq!(code, 2);
 }
 

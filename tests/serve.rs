@@ -194,7 +194,7 @@ fn bad_requests_say_what_is_wrong_and_where() {
             "/api/solve",
             json!({"boards": ["12345678x", "1 2 3", "12345678x"]}),
             422,
-            "3 tiles",
+            "grid cut short",
         ),
         (
             "/api/solve",
@@ -254,7 +254,7 @@ fn bad_requests_say_what_is_wrong_and_where() {
         (
             "/api/solve",
             json!({"board": "1 2 3 4 5 6 7 8 9 10 11 x", "shape": "3x4"}),
-            503,
+            200,
             "eight-gen --shape 3x4 --blank 11",
         ),
     ];
@@ -734,4 +734,60 @@ fn a_search_limit_of_zero_is_refused() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--search-seconds"));
+}
+
+/// The server reads a board's text as the program reads it: the same
+/// answer, or the same message; a text of several boards, and requests
+/// that miss their board or give moves to the wrong endpoint, say so.
+#[test]
+fn a_text_gets_the_programs_answer_or_message() {
+    let server = Server::start(&[]);
+    for text in [
+        "01 2 3 4 5 6 7 8 x",
+        "1/2/3/4/5/6/7/8/x",
+        "1 2 3\n4 5 6",
+        "1 2 3\n4 5 6\n7 8 x",
+        "2 3 4/1 5 x/7 6 8",
+        "23415x768",
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15",
+        "abc",
+        "",
+    ] {
+        let (status, body) = server.post("/api/solve", &json!({"board": text}));
+        let (out, err, _) = common::run(&[], format!("{text}\n"));
+        match status {
+            200 => assert_eq!(
+                body["answers"][0]["moves"].as_str(),
+                out.lines().next(),
+                "{text:?}"
+            ),
+            _ if text.is_empty() => assert!(out.is_empty(), "{text:?}"),
+            _ => {
+                let message = err.lines().next().unwrap_or("");
+                let message = message.splitn(4, ':').nth(3).unwrap_or("").trim();
+                assert_eq!(body["error"].as_str(), Some(message), "{text:?}");
+            }
+        }
+    }
+    let (status, body) = server.post("/api/solve", &json!({"board": "12345678x\n12345678x"}));
+    assert_eq!(status, 422);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 boards in one text")
+    );
+    let (_, body) = server.post("/api/solve", &json!({"board": null}));
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("give \"board\" (one board)"),
+        "{body}"
+    );
+    let (_, body) = server.post("/api/solve", &json!({"board": "12345678x", "moves": "r"}));
+    assert!(
+        body["error"].as_str().unwrap().contains("/api/judge"),
+        "{body}"
+    );
 }

@@ -219,8 +219,8 @@ fn no_invalid_without_a_message_and_exit_1() {
     );
     let (out, err, code) = run(&["--pairs", "--data", data, "--partition", "5-5-5"], input);
     assert_eq!(
-        out, "Case 1: 2\nrr\n",
-        "the answers before the missing data"
+        out, "Case 1: 2\nrr\nCase 2: unanswered\n\n",
+        "every case has its lines, the one whose data is missing too"
     );
     assert!(
         err.contains("blank at cell 1: ")
@@ -631,7 +631,7 @@ fn input_with_no_board_needs_no_data() {
         &["--shape", "2x5", "--data", empty],
         "1 2 3 4 5 6 7 8 9 x\n",
     );
-    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!((out.as_str(), code), ("unanswered\n", 2));
     assert!(err.contains("eight-gen --shape 2x5"), "{err}");
 }
 
@@ -896,15 +896,20 @@ fn a_table_changed_between_runs_is_read_anew_by_the_next() {
     std::fs::write(&path, &right).unwrap();
     let answers = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
     assert_eq!(answers.text, b"r\nrrrr\n", "loaded and proven anew");
-    // Cut short: the runs that need it fail, naming it; others answer.
+    // Cut short: the boards that need it are unanswered, naming it; others
+    // answer.
     std::fs::OpenOptions::new()
         .write(true)
         .open(&path)
         .unwrap()
         .set_len(100)
         .unwrap();
-    let err = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap_err();
-    assert!(err.to_string().contains("2x5-blank9.table"), "{err}");
+    let cut = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
+    assert_eq!(cut.text, b"unanswered\nunanswered\n");
+    assert!(cut.unanswered && !cut.invalid);
+    let messages = String::from_utf8_lossy(&cut.messages);
+    assert!(messages.contains("2x5-blank9.table"), "{messages}");
+    assert_eq!(messages.lines().count(), 1, "said once: {messages}");
     let eight = stream::answer_text(
         b"1 2 3 4 5 6 7 x 8\n".to_vec(),
         Config::new(Layout::Auto),
@@ -991,8 +996,9 @@ fn the_typed_batch_answers_as_the_program_does() {
     }
 }
 
-/// A run that ends on its data says why in types: the data that is
-/// missing, with the command that makes it.
+/// A board whose data is missing is `unanswered`, with the command that
+/// makes the data, and the others are answered; the solver asked for says
+/// why in types.
 #[test]
 fn a_run_that_ends_on_its_data_says_why_in_types() {
     use eight::stream::{self, Config, Quiet, Solvers};
@@ -1004,8 +1010,17 @@ fn a_run_that_ends_on_its_data_says_why_in_types() {
         .iter()
         .map(|text| text.parse().unwrap())
         .collect();
-    let err = stream::answer_boards(&boards, Config::new(Layout::Auto), &mut solvers, &Quiet)
-        .unwrap_err();
+    let answers =
+        stream::answer_boards(&boards, Config::new(Layout::Auto), &mut solvers, &Quiet).unwrap();
+    assert_eq!(answers.text, b"\nunanswered\n");
+    assert!(answers.unanswered && !answers.invalid);
+    let messages = String::from_utf8_lossy(&answers.messages);
+    assert!(
+        messages.starts_with("eight: <stdin>:2: ") && messages.contains("eight-gen --shape 3x4"),
+        "{messages}"
+    );
+    solvers.refresh();
+    let err = solvers.get(&Board::goal(boards[1].shape())).unwrap_err();
     match err.data_error() {
         Some(DataError::Missing { build, .. }) => assert!(
             build.starts_with("eight-gen --shape 3x4 --blank 11 --out "),

@@ -42,6 +42,9 @@ pub(crate) enum Near {
 /// An error made without the GIL, raised with it.
 pub(crate) enum PyErrText {
     Data(String),
+    /// Boards left unanswered for want of data: the message, and their
+    /// indices (the first is the one the message is about).
+    Unanswered(String, Vec<usize>),
     Value(String),
     Memory(String),
     Interrupted,
@@ -51,6 +54,15 @@ impl PyErrText {
     pub(crate) fn into_err(self) -> PyErr {
         match self {
             PyErrText::Data(text) => DataError::new_err(text),
+            PyErrText::Unanswered(text, indices) => Python::attach(|py| {
+                let err = DataError::new_err(text);
+                let value = err.value(py);
+                // The boards it is about, so that the others can be asked
+                // again without them.
+                let _ = value.setattr("index", indices[0]);
+                let _ = value.setattr("unanswered", indices);
+                err
+            }),
             PyErrText::Value(text) => PyValueError::new_err(text),
             PyErrText::Memory(text) => PyMemoryError::new_err(text),
             PyErrText::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
@@ -76,25 +88,31 @@ pub(crate) fn data_message(err: &StreamError) -> String {
         file, path, build, ..
     }) = err.data_error()
     {
-        let mut call = format!("eight.generate(\"{}\"", file.shape);
-        if let Some(blank) = file.blank {
-            call += &format!(", blank={blank}");
-        }
-        if file.metric == Metric::Mtm {
-            call += ", metric=\"mtm\"";
-        }
-        if let Some(sizes) = &file.sizes
-            && *sizes != eight::data::default_partition(file.shape, file.metric)
-        {
-            call += &format!(", partition=\"{}\"", eight::data::join_sizes(sizes));
-        }
         // The folder, where the command names one.
-        if let Some(folder) = path.parent().filter(|_| build.contains(" --out ")) {
-            call += &format!(", data={:?}", folder.display().to_string());
-        }
-        text += &format!("; from Python: {call})");
+        let folder = path.parent().filter(|_| build.contains(" --out "));
+        text += &format!("; from Python: {}", generate_call(file, folder));
     }
     text
+}
+
+/// The `eight.generate` call that makes `file` (into `folder`, if named).
+fn generate_call(file: &eight::data::DataFile, folder: Option<&std::path::Path>) -> String {
+    let mut call = format!("eight.generate(\"{}\"", file.shape);
+    if let Some(blank) = file.blank {
+        call += &format!(", blank={blank}");
+    }
+    if file.metric == Metric::Mtm {
+        call += ", metric=\"mtm\"";
+    }
+    if let Some(sizes) = &file.sizes
+        && *sizes != eight::data::default_partition(file.shape, file.metric)
+    {
+        call += &format!(", partition=\"{}\"", eight::data::join_sizes(sizes));
+    }
+    if let Some(folder) = folder {
+        call += &format!(", data={:?}", folder.display().to_string());
+    }
+    call + ")"
 }
 
 /// Solvers kept from call to call, one set per data folder and metric: a
@@ -127,8 +145,8 @@ pub(crate) enum Home<'a> {
     /// Those kept from call to call for a data folder (`data=`, else the
     /// usual one) and the call's metric.
     Kept(Option<PathBuf>),
-    /// An `eight.Solver`'s own.
-    Own(&'a Mutex<Solvers>),
+    /// An `eight.Solver`'s own, and its data folder if one was given.
+    Own(&'a Mutex<Solvers>, Option<&'a std::path::Path>),
 }
 
 /// A call: toward `goal` (else each shape's usual goal), boards read as
@@ -167,7 +185,7 @@ impl Call<'_> {
         work: impl FnOnce(&mut Solvers) -> Result<T, PyErrText>,
     ) -> Result<T, PyErrText> {
         match &self.home {
-            Home::Own(solvers) => {
+            Home::Own(solvers, _) => {
                 let mut solvers = solvers.lock().unwrap_or_else(|err| err.into_inner());
                 solvers.refresh();
                 work(&mut solvers)
@@ -231,14 +249,67 @@ impl Call<'_> {
             length,
             ..Style::default()
         };
+        let goal_of = |board: &Board| self.goal.unwrap_or_else(|| Board::goal(board.shape()));
         let answers = py
             .detach(|| {
                 self.with_solvers(|solvers| {
+                    // Each goal's data loaded first, so that data missing or
+                    // refused is told with the board that needs it.
+                    let mut goals: Vec<Board> = Vec::new();
+                    for (index, board) in boards.iter().enumerate() {
+                        let goal = goal_of(board);
+                        if goals.contains(&goal) {
+                            continue;
+                        }
+                        goals.push(goal);
+                        solvers.get(&goal).map_err(|err| match err.stopped() {
+                            Some(_) => PyErrText::Interrupted,
+                            None => PyErrText::Unanswered(
+                                format!("board {index}: {}", data_message(&err)),
+                                vec![index],
+                            ),
+                        })?;
+                    }
                     stream::answer_boards(boards, config, solvers, &Interruptible)
                         .map_err(PyErrText::of_run)
                 })
             })
             .map_err(PyErrText::into_err)?;
+        if answers.unanswered {
+            // Boards too far for the data made here: the first one's message,
+            // with the call that makes larger data.
+            let indices: Vec<usize> = answers
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| *line == b"unanswered")
+                .map(|(index, _)| index)
+                .collect();
+            let first = indices.first().copied().unwrap_or(0);
+            let messages = String::from_utf8_lossy(&answers.messages);
+            let message = messages
+                .lines()
+                .find_map(|line| {
+                    let (number, message) =
+                        line.strip_prefix("eight: <stdin>:")?.split_once(": ")?;
+                    (number.parse::<usize>().ok()? == first + 1).then_some(message)
+                })
+                .unwrap_or("its data is missing");
+            let board = &boards[first.min(boards.len() - 1)];
+            let goal = goal_of(board);
+            let file = eight::data::DataFile::usual(goal.shape(), self.metric, goal.blank());
+            let folder = match &self.home {
+                Home::Kept(data) => data.as_deref(),
+                Home::Own(_, data) => *data,
+            };
+            return Err(PyErrText::Unanswered(
+                format!(
+                    "board {first}: {message}; from Python: {}",
+                    generate_call(&file, folder)
+                ),
+                indices,
+            )
+            .into_err());
+        }
         if answers.invalid {
             // Every board is checked before, and so is its shape against the
             // goal's: the engine has nothing left to refuse.

@@ -314,6 +314,8 @@ struct Solver {
     shape: Option<Shape>,
     metric: Metric,
     solvers: Mutex<Solvers>,
+    /// The data folder given, for messages.
+    data: Option<PathBuf>,
 }
 
 impl Solver {
@@ -323,7 +325,7 @@ impl Solver {
             goal: self.goal,
             shape: self.shape,
             metric: self.metric,
-            home: Home::Own(&self.solvers),
+            home: Home::Own(&self.solvers, self.data.as_deref()),
         }
     }
 }
@@ -342,7 +344,7 @@ impl Solver {
         let shape = read_shape(shape)?;
         let goal = read_goal(goal, shape)?.or(shape.map(Board::goal));
         let metric = read_metric(metric)?;
-        let mut solvers = new_solvers(data, metric);
+        let mut solvers = new_solvers(data.clone(), metric);
         if let Some(goal) = goal {
             py.detach(|| solvers.get(&goal).map(drop))
                 .map_err(|err| DataError::new_err(calls::data_message(&err)))?;
@@ -352,6 +354,7 @@ impl Solver {
             shape: shape.or(goal.map(|goal| goal.shape())),
             metric,
             solvers: Mutex::new(solvers),
+            data,
         })
     }
 

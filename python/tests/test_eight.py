@@ -510,7 +510,7 @@ def test_a_solver_says_at_once_what_data_it_lacks(tmp_path):
     with pytest.raises(ValueError, match="metric"):
         eight.Solver(metric="fast")
     # Boards are read in the goal's shape.
-    with pytest.raises(ValueError, match='board 1: unknown tile "9"'):
+    with pytest.raises(ValueError, match='board 1: 16 tiles on one line: a 3x3 board'):
         eight.Solver(goal="12345678x").solve(["12345678x", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15"])
     assert eight.Solver(goal="1 2 3 4/5 6 7 x").solve("1234567x") == ""
     with pytest.raises(ValueError, match="board 1: a 4x4 board, but the goal is a 3x3 board"):
@@ -764,9 +764,11 @@ def test_data_made_after_a_stand_in_answered_is_read_by_the_next_call(tmp_path):
     # same process, for a Solver and the module's functions alike.
     far = eight.random(1, shape="2x9", seed=1)[0]
     solver = eight.Solver(shape="2x9", data=tmp_path)
-    with pytest.raises(ValueError, match="far from the goal"):
+    made = f'eight.generate("2x9", blank=17, data={str(tmp_path)!r})'.replace("'", '"')
+    with pytest.raises(eight.DataError, match="board 0: this 2x9 board is far from the goal") as error:
         solver.length(far)
-    with pytest.raises(ValueError, match="far from the goal"):
+    assert str(error.value).endswith("; from Python: " + made), str(error.value)
+    with pytest.raises(eight.DataError, match="far from the goal"):
         eight.length(far, shape="2x9", data=tmp_path)
     eight.generate("2x9", data=tmp_path)
     expected = int(run(["--shape", "2x9", "--length", "--data", str(tmp_path)], text(far) + "\n"))
@@ -780,3 +782,22 @@ def test_data_made_after_a_stand_in_answered_is_read_by_the_next_call(tmp_path):
     eight.generate("2x5", metric="mtm", data=tmp_path)
     drawn = mtm.random(3, depth=5, seed=1)
     assert eight.length(drawn, shape="2x5", goal=goal, metric="mtm", data=tmp_path).tolist() == [5, 5, 5]
+
+
+def test_boards_left_unanswered_for_want_of_data_are_named():
+    # Near boards are answered over the databases made at start, far ones
+    # need larger data: a DataError names the first, with the call that
+    # makes the data, and lists them all, so the others can be asked alone.
+    near = eight.random(3, shape="2x9", seed=2, walk=6)
+    far = eight.random(2, shape="2x9", seed=1)
+    boards = np.concatenate([near[:1], far[:1], near[1:], far[1:]])
+    with pytest.raises(eight.DataError, match="board 1: this 2x9 board is far") as error:
+        eight.length(boards, shape="2x9", data=os.devnull + "-none")
+    assert error.value.index == 1
+    assert error.value.unanswered == [1, 4]
+    answered = np.delete(boards, error.value.unanswered, axis=0)
+    assert (eight.length(answered, shape="2x9", data=os.devnull + "-none") <= 6).all()
+    # A shape whose data is missing: the board that needs it is named.
+    with pytest.raises(eight.DataError, match=r"board 1: .*eight-gen --shape 3x4") as error:
+        eight.solve(["12345678x", "1 2 3 4/5 6 7 8/9 10 x 11"], data=os.devnull + "-none")
+    assert error.value.unanswered == [1]

@@ -149,15 +149,15 @@ pub(super) fn answer_into(
             &mut done.out,
             &mut done.errors,
         ) {
-            Ok(invalid)
+            Ok(mark)
                 if rest[0].start.is_ok()
                     && rest[0].goal.is_ok()
                     && solvers.get(rest[0].solver).is_some_and(|s| s.searches()) =>
             {
-                done.invalid |= invalid;
+                done.note(mark);
                 done.send_ahead();
             }
-            Ok(invalid) => done.invalid |= invalid,
+            Ok(mark) => done.note(mark),
             Err(err) => {
                 done.fatal = Some(err);
                 break;

@@ -24,7 +24,7 @@ use crate::parse::{Item, Parser};
 use crate::stream::chunk::other_shapes;
 use crate::stream::input::{FULL_READ, Input};
 use crate::stream::judge::{JudgeLine, JudgeLines, MAX_HEAD};
-use crate::stream::pipeline::Pipeline;
+use crate::stream::pipeline::{Pipeline, Unavailable};
 use crate::stream::render::{Form, Job, Judged, Rejected};
 use crate::stream::report::Reporter;
 use crate::stream::work::{Chunk, Work};
@@ -112,6 +112,8 @@ fn answer_with<'a>(
         goal_cache: None,
         last_goal: None,
         invalid: false,
+        unanswered: false,
+        unavailable: Vec::new(),
         fatal: None,
     };
     let answered = feed(&mut session);
@@ -369,6 +371,10 @@ pub(super) struct Session<'a> {
     pub(super) pairs: Option<Pairs>,
     /// Some board was invalid.
     pub(super) invalid: bool,
+    /// Some good board was left unanswered for want of data.
+    pub(super) unanswered: bool,
+    /// The goals whose solvers could not be had, said once each.
+    pub(super) unavailable: Vec<Board>,
     /// A failure met while taking items, reported by `check`.
     pub(super) fatal: Option<anyhow::Error>,
 }
@@ -628,6 +634,20 @@ impl Session<'_> {
                             job.solver = index;
                             self.last_goal = Some((goal, index));
                         }
+                        // Its boards get `unanswered`, the message said at
+                        // the first of them; the run goes on.
+                        Err(err) if err.is::<Unavailable>() => {
+                            let said = self.unavailable.contains(&goal);
+                            if !said {
+                                self.unavailable.push(goal);
+                            }
+                            self.unanswered = true;
+                            job.start = Err(Rejected::Unanswered {
+                                line,
+                                message: err.to_string().into(),
+                                said,
+                            });
+                        }
                         Err(err) => {
                             self.fatal = Some(err);
                             return;
@@ -725,9 +745,11 @@ impl Session<'_> {
         }
         self.pipeline.drain()?;
         self.invalid |= self.pipeline.invalid;
+        self.unanswered |= self.pipeline.unanswered;
         self.pipeline.reporter.flush();
         Ok(Finish {
             invalid: self.invalid,
+            unanswered: self.unanswered,
         })
     }
 }

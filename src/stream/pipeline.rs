@@ -74,6 +74,8 @@ pub(super) struct Pipeline<'a> {
     pub(super) host: &'static dyn Host,
     /// Some board was found invalid while answering.
     pub(super) invalid: bool,
+    /// Some good board was left unanswered for want of data.
+    pub(super) unanswered: bool,
     /// A failure met while taking items, reported by `check`.
     pub(super) failure: Option<anyhow::Error>,
     /// With `--pairs` in chunks: the lines of the chunks sent, the boards
@@ -126,6 +128,7 @@ impl<'a> Pipeline<'a> {
             reporter,
             host,
             invalid: false,
+            unanswered: false,
             failure: None,
             pairs_lines: 0,
             pairs_offset: 0,
@@ -135,6 +138,11 @@ impl<'a> Pipeline<'a> {
 
     /// The index of the solver for `goal`, loading it (and sharing it with
     /// the workers) if need be.
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`Unavailable`] if the solver cannot be had (its data is
+    /// missing or refused), else if the answers so far cannot be written.
     pub(super) fn find(&mut self, goal: &Board) -> Result<usize> {
         let index = match self.solvers.loaded(goal) {
             Some(index) => index,
@@ -145,7 +153,9 @@ impl<'a> Pipeline<'a> {
                 let mut found = None;
                 let solvers = &mut self.solvers;
                 self.host.at_once(&mut || found = Some(solvers.find(goal)));
-                found.expect("at_once runs its work")?
+                found
+                    .expect("at_once runs its work")
+                    .map_err(|err| anyhow::Error::new(Unavailable(err)))?
             }
         };
         if self.shared.len() != self.solvers.list().len() {
@@ -585,6 +595,7 @@ impl<'a> Pipeline<'a> {
         }
         self.reporter.extend(&done.errors);
         self.invalid |= done.invalid;
+        self.unanswered |= done.unanswered;
         if done.out.len() < IO_BUFFER / 4 {
             self.out
                 .write_all(&done.out)
@@ -626,3 +637,9 @@ impl<'a> Pipeline<'a> {
         self.out.flush().context("cannot write stdout")
     }
 }
+
+/// A solver that cannot be had: its data is missing or refused. The boards
+/// that need it are left `unanswered`; the run goes on.
+#[derive(Debug, thiserror::Error)]
+#[error("{0:#}")]
+pub(super) struct Unavailable(anyhow::Error);

@@ -79,8 +79,30 @@ pub(crate) enum Rejected {
         /// What is wrong.
         message: Arc<str>,
     },
+    /// A good board whose data cannot be had here (missing, or refused):
+    /// its line says `unanswered`; the message, naming the command that
+    /// makes the data, is said once, at the first such board of its goal.
+    Unanswered {
+        /// The line.
+        line: u64,
+        /// Why, with the command that makes the data.
+        message: Arc<str>,
+        /// Said already, at an earlier board.
+        said: bool,
+    },
     /// Nothing to report: the other board of the job says it.
     Silent,
+}
+
+/// What a job's line came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// An answer, `unsolvable` or a verdict.
+    Answered,
+    /// `invalid`: the board (or line) was wrong.
+    Invalid,
+    /// `unanswered`: the board is good, its data cannot be had here.
+    Unanswered,
 }
 
 /// A board (or pair) to answer, in input order.
@@ -373,6 +395,9 @@ fn report_parse(errors: &mut Vec<u8>, line: u64, error: &ParseError, scratch: &m
 /// The answer line of an invalid board, in the plain form.
 const INVALID: &[u8] = b"invalid\n";
 
+/// The answer line of a good board whose data cannot be had here.
+const UNANSWERED: &[u8] = b"unanswered\n";
+
 /// Appends the plain answer of a board the parser rejected on `line` to
 /// `out` and its message to `errors`: what [`answer`] does for a job of that
 /// board, with no job made.
@@ -400,10 +425,11 @@ pub(crate) fn answer(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
     errors: &mut Vec<u8>,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<Mark> {
     let (start, goal) = match (&job.start, &job.goal) {
         (Ok(start), Ok(goal)) => (start, goal),
         _ => {
+            let mut unanswered = false;
             let mut first = None;
             for rejected in [&job.start, &job.goal]
                 .into_iter()
@@ -418,19 +444,30 @@ pub(crate) fn answer(
                         report(errors, *line, message);
                         message
                     }
+                    Rejected::Unanswered {
+                        line,
+                        message,
+                        said,
+                    } => {
+                        if !said {
+                            report(errors, *line, message);
+                        }
+                        unanswered = true;
+                        message
+                    }
                     Rejected::Silent => continue,
                 };
                 if style.form == Form::Json && first.is_none() {
                     first = Some(message.to_string());
                 }
             }
-            write(
-                style,
-                job,
-                Outcome::Invalid(first.as_deref().unwrap_or("")),
-                out,
-            );
-            return Ok(true);
+            let message = first.as_deref().unwrap_or("");
+            let (outcome, mark) = match unanswered {
+                true => (Outcome::Unanswered(message), Mark::Unanswered),
+                false => (Outcome::Invalid(message), Mark::Invalid),
+            };
+            write(style, job, outcome, out);
+            return Ok(mark);
         }
     };
     let solver = &solvers[job.solver];
@@ -444,14 +481,10 @@ pub(crate) fn answer(
                     verdict,
                 };
                 write(style, job, outcome, out);
-                Ok(false)
+                Ok(Mark::Answered)
             }
             Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
-            Err(err) => {
-                report(errors, job.line, &err);
-                write(style, job, Outcome::Invalid(&err.to_string()), out);
-                Ok(true)
-            }
+            Err(err) => Ok(refused(style, job, &err, out, errors)),
         };
     }
     // The common case, straight into the output: the moves, a line each.
@@ -460,22 +493,18 @@ pub(crate) fn answer(
         match solver.write_answer(start, goal, out) {
             Ok(Some(_)) => {
                 out.push(b'\n');
-                return Ok(false);
+                return Ok(Mark::Answered);
             }
             Ok(None) => {
                 out.extend_from_slice(b"unsolvable\n");
-                return Ok(false);
+                return Ok(Mark::Answered);
             }
             // Told as below, with no second search of the board.
             Err(err) => {
                 out.truncate(mark);
                 return match err.is_data_error() {
                     true => Err(super::failed(solver, err)),
-                    false => {
-                        report(errors, job.line, &err);
-                        write(style, job, Outcome::Invalid(&err.to_string()), out);
-                        Ok(true)
-                    }
+                    false => Ok(refused(style, job, &err, out, errors)),
                 };
             }
         }
@@ -486,13 +515,33 @@ pub(crate) fn answer(
         Ok(found) => {
             let moves = found.map(|_| &letters[..]);
             write(style, job, Outcome::Solved { start, goal, moves }, out);
-            Ok(false)
+            Ok(Mark::Answered)
         }
         Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
-        Err(err) => {
-            report(errors, job.line, &err);
-            write(style, job, Outcome::Invalid(&err.to_string()), out);
-            Ok(true)
+        Err(err) => Ok(refused(style, job, &err, out, errors)),
+    }
+}
+
+/// Writes the line of a good board its solver refused, and says why: a
+/// board too far for the data made here is `unanswered` (the message names
+/// the command that makes the data), anything else `invalid`.
+fn refused(
+    style: Style,
+    job: &Job,
+    err: &crate::answer::SolveError,
+    out: &mut Vec<u8>,
+    errors: &mut Vec<u8>,
+) -> Mark {
+    report(errors, job.line, err);
+    let message = err.to_string();
+    match err.wants_data() {
+        true => {
+            write(style, job, Outcome::Unanswered(&message), out);
+            Mark::Unanswered
+        }
+        false => {
+            write(style, job, Outcome::Invalid(&message), out);
+            Mark::Invalid
         }
     }
 }
@@ -506,6 +555,8 @@ enum Outcome<'a> {
         moves: Option<&'a [u8]>,
     },
     Invalid(&'a str),
+    /// A good board whose data cannot be had here.
+    Unanswered(&'a str),
     /// With `--judge`: what the moves came to.
     Judged {
         start: &'a Board,
@@ -564,6 +615,7 @@ fn try_write(
         }
         (Outcome::Solved { moves: None, .. }, None) => out.extend_from_slice(b"unsolvable\n"),
         (Outcome::Invalid(_), None) => out.extend_from_slice(INVALID),
+        (Outcome::Unanswered(_), None) => out.extend_from_slice(UNANSWERED),
         (Outcome::Judged { verdict, .. }, None) => writeln!(out, "{verdict}")?,
         (
             Outcome::Solved {
@@ -591,6 +643,12 @@ fn try_write(
         }
         (Outcome::Invalid(_), Some(case)) => {
             case_line(case, b"invalid", out);
+            if !style.length {
+                out.push(b'\n');
+            }
+        }
+        (Outcome::Unanswered(_), Some(case)) => {
+            case_line(case, b"unanswered", out);
             if !style.length {
                 out.push(b'\n');
             }
@@ -641,6 +699,9 @@ struct JsonAnswer {
     verdict: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// A good board whose data cannot be had here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unanswered: Option<bool>,
 }
 
 impl JsonAnswer {
@@ -661,6 +722,7 @@ impl JsonAnswer {
             unsolvable: None,
             verdict: None,
             error: None,
+            unanswered: None,
         };
         match outcome {
             Outcome::Solved { start, goal, moves } => {
@@ -675,6 +737,10 @@ impl JsonAnswer {
                 }
             }
             Outcome::Invalid(message) => json.error = Some(message.to_string()),
+            Outcome::Unanswered(message) => {
+                json.error = Some(message.to_string());
+                json.unanswered = Some(true);
+            }
             Outcome::Judged {
                 start,
                 goal,

@@ -14,6 +14,8 @@ pub(super) struct Done {
     pub(super) errors: Vec<u8>,
     /// Some board was invalid.
     pub(super) invalid: bool,
+    /// Some good board was left unanswered for want of data.
+    pub(super) unanswered: bool,
     /// A failure that makes every later answer untrustworthy.
     pub(super) fatal: Option<anyhow::Error>,
     /// A chunk that met a goal no solver was loaded for: to answer again
@@ -37,6 +39,12 @@ pub(super) struct Ahead {
 }
 
 impl Done {
+    /// Notes what a line came to.
+    pub(super) fn note(&mut self, mark: super::render::Mark) {
+        self.invalid |= mark == super::render::Mark::Invalid;
+        self.unanswered |= mark == super::render::Mark::Unanswered;
+    }
+
     /// Sends the answers so far ahead of the rest of the batch, if they
     /// may go ahead.
     pub(super) fn send_ahead(&mut self) {
@@ -47,6 +55,7 @@ impl Done {
             out: std::mem::take(&mut self.out),
             errors: std::mem::take(&mut self.errors),
             invalid: self.invalid,
+            unanswered: self.unanswered,
             part: true,
             ..Done::default()
         };

@@ -356,6 +356,9 @@ fn run(args: &Args) -> Result<u8> {
         if finish.invalid {
             code = code.max(INVALID);
         }
+        if finish.unanswered {
+            code = code.max(FATAL);
+        }
     }
     Ok(code)
 }

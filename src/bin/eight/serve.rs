@@ -352,6 +352,23 @@ fn read(ask: Result<axum::Json<Ask>, JsonRejection>, judge: bool) -> Result<Aske
             .into_iter()
             .map(|case| (case.board, case.moves))
             .unzip(),
+        (false, ask) if ask.moves.is_some() || ask.cases.is_some() => {
+            return Err(Refusal::bad(
+                "\"moves\" and \"cases\" are judged by /api/judge; give \"board\" or \"boards\" here",
+            ));
+        }
+        (
+            false,
+            Ask {
+                board: None,
+                boards: None,
+                ..
+            },
+        ) => {
+            return Err(Refusal::bad(
+                "give \"board\" (one board) or \"boards\" (a list)",
+            ));
+        }
         (false, _) => return Err(Refusal::bad("give \"board\" or \"boards\", not both")),
         (true, _) => {
             return Err(Refusal::bad(
@@ -476,8 +493,8 @@ impl Server {
             .lock()
             .unwrap_or_else(|err| err.into_inner());
         solvers.refresh();
-        let solver = solvers.get(goal).map_err(unavailable)?;
-        Ok(solver.searches())
+        // Data that cannot be had is told board by board, in the answers.
+        Ok(solvers.get(goal).is_ok_and(|solver| solver.searches()))
     }
 
     /// Answers the boards asked from the tables here.
@@ -593,8 +610,12 @@ impl Server {
         };
         let output =
             output.map_err(|err| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()))?;
+        // Every board answered: some may be `invalid` (exit 1) or
+        // `unanswered` for want of data (exit 2), each said in its answer.
+        let lines = output.stdout.iter().filter(|&&b| b == b'\n').count();
         match output.status.code() {
             Some(0 | 1) => Ok(answers(&output.stdout)),
+            Some(2) if lines == asked.boards.len() => Ok(answers(&output.stdout)),
             _ => {
                 let message = String::from_utf8_lossy(&output.stderr);
                 let message = message.lines().last().unwrap_or("the search failed");
