@@ -16,7 +16,7 @@ use eight::data::{self, DataFile};
 use eight::stream::Solvers;
 use eight::{Board, DataDir, Metric, Shape};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::calls::{Call, Home, Near, new_solvers};
@@ -242,29 +242,49 @@ fn generate(
         None => DataDir::locate().map_err(|err| DataError::new_err(err.to_string()))?,
     };
     let path = dir.path().join(file.name());
-    // The callback, at most once a percent of each part, with the GIL.
+    // The callback, at most once a percent of each part, with the GIL; at
+    // each step, a Ctrl-C (or an exception from the callback) stops the
+    // making: the builder has no stop of its own, so the step unwinds out
+    // of it, with nothing written.
     let mut failed: Option<PyErr> = None;
     let made = py.detach(|| {
         let mut shown = (String::new(), u64::MAX);
-        eight::generate::make(&file, |step| {
-            let Some(progress) = &progress else {
-                return;
-            };
-            let percent = step.done * 100 / step.total.max(1);
-            if failed.is_some() || (shown.0 == step.part && shown.1 == percent) {
-                return;
-            }
-            shown = (step.part.to_string(), percent);
-            Python::attach(|py| {
-                if let Err(err) = progress.call1(py, (step.part, step.done, step.total)) {
-                    failed = Some(err);
+        let mut looked = std::time::Instant::now();
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            eight::generate::make(&file, |step| {
+                if looked.elapsed() >= SIGNALS_EVERY {
+                    looked = std::time::Instant::now();
+                    if let Err(err) = Python::attach(|py| py.check_signals()) {
+                        failed = Some(err);
+                        std::panic::resume_unwind(Box::new(Stopped));
+                    }
                 }
-            });
-        })
+                let Some(progress) = &progress else {
+                    return;
+                };
+                let percent = step.done * 100 / step.total.max(1);
+                if shown.0 == step.part && shown.1 == percent {
+                    return;
+                }
+                shown = (step.part.to_string(), percent);
+                Python::attach(|py| {
+                    if let Err(err) = progress.call1(py, (step.part, step.done, step.total)) {
+                        failed = Some(err);
+                    }
+                });
+                if failed.is_some() {
+                    std::panic::resume_unwind(Box::new(Stopped));
+                }
+            })
+        }))
     });
-    if let Some(err) = failed {
-        return Err(err);
-    }
+    let made = match made {
+        Ok(made) => made,
+        Err(payload) if payload.is::<Stopped>() => {
+            return Err(failed.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")));
+        }
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
     let bytes = made.map_err(|err| PyValueError::new_err(format!("partition: {err}")))?;
     py.detach(|| {
         let written = eight::generate::publish(&path, &bytes)
@@ -277,6 +297,12 @@ fn generate(
         Ok(path.display().to_string())
     })
 }
+
+/// What a making stopped by Python unwinds with.
+struct Stopped;
+
+/// How often a making looks for a signal to handle.
+const SIGNALS_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// The cell `blank=` names: an int (`True` is no cell).
 fn read_cell(blank: &Bound<'_, PyAny>) -> PyResult<usize> {

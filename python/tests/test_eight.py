@@ -801,3 +801,47 @@ def test_boards_left_unanswered_for_want_of_data_are_named():
     with pytest.raises(eight.DataError, match=r"board 1: .*eight-gen --shape 3x4") as error:
         eight.solve(["12345678x", "1 2 3 4/5 6 7 8/9 10 x 11"], data=os.devnull + "-none")
     assert error.value.unanswered == [1]
+
+
+def test_ctrl_c_and_a_failing_progress_callback_stop_generate(tmp_path):
+    # The 3x4 table takes about 25 s to make: stopped within seconds, with
+    # nothing written.
+    code, out, err = run_python(
+        "import os, signal, threading, time, eight\n"
+        "threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+        "started = time.perf_counter()\n"
+        "try:\n"
+        f"    eight.generate('3x4', data={str(tmp_path)!r})\n"
+        "except KeyboardInterrupt:\n"
+        "    print(time.perf_counter() - started)\n"
+    )
+    assert code == 0, err
+    assert float(out) < 5, out
+    assert os.listdir(tmp_path) == []
+
+    def progress(part, done, total):
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        eight.generate("3x4", data=tmp_path, progress=progress)
+    assert os.listdir(tmp_path) == []
+
+
+def test_ctrl_c_stops_a_batch_of_table_answers():
+    code, out, err = run_python(
+        "import os, signal, threading, time, eight\n"
+        "boards = eight.random(20_000_000, seed=1)\n"
+        "started = time.perf_counter()\n"
+        "eight.length(boards)\n"
+        "whole = time.perf_counter() - started\n"
+        "threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+        "started = time.perf_counter()\n"
+        "try:\n"
+        "    eight.length(boards)\n"
+        "except KeyboardInterrupt:\n"
+        "    print(whole, time.perf_counter() - started)\n"
+    )
+    assert code == 0, err
+    # Stopped well before the whole batch was answered, not after it.
+    whole, stopped = map(float, out.split())
+    assert stopped < 0.9 * whole, out
