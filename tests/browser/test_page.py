@@ -193,3 +193,22 @@ def test_a_long_search_shows_its_progress_and_is_cancelled(server, browser):
     browser.find_element(By.ID, "cancel").click()
     wait_for(browser, lambda: text(browser, "progress") == "cancelled")
     assert text(browser, "length") == "–"
+
+
+def test_a_shape_without_its_data_says_so_and_scrambles_near_the_goal(server, browser):
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    # 5x5 out of the box: a random board is far, its data is not made here;
+    # the page says which command makes it, never "undefined".
+    Select(browser.find_element(By.ID, "shape")).select_by_value("5x5")
+    wait_for(browser, lambda: len(tiles(browser)) == 25)
+    wait_for(browser, lambda: "eight-gen --shape 5x5" in text(browser, "error"), timeout=120)
+    assert "undefined" not in browser.find_element(By.TAG_NAME, "body").text
+    # A scramble near the goal, by depth: a walk that long, answered.
+    depth = browser.find_element(By.ID, "depth")
+    depth.clear()
+    depth.send_keys("12")
+    browser.find_element(By.ID, "next").click()
+    wait_for(browser, lambda: text(browser, "distance") not in ("", "…", "–"), timeout=60)
+    assert int(text(browser, "distance")) <= 12
+    assert text(browser, "error") == ""

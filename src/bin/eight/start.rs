@@ -61,6 +61,9 @@ unsafe fn start(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
 /// Runs the program on its arguments; returns the exit code, once stdout
 /// is flushed.
 fn eight(args: Vec<OsString>) -> u8 {
+    // A data file cut short while mapped ends the run (or the request) with
+    // a message, after the answers made before, not with SIGBUS.
+    eight::map::guard_truncation();
     if args.get(1).is_some_and(|arg| arg == "serve") {
         let args = [OsString::from("eight serve")]
             .into_iter()
@@ -75,9 +78,6 @@ fn eight(args: Vec<OsString>) -> u8 {
         Ok(args) => args,
         Err(code) => return code,
     };
-    // A data file cut short while mapped ends the run with a message, after
-    // the answers made before, not with SIGBUS.
-    eight::map::guard_truncation();
     let code = match (run(&args), signals::stopped_code()) {
         // Stopped by a signal, after every finished answer.
         (Err(_), Some(code)) => code,
