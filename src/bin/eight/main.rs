@@ -2,9 +2,10 @@
 //! moves, one line per board, in input order.
 //!
 //! Exit codes: 0 every board answered (`unsolvable` is an answer), 1 some
-//! board invalid, 2 fatal (bad arguments, data that cannot be used or
-//! changed during the run, a stdout that cannot be written), 128 + the
-//! signal for SIGINT and SIGTERM. A broken pipe ends quietly.
+//! board invalid, 2 some board `unanswered` for want of data, a file that
+//! cannot be read, or fatal (bad arguments, data changed during the run, a
+//! stdout that cannot be written), 128 + the signal for SIGINT and SIGTERM.
+//! A broken pipe ends quietly.
 //!
 //! The program starts at a C `main` of its own, not Rust's (see `start.rs`).
 
@@ -39,7 +40,8 @@ use crate::signals::Cli;
 /// Answers sliding-puzzle boards read from stdin, one line per board: the
 /// shortest moves of the blank to the goal (u d l r = where the blank goes;
 /// of the shortest, the lexicographically smallest, d < l < r < u), an
-/// empty line for a board at the goal, `unsolvable`, or `invalid`.
+/// empty line for a board at the goal, `unsolvable`, `invalid`, or
+/// `unanswered` (a good board whose data is missing here).
 ///
 /// A board is its tiles in reading order (x, X or 0 for the blank), on one
 /// line, or one row a line over consecutive lines, or rows joined by '/'.
@@ -57,17 +59,18 @@ use crate::signals::Cli;
 /// into the data folder, each proven before its first answer and trusted
 /// while unchanged (its proof recorded beside it). Without that data, a
 /// board of more than 16 cells is answered if it is near its goal, else
-/// told the command that makes the data. `eight --where` tells
+/// `unanswered`, the command that makes the data said once. `eight --where` tells
 /// where it is and what answers each shape; `--verbose` says it as each is
 /// used.
 ///
 /// `eight serve` serves a page to play, watch and check answers, and its
 /// JSON API, on loopback (`eight serve --help` says more).
 ///
-/// Exit codes: 0 every board answered, 1 some board invalid, 2 fatal error
-/// (bad arguments, data missing, wrong or changed during the run, a stdout
-/// that cannot be written), 130 and 143 stopped by SIGINT or SIGTERM after
-/// every finished answer.
+/// Exit codes: 0 every board answered, 1 some board invalid, 2 some board
+/// unanswered (its data missing or refused), a file that cannot be read, or
+/// a fatal error (bad arguments, data changed during the run, a stdout that
+/// cannot be written), 130 and 143 stopped by SIGINT or SIGTERM after every
+/// finished answer.
 #[derive(clap::Parser, Debug)]
 #[command(
     version,
