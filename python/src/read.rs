@@ -478,28 +478,44 @@ fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResu
         }
         Ok::<_, String>(())
     };
-    let parts = match count >= PARALLEL_ROWS {
-        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        false => 1,
-    };
-    let per_part = count.div_ceil(parts).max(1);
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = tiles
-            .chunks(per_part * cells)
-            .zip(boards.chunks_mut(per_part))
-            .enumerate()
-            .map(|(part, (tiles, boards))| {
-                scope.spawn(move || rows(part * per_part, tiles, boards))
-            })
-            .collect();
-        // The first bad board is told: the parts are taken in order.
-        parts
-            .into_iter()
-            .try_for_each(|part| part.join().expect("reading rows does not panic"))
-    })
-    .map_err(PyValueError::new_err)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // A block of rows at a time, on every core, a Ctrl-C looked for
+    // between blocks: a block is read in milliseconds, 20M rows in about
+    // a second.
+    for (block, (tiles, boards)) in tiles
+        .chunks(SIGNAL_ROWS * cells)
+        .zip(boards.chunks_mut(SIGNAL_ROWS))
+        .enumerate()
+    {
+        let first = block * SIGNAL_ROWS;
+        let count = boards.len();
+        let parts = match count >= PARALLEL_ROWS {
+            true => cores,
+            false => 1,
+        };
+        let per_part = count.div_ceil(parts).max(1);
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = tiles
+                .chunks(per_part * cells)
+                .zip(boards.chunks_mut(per_part))
+                .enumerate()
+                .map(|(part, (tiles, boards))| {
+                    scope.spawn(move || rows(first + part * per_part, tiles, boards))
+                })
+                .collect();
+            // The first bad board is told: the parts are taken in order.
+            parts
+                .into_iter()
+                .try_for_each(|part| part.join().expect("reading rows does not panic"))
+        })
+        .map_err(PyValueError::new_err)?;
+        array.py().check_signals()?;
+    }
     Ok(Boards::Many(boards))
 }
+
+/// The rows read between two looks for a signal to handle.
+const SIGNAL_ROWS: usize = 1 << 20;
 
 /// The fewest rows read on more than one core.
 const PARALLEL_ROWS: usize = 1 << 16;
