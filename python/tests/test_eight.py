@@ -828,20 +828,27 @@ def test_ctrl_c_and_a_failing_progress_callback_stop_generate(tmp_path):
 
 
 def test_ctrl_c_stops_a_batch_of_table_answers():
+    # The signal comes from another process, as a terminal's Ctrl-C does
+    # (a thread of this one would wait for the GIL the reading holds).
     code, out, err = run_python(
-        "import os, signal, threading, time, eight\n"
+        "import os, subprocess, time, eight\n"
         "boards = eight.random(20_000_000, seed=1)\n"
         "started = time.perf_counter()\n"
         "eight.length(boards)\n"
         "whole = time.perf_counter() - started\n"
-        "threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
-        "started = time.perf_counter()\n"
-        "try:\n"
-        "    eight.length(boards)\n"
-        "except KeyboardInterrupt:\n"
-        "    print(whole, time.perf_counter() - started)\n"
+        "for at in (0.05, 0.3):\n"
+        "    subprocess.Popen(['sh', '-c', f'sleep {at}; kill -INT {os.getpid()}'])\n"
+        "    started = time.perf_counter()\n"
+        "    try:\n"
+        "        eight.length(boards)\n"
+        "        print('finished')\n"
+        "    except KeyboardInterrupt:\n"
+        "        print(whole, time.perf_counter() - started)\n"
     )
     assert code == 0, err
-    # Stopped well before the whole batch was answered, not after it.
-    whole, stopped = map(float, out.split())
-    assert stopped < 0.9 * whole, out
+    # Stopped well before the whole batch was answered, whether the signal
+    # came while the array was read or while it was answered.
+    for line in out.splitlines():
+        whole, stopped = map(float, line.split())
+        assert stopped < 0.8 * whole, out
+    assert len(out.splitlines()) == 2, out
