@@ -1030,3 +1030,30 @@ fn a_run_that_ends_on_its_data_says_why_in_types() {
     }
     assert!(err.solve_error().is_none() && err.stopped().is_none());
 }
+
+/// A good board whose data is missing keeps its line: `unanswered` in the
+/// plain form, its board, goal and the command in JSON, and the boards
+/// after it are answered; exit 2, the message said once per goal.
+#[test]
+fn boards_whose_data_is_missing_are_unanswered_in_place() {
+    let empty = tempfile::tempdir().unwrap();
+    let data = empty.path().to_str().unwrap();
+    let input = "1 2 3 4/5 6 7 8/9 10 x 11\n1 2 3 4 5 6 7 x 8\n1 2 3 4/5 6 7 8/9 x 10 11\n";
+    let (out, err, code) = run(&["--data", data], input);
+    assert_eq!(out, "unanswered\nr\nunanswered\n");
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("eight: <stdin>:1: ") && err.contains("eight-gen --shape 3x4"));
+    let (out, _, code) = run(&["--data", data, "--json"], input);
+    assert_eq!(code, 2);
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["board"], "1 2 3 4/5 6 7 8/9 10 x 11");
+    assert_eq!(first["goal"], "1 2 3 4/5 6 7 8/9 10 11 x");
+    assert_eq!(first["unanswered"], true);
+    assert!(
+        first["error"]
+            .as_str()
+            .unwrap()
+            .contains("eight-gen --shape 3x4")
+    );
+}

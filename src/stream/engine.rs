@@ -644,6 +644,7 @@ impl Session<'_> {
                             self.unanswered = true;
                             job.start = Err(Rejected::Unanswered {
                                 line,
+                                board: *start,
                                 message: err.to_string().into(),
                                 said,
                             });

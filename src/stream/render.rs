@@ -85,6 +85,8 @@ pub(crate) enum Rejected {
     Unanswered {
         /// The line.
         line: u64,
+        /// The board, good as it is.
+        board: Board,
         /// Why, with the command that makes the data.
         message: Arc<str>,
         /// Said already, at an earlier board.
@@ -429,7 +431,7 @@ pub(crate) fn answer(
     let (start, goal) = match (&job.start, &job.goal) {
         (Ok(start), Ok(goal)) => (start, goal),
         _ => {
-            let mut unanswered = false;
+            let mut unanswered = None;
             let mut first = None;
             for rejected in [&job.start, &job.goal]
                 .into_iter()
@@ -446,13 +448,14 @@ pub(crate) fn answer(
                     }
                     Rejected::Unanswered {
                         line,
+                        board,
                         message,
                         said,
                     } => {
                         if !said {
                             report(errors, *line, message);
                         }
-                        unanswered = true;
+                        unanswered = Some(board);
                         message
                     }
                     Rejected::Silent => continue,
@@ -463,8 +466,16 @@ pub(crate) fn answer(
             }
             let message = first.as_deref().unwrap_or("");
             let (outcome, mark) = match unanswered {
-                true => (Outcome::Unanswered(message), Mark::Unanswered),
-                false => (Outcome::Invalid(message), Mark::Invalid),
+                Some(start) => {
+                    let goal = job.goal.as_ref().ok();
+                    let outcome = Outcome::Unanswered {
+                        start,
+                        goal,
+                        message,
+                    };
+                    (outcome, Mark::Unanswered)
+                }
+                None => (Outcome::Invalid(message), Mark::Invalid),
             };
             write(style, job, outcome, out);
             return Ok(mark);
@@ -484,7 +495,7 @@ pub(crate) fn answer(
                 Ok(Mark::Answered)
             }
             Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
-            Err(err) => Ok(refused(style, job, &err, out, errors)),
+            Err(err) => Ok(refused(style, job, (start, goal), &err, out, errors)),
         };
     }
     // The common case, straight into the output: the moves, a line each.
@@ -504,7 +515,7 @@ pub(crate) fn answer(
                 out.truncate(mark);
                 return match err.is_data_error() {
                     true => Err(super::failed(solver, err)),
-                    false => Ok(refused(style, job, &err, out, errors)),
+                    false => Ok(refused(style, job, (start, goal), &err, out, errors)),
                 };
             }
         }
@@ -518,7 +529,7 @@ pub(crate) fn answer(
             Ok(Mark::Answered)
         }
         Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
-        Err(err) => Ok(refused(style, job, &err, out, errors)),
+        Err(err) => Ok(refused(style, job, (start, goal), &err, out, errors)),
     }
 }
 
@@ -528,6 +539,7 @@ pub(crate) fn answer(
 fn refused(
     style: Style,
     job: &Job,
+    (start, goal): (&Board, &Board),
     err: &crate::answer::SolveError,
     out: &mut Vec<u8>,
     errors: &mut Vec<u8>,
@@ -536,7 +548,12 @@ fn refused(
     let message = err.to_string();
     match err.wants_data() {
         true => {
-            write(style, job, Outcome::Unanswered(&message), out);
+            let outcome = Outcome::Unanswered {
+                start,
+                goal: Some(goal),
+                message: &message,
+            };
+            write(style, job, outcome, out);
             Mark::Unanswered
         }
         false => {
@@ -556,7 +573,11 @@ enum Outcome<'a> {
     },
     Invalid(&'a str),
     /// A good board whose data cannot be had here.
-    Unanswered(&'a str),
+    Unanswered {
+        start: &'a Board,
+        goal: Option<&'a Board>,
+        message: &'a str,
+    },
     /// With `--judge`: what the moves came to.
     Judged {
         start: &'a Board,
@@ -615,7 +636,7 @@ fn try_write(
         }
         (Outcome::Solved { moves: None, .. }, None) => out.extend_from_slice(b"unsolvable\n"),
         (Outcome::Invalid(_), None) => out.extend_from_slice(INVALID),
-        (Outcome::Unanswered(_), None) => out.extend_from_slice(UNANSWERED),
+        (Outcome::Unanswered { .. }, None) => out.extend_from_slice(UNANSWERED),
         (Outcome::Judged { verdict, .. }, None) => writeln!(out, "{verdict}")?,
         (
             Outcome::Solved {
@@ -647,7 +668,7 @@ fn try_write(
                 out.push(b'\n');
             }
         }
-        (Outcome::Unanswered(_), Some(case)) => {
+        (Outcome::Unanswered { .. }, Some(case)) => {
             case_line(case, b"unanswered", out);
             if !style.length {
                 out.push(b'\n');
@@ -737,7 +758,13 @@ impl JsonAnswer {
                 }
             }
             Outcome::Invalid(message) => json.error = Some(message.to_string()),
-            Outcome::Unanswered(message) => {
+            Outcome::Unanswered {
+                start,
+                goal,
+                message,
+            } => {
+                json.board = Some(start.to_string());
+                json.goal = goal.map(ToString::to_string);
                 json.error = Some(message.to_string());
                 json.unanswered = Some(true);
             }
