@@ -62,6 +62,15 @@ pub enum DepthError {
     Solve(#[from] SolveError),
 }
 
+/// How near the goal boards are drawn, if not from all that reach it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Near {
+    /// Exactly this many moves away ([`Draw::at_depth`], `--depth`).
+    Depth(u32),
+    /// At the end of a walk of this many moves ([`Draw::walk`], `--walk`).
+    Walk(u32),
+}
+
 /// Boards drawn one after another ([`Iterator`]), endlessly.
 #[derive(Clone, Debug)]
 pub struct Draw {

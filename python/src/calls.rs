@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use eight::data::NoDataDir;
-use eight::random::{DepthError, Draw};
+use eight::random::{DepthError, Draw, Near};
 use eight::stream::{self, Answers, Config, Host, Quiet, Solvers, StreamError, Style};
 use eight::{Board, DataDir, Layout, Metric, Notation, Shape};
 use numpy::{PyArray1, PyArrayMethods};
@@ -30,14 +30,6 @@ impl Host for Interruptible {
 
 /// The number the engine's stop is told by: SIGINT's.
 const INTERRUPTED: i32 = 2;
-
-/// How near the goal boards are drawn: exactly `depth=` moves away, or
-/// at the end of a walk of `walk=` moves.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Near {
-    Depth(u32),
-    Walk(u32),
-}
 
 /// An error made without the GIL, raised with it.
 pub(crate) enum PyErrText {

@@ -19,10 +19,11 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::calls::{Call, Home, Near, new_solvers};
+use crate::calls::{Call, Home, new_solvers};
 use crate::read::{
     Bad, read_board, read_boards, read_goal, read_metric, read_notation, read_shape,
 };
+use eight::random::Near;
 
 create_exception!(
     eight,

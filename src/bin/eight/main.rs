@@ -314,8 +314,8 @@ fn run(args: &Args) -> Result<u8> {
         let shape = shape.unwrap_or(Shape::EIGHT);
         let goal = goal.unwrap_or_else(|| Board::goal(shape));
         let near = match (args.depth, args.walk) {
-            (Some(depth), _) => Some(random::Near::Depth(depth)),
-            (None, Some(walk)) => Some(random::Near::Walk(walk)),
+            (Some(depth), _) => Some(eight::random::Near::Depth(depth)),
+            (None, Some(walk)) => Some(eight::random::Near::Walk(walk)),
             (None, None) => None,
         };
         return random::write(count, args.seed, near, goal, &mut solvers, args.verbose);

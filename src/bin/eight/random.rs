@@ -5,17 +5,8 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::{Context, Result, anyhow};
 use eight::Board;
-use eight::random::{self, Draw};
+use eight::random::{self, Draw, Near};
 use eight::stream::Solvers;
-
-/// How near the goal boards are drawn.
-#[derive(Clone, Copy, Debug)]
-pub enum Near {
-    /// Exactly this many moves away (`--depth`).
-    Depth(u32),
-    /// The end of a walk of this many moves (`--walk`).
-    Walk(u32),
-}
 
 /// Writes `count` boards, one a line, in the input format: drawn uniformly
 /// from all boards that can reach `goal`, or `near` it.

@@ -469,7 +469,7 @@ impl Server {
         };
         let mut searched = false;
         for goal in &goals {
-            searched |= self.searches(goal, metric)?;
+            searched |= self.searches(goal, metric);
         }
         if searched {
             return self.search(asked).await;
@@ -481,12 +481,12 @@ impl Server {
     }
 
     /// Whether boards toward `goal` are searched, not walked in a table.
-    fn searches(&self, goal: &Board, metric: Metric) -> Result<bool, Refusal> {
+    fn searches(&self, goal: &Board, metric: Metric) -> bool {
         if Method::of(goal.shape()) == Method::Search {
-            return Ok(true);
+            return true;
         }
         if metric == Metric::Stm || data::is_builtin(goal.shape()) {
-            return Ok(false);
+            return false;
         }
         // The multi-tile metric on 10 to 12 cells: a table if one was made.
         let mut solvers = self.solvers[&metric]
@@ -494,7 +494,7 @@ impl Server {
             .unwrap_or_else(|err| err.into_inner());
         solvers.refresh();
         // Data that cannot be had is told board by board, in the answers.
-        Ok(solvers.get(goal).is_ok_and(|solver| solver.searches()))
+        solvers.get(goal).is_ok_and(|solver| solver.searches())
     }
 
     /// Answers the boards asked from the tables here.
