@@ -4,14 +4,16 @@ use std::fmt::Display;
 use std::io::Write;
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use crate::answer::{Verdict, Walk};
 use crate::board::{Board, ParseError};
 use crate::mtm::Metric;
 use crate::shape::{Move, Notation};
 use crate::solver::Solver;
 use crate::table::{GROUP, Lines, Packed};
+
+mod json;
+
+use json::JsonAnswer;
 
 /// Boards drawn side by side by `--show` before it wraps.
 const SHOW_PER_ROW: usize = 7;
@@ -695,93 +697,6 @@ fn try_write(
         _ => {}
     }
     Ok(())
-}
-
-/// One line of `--json` output.
-#[derive(Serialize)]
-struct JsonAnswer {
-    line: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    case: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    board: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    goal: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    moves: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    length: Option<usize>,
-    /// The metric, when it is not the single-tile one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    metric: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unsolvable: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    verdict: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    /// A good board whose data cannot be had here.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unanswered: Option<bool>,
-}
-
-impl JsonAnswer {
-    fn new(style: Style, job: &Job, outcome: &Outcome<'_>) -> JsonAnswer {
-        let spelled = |letters: &[u8]| {
-            let mut text = Vec::with_capacity(letters.len());
-            style.notation.spell(letters, &mut text);
-            String::from_utf8_lossy(&text).into_owned()
-        };
-        let mut json = JsonAnswer {
-            line: job.line,
-            case: job.case,
-            board: None,
-            goal: None,
-            moves: None,
-            length: None,
-            metric: (style.metric != Metric::Stm).then(|| style.metric.name()),
-            unsolvable: None,
-            verdict: None,
-            error: None,
-            unanswered: None,
-        };
-        match outcome {
-            Outcome::Solved { start, goal, moves } => {
-                json.board = Some(start.to_string());
-                json.goal = Some(goal.to_string());
-                match moves {
-                    Some(moves) => {
-                        json.moves = (!style.length).then(|| spelled(moves));
-                        json.length = Some(style.metric.count(moves));
-                    }
-                    None => json.unsolvable = Some(true),
-                }
-            }
-            Outcome::Invalid(message) => json.error = Some(message.to_string()),
-            Outcome::Unanswered {
-                start,
-                goal,
-                message,
-            } => {
-                json.board = Some(start.to_string());
-                json.goal = goal.map(ToString::to_string);
-                json.error = Some(message.to_string());
-                json.unanswered = Some(true);
-            }
-            Outcome::Judged {
-                start,
-                goal,
-                moves,
-                verdict,
-            } => {
-                json.board = Some(start.to_string());
-                json.goal = Some(goal.to_string());
-                json.moves = Some(String::from_utf8_lossy(moves).into_owned());
-                json.verdict = Some(verdict.to_string());
-            }
-        }
-        json
-    }
 }
 
 /// The letter of one move in `notation`, as drawn between two boards.
