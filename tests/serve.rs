@@ -90,6 +90,29 @@ impl Drop for Server {
     }
 }
 
+/// The processes `pid` started, from any of its threads.
+fn children(pid: u32) -> Vec<String> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).unwrap();
+    tasks
+        .flat_map(|task| {
+            let children = std::fs::read_to_string(task.unwrap().path().join("children"));
+            let children = children.unwrap_or_default();
+            children
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Whether process `pid` runs: it exists and is no zombie (one killed may
+/// stay a moment as a zombie, running nothing, until it is reaped).
+fn runs(pid: &str) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+    !state.starts_with('Z') && !state.is_empty()
+}
+
 /// The program's JSON answers of `input` with `args`, a value each.
 fn program(args: &[&str], input: &str) -> Vec<Value> {
     let (out, _, _) = common::run(&[&["--json"], args].concat(), input);
@@ -334,22 +357,9 @@ fn a_long_search_is_stopped_and_a_stop_waits_for_answers() {
     // Its process is gone: no child of the server runs (one killed may
     // stay a moment as a zombie, running nothing, until it is reaped).
     let running = || {
-        let tasks = std::fs::read_dir(format!("/proc/{}/task", server.child.id())).unwrap();
-        tasks
-            .flat_map(|task| {
-                let children = std::fs::read_to_string(task.unwrap().path().join("children"));
-                let children = children.unwrap_or_default();
-                children
-                    .split_whitespace()
-                    .map(str::to_string)
-                    .collect::<Vec<_>>()
-            })
-            .filter(|child| {
-                let stat = std::fs::read_to_string(format!("/proc/{child}/stat"));
-                let state = stat.unwrap_or_default();
-                let state = state.rsplit(')').next().unwrap_or("").trim_start();
-                !state.starts_with('Z') && !state.is_empty()
-            })
+        children(server.child.id())
+            .iter()
+            .filter(|child| runs(child))
             .count()
     };
     std::thread::sleep(Duration::from_millis(200));
@@ -622,27 +632,13 @@ fn a_queued_search_is_cancelled_and_searches_die_with_the_server() {
     assert_eq!(status, 409, "{answer}");
     assert!(started.elapsed() < Duration::from_secs(2));
     // Killed outright, the server takes its searches with it.
-    let children: Vec<String> = std::fs::read_dir(format!("/proc/{}/task", server.child.id()))
-        .unwrap()
-        .flat_map(|task| {
-            std::fs::read_to_string(task.unwrap().path().join("children"))
-                .unwrap_or_default()
-                .split_whitespace()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let children = children(server.child.id());
     assert_eq!(children.len(), cores, "a search a core");
     server.child.kill().unwrap();
     server.child.wait().unwrap();
     std::thread::sleep(Duration::from_millis(500));
     for child in &children {
-        let state = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
-        let state = state.rsplit(')').next().unwrap_or("").trim_start();
-        assert!(
-            state.is_empty() || state.starts_with('Z'),
-            "search {child} runs on: {state}"
-        );
+        assert!(!runs(child), "search {child} runs on");
     }
     for search in running {
         let _ = search.join();
