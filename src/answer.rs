@@ -274,6 +274,9 @@ pub enum SolveError {
     /// [`crate::map`]).
     #[error("a data file was changed or cut short while it was read")]
     Changed,
+    /// The search was asked to stop, or its deadline passed ([`crate::Stop`]).
+    #[error("the search was stopped before it found an answer")]
+    Stopped,
     /// Moves that reach the goal are fewer than the shortest answer the data
     /// gives: the data is wrong.
     #[error(

@@ -51,6 +51,7 @@ use crate::progress::Reporter;
 use crate::prune::{self};
 use crate::rank::placements;
 use crate::shape::{MAX_CELLS, Symmetry};
+use crate::stop::Stop;
 
 mod search;
 mod spread;
@@ -385,6 +386,17 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// goal, or the search passes the longest answer of the shape (the
     /// databases are wrong).
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
+        self.solve_until(start, goal, &Stop::new())
+    }
+
+    /// Solves as [`Searcher::solve_to`] does, ending with
+    /// [`SolveError::Stopped`] once `stop` is asked for.
+    pub(crate) fn solve_until(
+        &self,
+        start: &Board,
+        goal: &Board,
+        stop: &Stop,
+    ) -> Result<(Solution, u64), SolveError> {
         if start.shape() != goal.shape() {
             return Err(SolveError::Shape {
                 expected: goal.shape(),
@@ -404,14 +416,15 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         let told = report.as_ref();
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
         let searched = match views.len() {
-            1 => self.deepen(start, state, &[views[0]], goal, told),
-            2 => self.deepen(start, state, &[views[0], views[1]], goal, told),
+            1 => self.deepen(start, state, &[views[0]], goal, told, stop),
+            2 => self.deepen(start, state, &[views[0], views[1]], goal, told, stop),
             4 => self.deepen(
                 start,
                 state,
                 &std::array::from_fn::<_, 4, _>(|v| views[v]),
                 goal,
                 told,
+                stop,
             ),
             _ => self.deepen(
                 start,
@@ -419,6 +432,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
                 &std::array::from_fn::<_, 8, _>(|v| views[v]),
                 goal,
                 told,
+                stop,
             ),
         };
         if let (Some(report), Ok((Solution::Moves(moves), nodes))) = (report, &searched) {
@@ -436,6 +450,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         views: &[View; V],
         goal: &Board,
         report: Option<&Reporter>,
+        stop: &Stop,
     ) -> Result<(Solution, u64), SolveError> {
         let spread = |search: &Search<D, V>| search.nodes >= self.spread_after.unwrap_or(u64::MAX);
         let mut values = [Values::Bytes(&[]); ROW];
@@ -453,6 +468,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             path: Vec::new(),
             nodes: 0,
             stop: None,
+            halt: stop,
         };
         let mut bound = state.estimate();
         if bound == 0 && state.is(goal) {
@@ -462,6 +478,9 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         // The nodes of the last bound.
         let mut last = 0;
         loop {
+            if stop.is_stopped() {
+                return Err(SolveError::Stopped);
+            }
             if bound > self.bound {
                 return Err(SolveError::TooDeep {
                     shape: goal.shape(),
@@ -507,6 +526,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
                     last = search.nodes - nodes;
                 }
                 Step::Changed => return Err(SolveError::Changed),
+                Step::Halted => return Err(SolveError::Stopped),
                 Step::Stopped => unreachable!("only a part of a split bound is stopped"),
                 // The same bound again, from the start, with the entries
                 // spread.

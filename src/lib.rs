@@ -83,6 +83,7 @@ mod rank;
 mod shape;
 mod solver;
 mod split;
+mod stop;
 pub mod stream;
 mod table;
 mod trust;
@@ -97,6 +98,7 @@ pub use crate::parse::{Item, Parser};
 pub use crate::pdb::{PdbError, PdbTable};
 pub use crate::shape::{Move, Notation, Shape, Symmetry};
 pub use crate::solver::{Answer, Damage, Data, DataError, Origin, Proving, Solutions, Solver};
+pub use crate::stop::Stop;
 pub use crate::table::Table;
 
 /// The crate's inner modules, for its own programs, tests and benches.

@@ -27,6 +27,7 @@ use crate::ida::Searcher;
 use crate::map::Watch;
 use crate::mtm::{Metric, MtmSearcher};
 use crate::shape::{Move, Shape};
+use crate::stop::Stop;
 use crate::table::{Lines, Table};
 
 pub use self::batch::{Answer, Solutions};
@@ -58,6 +59,8 @@ pub struct Solver {
     /// The data-folder file that would answer instead, while it is not
     /// there: a solver loaded once it is made reads it.
     awaited: Option<Arc<std::path::Path>>,
+    /// What stops its searches, if anything does.
+    stop: Option<Stop>,
 }
 
 #[derive(Debug)]
@@ -76,6 +79,7 @@ impl Solver {
             engine: Arc::new(Engine::Table(table)),
             origin,
             awaited: None,
+            stop: None,
         }
     }
 
@@ -86,6 +90,7 @@ impl Solver {
             engine: Arc::new(Engine::Search(Box::new(searcher.watching(watch)))),
             origin,
             awaited: None,
+            stop: None,
         }
     }
 
@@ -117,6 +122,16 @@ impl Solver {
         self.watch()
             .is_some_and(|watch| watch.changed() || watch.replaced())
             || self.awaited.as_deref().is_some_and(std::path::Path::exists)
+    }
+
+    /// The same solver (its data shared), whose searches end with
+    /// [`SolveError::Stopped`] once `stop` is asked for or its deadline
+    /// passes. Table walks answer in microseconds and do not look at it.
+    pub fn stopping(&self, stop: Stop) -> Solver {
+        Solver {
+            stop: Some(stop),
+            ..self.clone()
+        }
     }
 
     /// The same solver, told that `path` would answer instead once it is
@@ -408,8 +423,14 @@ impl Solver {
     ) -> Result<Option<usize>, SolveError> {
         let (solution, _) = match &*self.engine {
             Engine::Table(table) => return table.solve_each(start, goal, emit),
-            Engine::Search(searcher) => searcher.solve_to(start, goal)?,
-            Engine::JumpSearch(searcher) => searcher.solve_to(start, goal)?,
+            Engine::Search(searcher) => match &self.stop {
+                Some(stop) => searcher.solve_until(start, goal, stop)?,
+                None => searcher.solve_to(start, goal)?,
+            },
+            Engine::JumpSearch(searcher) => match &self.stop {
+                Some(stop) => searcher.solve_until(start, goal, stop)?,
+                None => searcher.solve_to(start, goal)?,
+            },
         };
         Ok(solution.moves().map(|moves| {
             moves.iter().copied().for_each(&mut emit);

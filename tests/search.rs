@@ -622,3 +622,53 @@ fn a_far_board_beyond_16_cells_names_the_databases_it_needs() {
         "{text}"
     );
 }
+
+/// A search asked to stop ends with `Stopped`, in either metric, whether
+/// asked before it starts, from another thread while it runs (the
+/// multi-tile one also while it builds its databases), or at a deadline;
+/// the solver answers again once given a stop not asked for.
+#[test]
+fn searches_stop_when_asked() {
+    use eight::{SolveError, Stop};
+    use std::time::{Duration, Instant};
+    let hard: Board = "x 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1".parse().unwrap();
+    let stm = Solver::builtin_for(Shape::FIFTEEN, 15, Metric::Stm)
+        .unwrap()
+        .unwrap();
+    let asked = Stop::new();
+    asked.stop();
+    assert!(matches!(
+        stm.stopping(asked).solve(&hard),
+        Err(SolveError::Stopped)
+    ));
+    let mtm = Solver::builtin_for(Shape::FIFTEEN, 15, Metric::Mtm)
+        .unwrap()
+        .unwrap();
+    for at in [Duration::from_millis(100), Duration::from_millis(1500)] {
+        let stop = Stop::new();
+        let stopping = mtm.stopping(stop.clone());
+        let started = Instant::now();
+        let asker = std::thread::spawn(move || {
+            std::thread::sleep(at);
+            stop.stop();
+            Instant::now()
+        });
+        let stopped = stopping.solve(&hard);
+        let ended = Instant::now();
+        let asked_at = asker.join().unwrap();
+        assert!(matches!(stopped, Err(SolveError::Stopped)), "{stopped:?}");
+        eprintln!(
+            "stopped {:?} after the stop asked at {:?}",
+            ended.saturating_duration_since(asked_at),
+            asked_at - started
+        );
+    }
+    let timed = mtm.stopping(Stop::new().after(Duration::from_millis(300)));
+    assert!(matches!(timed.solve(&hard), Err(SolveError::Stopped)));
+    // A near board is answered with a stop never asked for.
+    let near = Board::goal(Shape::FIFTEEN)
+        .after(&[Move::Up, Move::Left])
+        .unwrap();
+    let answer = mtm.stopping(Stop::new()).solve(&near).unwrap();
+    assert_eq!(letters(&answer), "rd");
+}

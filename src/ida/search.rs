@@ -57,6 +57,8 @@ pub(super) enum Step {
     Spread,
     /// A subtree of a split bound after one where the goal was found: stop.
     Stopped,
+    /// The search was asked to stop ([`crate::Stop`]).
+    Halted,
 }
 
 /// How the search of a subtree of a split bound ended, after how many
@@ -95,6 +97,8 @@ pub(super) struct Search<'s, D, const V: usize> {
     /// For a subtree of a split bound: the lowest subtree where the goal
     /// has been found so far, and this one.
     pub(super) stop: Option<(&'s AtomicUsize, usize)>,
+    /// Asked from outside: ends the search with [`Step::Halted`].
+    pub(super) halt: &'s crate::stop::Stop,
 }
 
 impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
@@ -156,7 +160,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         let inside = self.nodes;
         self.nodes = nodes;
         self.path.clear();
-        let (solver, pruner, spread, values, views, goal, options) = (
+        let (solver, pruner, spread, values, views, goal, options, halt) = (
             self.solver,
             self.pruner,
             self.spread,
@@ -164,6 +168,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
             self.views,
             self.goal,
             self.options,
+            self.halt,
         );
         let search = |task: &Task, i: usize, found: &AtomicUsize| {
             if task.goal {
@@ -186,6 +191,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 path: task.path.clone(),
                 nodes: 0,
                 stop: Some((found, i)),
+                halt,
             };
             let g = task.path.len() as u32;
             let fsm = search.pruner.after(&task.path);
@@ -212,6 +218,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                     return Step::Found;
                 }
                 Step::Changed => return Step::Changed,
+                Step::Halted => return Step::Halted,
                 Step::Spread | Step::Stopped => unreachable!("no subtree before the goal stops"),
             }
         }
@@ -336,6 +343,9 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         if self.nodes.is_multiple_of(CHANGE_CHECK) {
             if self.solver.data_changed() {
                 return Step::Changed;
+            }
+            if self.halt.is_stopped() {
+                return Step::Halted;
             }
             if let Some((found, me)) = self.stop
                 && found.load(Ordering::Relaxed) < me

@@ -54,8 +54,25 @@ pub(crate) fn layers(
     len: u64,
     start: u64,
     expand: impl Fn(u64, &mut dyn FnMut(u64)) + Sync,
-    mut progress: impl FnMut(u8, u64),
+    progress: impl FnMut(u8, u64),
 ) -> Vec<u8> {
+    layers_until(len, start, expand, progress, &crate::stop::Stop::new())
+        .expect("a search with no stop ends")
+}
+
+/// Entries a worker of [`layers_until`] looks at between two looks at its
+/// stop: well under a millisecond.
+const STOP_CHECK: u64 = 1 << 14;
+
+/// [`layers`], or `None` once `stop` is asked for (looked at every
+/// [`STOP_CHECK`] entries).
+pub(crate) fn layers_until(
+    len: u64,
+    start: u64,
+    expand: impl Fn(u64, &mut dyn FnMut(u64)) + Sync,
+    mut progress: impl FnMut(u8, u64),
+    stop: &crate::stop::Stop,
+) -> Option<Vec<u8>> {
     let depths: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNSEEN)).collect();
     depths[start as usize].store(0, Ordering::Relaxed);
     progress(0, 1);
@@ -63,6 +80,9 @@ pub(crate) fn layers(
         let found: u64 = on_every_core(len, |low, high| {
             let mut found = 0;
             for entry in low..high {
+                if entry % STOP_CHECK == 0 && stop.is_stopped() {
+                    break;
+                }
                 if depths[entry as usize].load(Ordering::Relaxed) != depth {
                     continue;
                 }
@@ -86,12 +106,15 @@ pub(crate) fn layers(
         })
         .into_iter()
         .sum();
+        if stop.is_stopped() {
+            return None;
+        }
         if found == 0 {
             break;
         }
         progress(depth + 1, found);
     }
-    depths.into_iter().map(AtomicU8::into_inner).collect()
+    Some(depths.into_iter().map(AtomicU8::into_inner).collect())
 }
 
 /// The MTM distance of every board from `goal` (a canonical goal), by

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use crate::board::Board;
 use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile};
-use crate::mtm::bfs::layers;
+use crate::mtm::bfs::layers_until;
 use crate::pdb::PdbError;
 use crate::rank::{placements, rank_placement, unrank_placement};
 use crate::shape::{Move, SMALL_CELLS, Shape};
@@ -66,6 +66,16 @@ impl MtmPdb {
     /// The database of `tiles` (not the blank) toward `goal`, by a
     /// breadth-first search from the goal's placement, on every core.
     pub(crate) fn build(goal: &Board, tiles: &[u8]) -> MtmPdb {
+        MtmPdb::build_until(goal, tiles, &crate::stop::Stop::new())
+            .expect("a build with no stop ends")
+    }
+
+    /// [`MtmPdb::build`], or `None` once `stop` is asked for.
+    pub(crate) fn build_until(
+        goal: &Board,
+        tiles: &[u8],
+        stop: &crate::stop::Stop,
+    ) -> Option<MtmPdb> {
         let shape = goal.shape();
         let n = shape.cells();
         let items: Vec<u8> = std::iter::once(0).chain(tiles.iter().copied()).collect();
@@ -86,16 +96,17 @@ impl MtmPdb {
                 found(rank_placement(next, n))
             });
         };
-        let counts = layers(
+        let counts = layers_until(
             placements(n, items.len()),
             rank_placement(&home, n),
             expand,
             |_, _| {},
-        );
-        MtmPdb {
+            stop,
+        )?;
+        Some(MtmPdb {
             tiles: items,
             counts: Counts::Made(counts),
-        }
+        })
     }
 
     /// The group's tiles, the blank first.

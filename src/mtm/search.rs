@@ -46,6 +46,7 @@ use crate::board::Board;
 use crate::mtm::pdb::MtmPdb;
 use crate::progress::Reporter;
 use crate::shape::{Move, SMALL_CELLS, Shape};
+use crate::stop::Stop;
 
 use self::cut::Node;
 use self::walking::{Counts, Walking};
@@ -64,6 +65,8 @@ struct Estimate {
     /// Pattern databases, built when a search needs more than the walking
     /// distances (see [`MtmSearcher::solve_to`]), or read from a file.
     databases: OnceLock<Vec<MtmPdb>>,
+    /// Held by the search that builds the databases.
+    building: Mutex<()>,
     /// Whether the databases were read from a file: searches use them from
     /// the first position.
     read: bool,
@@ -89,6 +92,7 @@ impl Estimate {
             home,
             goal: *goal,
             databases: OnceLock::new(),
+            building: Mutex::new(()),
             read: false,
             mirror: mirror(goal),
         }
@@ -98,13 +102,36 @@ impl Estimate {
     /// in order, in groups of [`GROUP`] (three on 4x4, 5.8 million
     /// placements each, built in about 2 seconds on 2 cores).
     fn databases(&self) -> &[MtmPdb] {
-        self.databases.get_or_init(|| {
-            let tiles: Vec<u8> = (1..self.shape.cells() as u8).collect();
-            tiles
-                .chunks(GROUP)
-                .map(|group| MtmPdb::build(&self.goal, group))
-                .collect()
-        })
+        self.databases_until(&Stop::new())
+            .expect("a build with no stop ends")
+    }
+
+    /// [`Estimate::databases`], or `None` once `stop` is asked for: one
+    /// search builds them, others wait, each looking at its own stop.
+    fn databases_until(&self, stop: &Stop) -> Option<&[MtmPdb]> {
+        loop {
+            if let Some(databases) = self.databases.get() {
+                return Some(databases);
+            }
+            if stop.is_stopped() {
+                return None;
+            }
+            match self.building.try_lock() {
+                Err(std::sync::TryLockError::WouldBlock) => {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                Ok(_) | Err(std::sync::TryLockError::Poisoned(_)) => {
+                    if self.databases.get().is_none() {
+                        let tiles: Vec<u8> = (1..self.shape.cells() as u8).collect();
+                        let built = tiles
+                            .chunks(GROUP)
+                            .map(|group| MtmPdb::build_until(&self.goal, group, stop))
+                            .collect::<Option<Vec<_>>>()?;
+                        let _ = self.databases.set(built);
+                    }
+                }
+            }
+        }
     }
 
     /// The keys of the two counts of the board of `cells`, the blank at
@@ -307,6 +334,17 @@ impl MtmSearcher {
     /// Fails if a board is not of the searcher's shape, or the file the
     /// databases are read from changed during the search.
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
+        self.solve_until(start, goal, &Stop::new())
+    }
+
+    /// Solves as [`MtmSearcher::solve_to`] does, ending with
+    /// [`SolveError::Stopped`] once `stop` is asked for.
+    pub(crate) fn solve_until(
+        &self,
+        start: &Board,
+        goal: &Board,
+        stop: &Stop,
+    ) -> Result<(Solution, u64), SolveError> {
         for board in [start, goal] {
             if board.shape() != self.shape {
                 return Err(SolveError::Shape {
@@ -339,7 +377,10 @@ impl MtmSearcher {
         for strong in [estimate.read, true] {
             let (databases, limit) = match strong {
                 false => (&[][..], self.walking_alone),
-                true => (estimate.databases(), u64::MAX),
+                true => match estimate.databases_until(stop) {
+                    Some(databases) => (databases, u64::MAX),
+                    None => return Err(SolveError::Stopped),
+                },
             };
             let mut search = Search {
                 neighbors: &self.neighbors,
@@ -351,6 +392,8 @@ impl MtmSearcher {
                 nodes: 0,
                 limit,
                 stop: None,
+                halt: stop,
+                halted: false,
             };
             let mut budget = search.bound(keys, &cell_of);
             let root = Node {
@@ -363,6 +406,9 @@ impl MtmSearcher {
             };
             let mut last = 0;
             loop {
+                if stop.is_stopped() {
+                    return Err(SolveError::Stopped);
+                }
                 let before = search.nodes;
                 if let Some(report) = &report {
                     report.bound(budget, nodes + before);
@@ -382,6 +428,9 @@ impl MtmSearcher {
                         )
                     }
                 };
+                if search.halted {
+                    return Err(SolveError::Stopped);
+                }
                 // What a budget read from a file that changed is dropped.
                 if self.watch.as_ref().is_some_and(crate::map::Watch::changed) {
                     return Err(SolveError::Changed);
@@ -454,6 +503,9 @@ struct Search<'a> {
     /// For a subtree of a budget cut up: the first subtree found to hold
     /// an answer so far, and this one.
     stop: Option<(&'a AtomicUsize, usize)>,
+    /// Asked from outside: the search ends as at its limit, `halted` set.
+    halt: &'a Stop,
+    halted: bool,
 }
 
 impl Search<'_> {
@@ -525,11 +577,16 @@ impl Search<'_> {
         if self.nodes > self.limit {
             return None;
         }
-        if self.nodes.is_multiple_of(STOP_CHECK)
-            && let Some((found, mine)) = self.stop
-            && found.load(Ordering::Relaxed) < mine
-        {
-            return None;
+        if self.nodes.is_multiple_of(STOP_CHECK) {
+            if self.halt.is_stopped() {
+                self.halted = true;
+                return None;
+            }
+            if let Some((found, mine)) = self.stop
+                && found.load(Ordering::Relaxed) < mine
+            {
+                return None;
+            }
         }
         let (steps, count) = self.steps(blank, run, budget);
         for &(mv, next, left) in &steps[..count] {

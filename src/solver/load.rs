@@ -193,6 +193,7 @@ impl Solver {
                 engine: Arc::new(Engine::JumpSearch(MtmSearcher::new(shape))),
                 origin: Origin::Builtin,
                 awaited: None,
+                stop: None,
             })),
         }
     }
@@ -250,6 +251,7 @@ impl Solver {
                 build: build.to_string(),
             },
             awaited: None,
+            stop: None,
         }))
     }
 

@@ -26,6 +26,8 @@ pub struct Solvers {
     failed: Option<(Board, String)>,
     host: &'static dyn Host,
     metric: Metric,
+    /// What stops the searches of every solver here, if anything does.
+    stop: Option<crate::stop::Stop>,
 }
 
 impl std::fmt::Debug for Solvers {
@@ -53,6 +55,7 @@ impl Solvers {
             failed: None,
             host,
             metric: Metric::Stm,
+            stop: None,
         }
     }
 
@@ -101,6 +104,28 @@ impl Solvers {
             Origin::Builtin => PathBuf::from("the built-in data"),
         };
         Solvers::new(&crate::stream::Quiet).only(path, solver)
+    }
+
+    /// The same solvers (their data shared), whose searches end with
+    /// [`SolveError::Stopped`](crate::SolveError::Stopped) once `stop` is
+    /// asked for or its deadline passes; solvers loaded later by the copy
+    /// too. What the copy loads is its own.
+    pub fn stopping(&self, stop: &crate::stop::Stop) -> Solvers {
+        Solvers {
+            dir: self.dir.clone(),
+            sizes: self.sizes.clone(),
+            verify: self.verify,
+            table: self.table.clone(),
+            list: self
+                .list
+                .iter()
+                .map(|solver| Arc::new(solver.stopping(stop.clone())))
+                .collect(),
+            failed: self.failed.clone(),
+            host: self.host,
+            metric: self.metric,
+            stop: Some(stop.clone()),
+        }
     }
 
     /// Drops the solvers whose files changed or were replaced since they
@@ -206,8 +231,7 @@ impl Solvers {
             Err(err) => {
                 let solver = Solver::builtin_for(goal.shape(), goal.blank(), self.metric)
                     .ok_or_else(|| err.clone())??;
-                self.list.push(Arc::new(solver));
-                return Ok(self.list.len() - 1);
+                return Ok(self.keep(solver));
             }
         };
         let host = self.host;
@@ -235,8 +259,17 @@ impl Solvers {
             line += &format!(" ({faster})");
         }
         host.loaded(&line);
+        Ok(self.keep(solver))
+    }
+
+    /// Keeps `solver`, with the stop of these solvers; its index.
+    fn keep(&mut self, solver: Solver) -> usize {
+        let solver = match &self.stop {
+            Some(stop) => solver.stopping(stop.clone()),
+            None => solver,
+        };
         self.list.push(Arc::new(solver));
-        Ok(self.list.len() - 1)
+        self.list.len() - 1
     }
 
     /// The solvers, for the workers.

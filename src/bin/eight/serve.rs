@@ -1,14 +1,13 @@
 //! `eight serve`: a page to play, watch and check answers, and the JSON API
 //! it calls, over the same solvers and data as the program.
 //!
-//! Boards answered from tables are answered in the server, from solvers
-//! loaded once and shared. Boards that are searched (IDA*, for shapes of 13
-//! to 25 cells and the multi-tile metric without a table) are answered by a
-//! child `eight` of their own, one a request, at most one a core at once:
-//! a search past its time limit, or cancelled by its client (`/api/cancel`
-//! with the `id` its request gave, queued or running), is stopped by ending
-//! its process, so that nothing is left running for a client that gave up;
-//! a child dies with the server.
+//! Every board is answered in the server, from solvers loaded once and
+//! shared. Boards that are searched (IDA*, for shapes of 13 to 25 cells and
+//! the multi-tile metric without a table) take one of a pool of permits, one
+//! a core, and a [`Stop`] that is asked for past the time limit, on
+//! `/api/cancel` with the `id` the request gave (queued or running), or when
+//! the request is dropped (its client gone): nothing is left running for a
+//! client that gave up.
 //!
 //! What bounds the connections, and which pages may call the API, is in
 //! [`http`].
@@ -19,7 +18,6 @@ mod random;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,10 +30,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use eight::data::{self, DataDir, Method};
 use eight::stream::{self, Config, Form, Quiet, Solvers, Style};
-use eight::{Board, Layout, Metric, Notation, Shape};
+use eight::{Board, Layout, Metric, Notation, Shape, Stop};
 use serde::Deserialize;
 use serde_json::json;
-use tokio::io::AsyncWriteExt;
 use tokio::sync::Semaphore;
 
 /// Serves a page to play, watch and check answers, and its JSON API, on
@@ -75,10 +72,8 @@ struct Server {
     /// One permit a search running (or a costly draw).
     searches: Arc<Semaphore>,
     search_limit: Duration,
-    /// The program, run for each search.
-    program: PathBuf,
     /// The searches running that a client named, to stop on its word.
-    named: Mutex<HashMap<String, Arc<tokio::sync::Notify>>>,
+    named: Mutex<HashMap<String, (Arc<tokio::sync::Notify>, Stop)>>,
 }
 
 /// Runs the server until SIGINT or SIGTERM; exit code 0 once the requests
@@ -107,7 +102,6 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<u8> {
         data: args.data.clone(),
         searches: Arc::new(Semaphore::new(cores)),
         search_limit: Duration::from_secs(args.search_seconds),
-        program: std::env::current_exe().context("cannot find the program itself")?,
         named: Mutex::new(HashMap::new()),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -132,8 +126,8 @@ async fn serve(server: Arc<Server>, args: ServeArgs) -> Result<()> {
     if args.open {
         let opened = std::process::Command::new("xdg-open")
             .arg(&url)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
             .spawn();
         if opened.is_err() {
             crate::args::say("eight: cannot open a browser: open the address above");
@@ -255,7 +249,6 @@ struct Asked {
     /// The moves of each board, when judged.
     moves: Vec<String>,
     config: Config,
-    shape: Option<Shape>,
     /// The name the client gave the search.
     id: Option<String>,
 }
@@ -291,7 +284,9 @@ fn options(ask: &Ask) -> Result<(Config, Option<Shape>), Refusal> {
         }
         None => None,
     };
-    let mut config = Config::new(Layout::Auto);
+    let shape = shape.or(goal.map(|goal| goal.shape()));
+    // Judged lines are read again, in the shape asked.
+    let mut config = Config::new(shape.map_or(Layout::Auto, Layout::Fixed));
     config.goal = goal;
     config.style = Style {
         form: Form::Json,
@@ -299,7 +294,7 @@ fn options(ask: &Ask) -> Result<(Config, Option<Shape>), Refusal> {
         notation,
         metric,
     };
-    Ok((config, shape.or(goal.map(|goal| goal.shape()))))
+    Ok((config, shape))
 }
 
 /// Reads the boards of a request (`board`, or `boards`; with `judge`, and
@@ -416,7 +411,6 @@ fn read(ask: Result<axum::Json<Ask>, JsonRejection>, judge: bool) -> Result<Aske
         boards,
         moves,
         config,
-        shape,
         id,
     })
 }
@@ -503,16 +497,12 @@ impl Server {
         let mut solvers = self.solvers[&metric]
             .lock()
             .unwrap_or_else(|err| err.into_inner());
-        let done = match asked.config.judge {
-            false => stream::answer_boards(&asked.boards, asked.config, &mut solvers, &Quiet),
-            true => stream::answer_text(judge_lines(&asked), asked.config, &mut solvers, &Quiet),
-        };
-        let done = done.map_err(unavailable)?;
-        Ok(answers(&done.text))
+        answer_with(&asked, &mut solvers)
     }
 
-    /// Answers the boards asked by a run of the program of their own,
-    /// stopped at the time limit.
+    /// Answers the boards asked by searches here, on one of the pool's
+    /// permits, stopped at the time limit, on `/api/cancel`, or when the
+    /// client goes away.
     async fn search(&self, asked: Asked) -> Result<Response, Refusal> {
         let limit = self.search_limit;
         let busy = || {
@@ -524,117 +514,89 @@ impl Server {
                 ),
             )
         };
+        let cancelled = || Refusal::new(StatusCode::CONFLICT, "the search was cancelled");
         // Named while it waits too, so that a queued search can be
         // cancelled.
-        let named = self.name(asked.id.clone());
-        let stop = async {
+        let stop = Stop::new();
+        let named = self.name(asked.id.clone(), &stop);
+        let told = async {
             match &named {
                 Some(named) => named.notify.notified().await,
                 None => std::future::pending().await,
             }
         };
-        tokio::pin!(stop);
-        let cancelled = || Refusal::new(StatusCode::CONFLICT, "the search was cancelled");
-        let _permit = tokio::select! {
-            permit = tokio::time::timeout(limit, self.searches.acquire()) => {
+        tokio::pin!(told);
+        let permit = tokio::select! {
+            permit = tokio::time::timeout(limit, Arc::clone(&self.searches).acquire_owned()) => {
                 permit.map_err(|_| busy())?.map_err(|_| busy())?
             }
-            () = &mut stop => return Err(cancelled()),
+            () = &mut told => return Err(cancelled()),
         };
-        let style = asked.config.style;
-        let mut command = tokio::process::Command::new(&self.program);
-        command.args(["--json", "--metric", style.metric.name()]);
-        command.args(["--notation", notation_name(style.notation)]);
-        if style.length {
-            command.arg("--length");
-        }
-        if asked.config.judge {
-            command.arg("--judge");
-        }
-        if let Some(goal) = asked.config.goal {
-            command.args(["--goal", &goal.to_string()]);
-        } else if let Some(shape) = asked.shape {
-            command.args(["--shape", &shape.to_string()]);
-        }
-        if let Some(data) = &self.data {
-            command.arg("--data").arg(data);
-        }
-        let input = match asked.config.judge {
-            true => judge_lines(&asked),
-            false => asked
-                .boards
-                .iter()
-                .flat_map(|board| format!("{board}\n").into_bytes())
-                .collect(),
+        // The search stops at the limit, and when this request is
+        // dropped (its client gone) or answered.
+        let stop = stop.after(limit);
+        let _ends = StopOnDrop(stop.clone());
+        let mut solvers = {
+            let metric = asked.config.style.metric;
+            let solvers = self.solvers[&metric]
+                .lock()
+                .unwrap_or_else(|err| err.into_inner());
+            solvers.stopping(&stop)
         };
-        // SAFETY: the closure runs in the child between fork and exec, and
-        // makes only async-signal-safe calls (prctl, getppid, kill).
-        unsafe {
-            command.pre_exec(|| {
-                // The child dies with the server, even one killed by SIGKILL.
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                // A server that died before the line above leaves the child
-                // to init.
-                if libc::getppid() == 1 {
-                    libc::kill(libc::getpid(), libc::SIGKILL);
-                }
-                Ok(())
-            });
-        }
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|err| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()))?;
-        let mut stdin = child.stdin.take().expect("stdin is piped");
-        let output = async {
-            let _ = stdin.write_all(&input).await;
-            drop(stdin);
-            child.wait_with_output().await
-        };
-        // Past the limit, or told to stop, the child is dropped, and so
-        // killed.
-        let output = tokio::select! {
-            output = tokio::time::timeout(limit, output) => output.map_err(|_| {
-                Refusal::new(
+        let running = stop.clone();
+        let search = tokio::task::spawn_blocking(move || {
+            // The permit is the search's until it ends.
+            let _permit = permit;
+            let answered = answer_with(&asked, &mut solvers);
+            match running.is_stopped() {
+                true => None,
+                false => Some(answered),
+            }
+        });
+        tokio::select! {
+            searched = search => match searched {
+                Ok(Some(answered)) => answered,
+                Ok(None) if stop.was_asked() => Err(cancelled()),
+                Ok(None) => Err(Refusal::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     format!(
                         "the search took longer than {} s, and was stopped",
                         limit.as_secs()
                     ),
-                )
-            })?,
-            () = &mut stop => return Err(cancelled()),
-        };
-        let output =
-            output.map_err(|err| Refusal::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()))?;
-        // Every board answered: some may be `invalid` (exit 1) or
-        // `unanswered` for want of data (exit 2), each said in its answer.
-        let lines = output.stdout.iter().filter(|&&b| b == b'\n').count();
-        match output.status.code() {
-            Some(0 | 1) => Ok(answers(&output.stdout)),
-            Some(2) if lines == asked.boards.len() => Ok(answers(&output.stdout)),
-            _ => {
-                let message = String::from_utf8_lossy(&output.stderr);
-                let message = message.lines().last().unwrap_or("the search failed");
-                Err(Refusal::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    message.strip_prefix("eight: ").unwrap_or(message),
-                ))
-            }
+                )),
+                Err(err) => Err(Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string())),
+            },
+            () = &mut told => Err(cancelled()),
         }
     }
 }
 
+/// Stops a search when dropped.
+struct StopOnDrop(Stop);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Answers the boards asked with `solvers`, as the program's JSON.
+fn answer_with(asked: &Asked, solvers: &mut Solvers) -> Result<Response, Refusal> {
+    let done = match asked.config.judge {
+        false => stream::answer_boards(&asked.boards, asked.config.clone(), solvers, &Quiet),
+        true => stream::answer_text(judge_lines(asked), asked.config.clone(), solvers, &Quiet),
+    };
+    let done = done.map_err(unavailable)?;
+    Ok(answers(&done.text))
+}
+
 impl Server {
     /// Names a search `id` until the name is dropped.
-    fn name(&self, id: Option<String>) -> Option<Named<'_>> {
+    fn name(&self, id: Option<String>, stop: &Stop) -> Option<Named<'_>> {
         let id = id?;
         let notify = Arc::new(tokio::sync::Notify::new());
         let mut named = self.named.lock().unwrap_or_else(|err| err.into_inner());
-        named.insert(id.clone(), Arc::clone(&notify));
+        named.insert(id.clone(), (Arc::clone(&notify), stop.clone()));
         Some(Named {
             server: self,
             id,
@@ -659,7 +621,7 @@ impl Drop for Named<'_> {
             .unwrap_or_else(|err| err.into_inner());
         if named
             .get(&self.id)
-            .is_some_and(|n| Arc::ptr_eq(n, &self.notify))
+            .is_some_and(|(n, _)| Arc::ptr_eq(n, &self.notify))
         {
             named.remove(&self.id);
         }
@@ -680,7 +642,10 @@ async fn cancel(
     let named = server.named.lock().unwrap_or_else(|err| err.into_inner());
     let found = named
         .get(&id)
-        .inspect(|notify| notify.notify_one())
+        .inspect(|(notify, stop)| {
+            stop.stop();
+            notify.notify_one();
+        })
         .is_some();
     Ok(axum::Json(json!({ "cancelled": found })).into_response())
 }
@@ -693,15 +658,6 @@ fn judge_lines(asked: &Asked) -> Vec<u8> {
         .zip(&asked.moves)
         .flat_map(|(board, moves)| format!("{board} {moves}\n").into_bytes())
         .collect()
-}
-
-/// The name `--notation` takes.
-fn notation_name(notation: Notation) -> &'static str {
-    match notation {
-        Notation::Blank => "blank",
-        Notation::Tile => "tile",
-        Notation::TileRuns => "tile-runs",
-    }
 }
 
 /// Data that cannot be used: the server cannot answer, and says why.

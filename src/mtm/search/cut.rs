@@ -35,6 +35,8 @@ struct Task {
 /// many positions, on which letters.
 struct Searched {
     found: Option<bool>,
+    /// Whether it ended because the search was asked to stop.
+    halted: bool,
     nodes: u64,
     path: Vec<Move>,
 }
@@ -62,17 +64,19 @@ impl Search<'_> {
         let inside = self.nodes;
         self.nodes = nodes;
         self.path.clear();
-        let (neighbors, estimate, databases, n, target) = (
+        let (neighbors, estimate, databases, n, target, halt) = (
             self.neighbors,
             self.estimate,
             self.databases,
             self.n,
             self.target,
+            self.halt,
         );
         let search = |task: &Task, i: usize, first: &AtomicUsize| {
             if task.goal {
                 return Searched {
                     found: Some(true),
+                    halted: false,
                     nodes: 0,
                     path: task.path.clone(),
                 };
@@ -87,6 +91,8 @@ impl Search<'_> {
                 nodes: 0,
                 limit: u64::MAX,
                 stop: Some((first, i)),
+                halt,
+                halted: false,
             };
             let mut node = task.node;
             let found = search.down(
@@ -99,6 +105,7 @@ impl Search<'_> {
             );
             Searched {
                 found,
+                halted: search.halted,
                 nodes: search.nodes,
                 path: search.path,
             }
@@ -108,8 +115,12 @@ impl Search<'_> {
         });
         let mut done = 0;
         for (task, result) in tasks.iter().zip(results) {
-            let Searched { found, nodes, path } =
-                result.expect("every subtree up to the first with an answer is searched");
+            let Searched {
+                found,
+                halted,
+                nodes,
+                path,
+            } = result.expect("every subtree up to the first with an answer is searched");
             done += nodes;
             match found {
                 Some(true) => {
@@ -118,6 +129,10 @@ impl Search<'_> {
                     return Some(true);
                 }
                 Some(false) => {}
+                None if halted => {
+                    self.halted = true;
+                    return None;
+                }
                 None => unreachable!("no subtree before the first with an answer stops"),
             }
         }
