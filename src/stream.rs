@@ -418,6 +418,10 @@ pub(crate) fn failed(solver: &Solver, error: SolveError) -> anyhow::Error {
 #[error("stopped by signal {0}")]
 struct Stopped(i32);
 
+/// The number a run stopped by its solvers' [`Stop`](crate::Stop) is told
+/// by: SIGINT's, as if interrupted.
+const SIGINT: i32 = 2;
+
 /// Fails with [`Stopped`] if the host asks the run to stop.
 fn check(host: &dyn Host) -> anyhow::Result<()> {
     host.stopped()

@@ -5,13 +5,14 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use eight::data::NoDataDir;
 use eight::random::{DepthError, Draw, Near};
 use eight::stream::{self, Answers, Config, Host, Quiet, Solvers, StreamError, Style};
-use eight::{Board, DataDir, Layout, Metric, Notation, Shape};
+use eight::{Board, DataDir, Layout, Metric, Notation, Shape, Stop};
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
@@ -30,6 +31,76 @@ impl Host for Interruptible {
 
 /// The number the engine's stop is told by: SIGINT's.
 const INTERRUPTED: i32 = 2;
+
+/// How often a call that may search looks for a signal to handle.
+const SIGNALS_EVERY: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own while this one, the GIL released
+/// between looks, handles signals every [`SIGNALS_EVERY`]: a signal (Ctrl-C)
+/// asks `stop`, and its exception is raised once the work has ended (a
+/// search stops within milliseconds). A `stop` whose deadline passed raises
+/// `TimeoutError`. For work that may search: a search looks at no signal.
+fn watched<T: Send>(
+    py: Python<'_>,
+    stop: &Stop,
+    timeout: Option<Duration>,
+    work: impl FnOnce() -> Result<T, PyErrText> + Send,
+) -> PyResult<T> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    /// Tells the watcher that the work ended, however it ended.
+    struct Wake<'a>(std::thread::Thread, &'a AtomicBool);
+    impl Drop for Wake<'_> {
+        fn drop(&mut self) {
+            self.1.store(true, Ordering::Release);
+            self.0.unpark();
+        }
+    }
+    let watcher = std::thread::current();
+    let ended = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let _wake = Wake(watcher, &ended);
+            work()
+        });
+        let mut signal = None;
+        loop {
+            py.detach(|| std::thread::park_timeout(SIGNALS_EVERY));
+            if ended.load(Ordering::Acquire) {
+                break;
+            }
+            if let Err(err) = py.check_signals() {
+                stop.stop();
+                signal = Some(err);
+            }
+        }
+        let result = py
+            .detach(|| worker.join())
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        if let Some(err) = signal {
+            return Err(err);
+        }
+        if stop.is_stopped() {
+            let seconds = timeout.map_or(0.0, |t| t.as_secs_f64());
+            return Err(PyTimeoutError::new_err(format!(
+                "no answer within timeout={seconds} s: the search was stopped"
+            )));
+        }
+        result.map_err(PyErrText::into_err)
+    })
+}
+
+/// A `timeout=` in seconds, read: positive and finite.
+pub(crate) fn read_timeout(timeout: Option<f64>) -> PyResult<Option<Duration>> {
+    match timeout {
+        None => Ok(None),
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+            Ok(Some(Duration::from_secs_f64(seconds)))
+        }
+        Some(seconds) => Err(PyValueError::new_err(format!(
+            "timeout={seconds}: give a number of seconds above 0, or None"
+        ))),
+    }
+}
 
 /// An error made without the GIL, raised with it.
 pub(crate) enum PyErrText {
@@ -148,6 +219,8 @@ pub(crate) struct Call<'a> {
     pub(crate) shape: Option<Shape>,
     pub(crate) metric: Metric,
     pub(crate) home: Home<'a>,
+    /// How long a search may take, if it is bounded.
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl Call<'static> {
@@ -164,11 +237,32 @@ impl Call<'static> {
             shape,
             metric,
             home: Home::Kept(data),
+            timeout: None,
         }
     }
 }
 
 impl Call<'_> {
+    /// The call, its searches stopped after `timeout`.
+    pub(crate) fn within(self, timeout: Option<Duration>) -> Self {
+        Call { timeout, ..self }
+    }
+
+    /// Whether boards of `shape` may be searched (not walked in a table):
+    /// the call then watches for signals on a thread of its own.
+    fn may_search(&self, shape: Shape) -> bool {
+        eight::data::Method::of(shape) == eight::data::Method::Search
+            || (self.metric == Metric::Mtm && !eight::data::is_builtin(shape))
+    }
+
+    /// A stop for one call: asked on Ctrl-C, and at the call's timeout.
+    fn stop(&self) -> Stop {
+        match self.timeout {
+            Some(timeout) => Stop::new().after(timeout),
+            None => Stop::new(),
+        }
+    }
+
     /// Runs `work` on the call's solvers, data remade since the last call
     /// read as it is now. Kept solvers are kept unless the data failed, so
     /// that data made since is looked for again.
@@ -242,39 +336,55 @@ impl Call<'_> {
             ..Style::default()
         };
         let goal_of = |board: &Board| self.goal.unwrap_or_else(|| Board::goal(board.shape()));
-        let answers = py
-            .detach(|| {
-                self.with_solvers(|solvers| {
-                    // Each goal's data loaded first, so that data missing or
-                    // refused is told with the board that needs it.
-                    let mut goals: Vec<Board> = Vec::new();
-                    let mut last_shape = None;
-                    for (index, board) in boards.iter().enumerate() {
-                        // A goal is a shape's (or the one given): looked at
-                        // once a run of boards of one shape, not per board
-                        // (20M boards: 0.6 s).
-                        if last_shape == Some(board.shape()) {
-                            continue;
-                        }
-                        last_shape = Some(board.shape());
-                        let goal = goal_of(board);
-                        if goals.contains(&goal) {
-                            continue;
-                        }
-                        goals.push(goal);
-                        solvers.get(&goal).map_err(|err| match err.stopped() {
-                            Some(_) => PyErrText::Interrupted,
-                            None => PyErrText::Unanswered(
-                                format!("board {index}: {}", data_message(&err)),
-                                vec![index],
-                            ),
-                        })?;
+        let stop = self.stop();
+        let work = |host: &'static dyn stream::Host, stop: Option<&Stop>| {
+            self.with_solvers(|solvers| {
+                // Each goal's data loaded first, so that data missing or
+                // refused is told with the board that needs it.
+                let mut goals: Vec<Board> = Vec::new();
+                let mut last_shape = None;
+                for (index, board) in boards.iter().enumerate() {
+                    // A goal is a shape's (or the one given): looked at
+                    // once a run of boards of one shape, not per board
+                    // (20M boards: 0.6 s).
+                    if last_shape == Some(board.shape()) {
+                        continue;
                     }
-                    stream::answer_boards(boards, config, solvers, &Interruptible)
-                        .map_err(PyErrText::of_run)
-                })
+                    last_shape = Some(board.shape());
+                    let goal = goal_of(board);
+                    if goals.contains(&goal) {
+                        continue;
+                    }
+                    goals.push(goal);
+                    solvers.get(&goal).map_err(|err| match err.stopped() {
+                        Some(_) => PyErrText::Interrupted,
+                        None => PyErrText::Unanswered(
+                            format!("board {index}: {}", data_message(&err)),
+                            vec![index],
+                        ),
+                    })?;
+                }
+                match stop {
+                    Some(stop) => stream::answer_boards(
+                        boards,
+                        config.clone(),
+                        &mut solvers.stopping(stop),
+                        host,
+                    ),
+                    None => stream::answer_boards(boards, config.clone(), solvers, host),
+                }
+                .map_err(PyErrText::of_run)
             })
-            .map_err(PyErrText::into_err)?;
+        };
+        // Tables answer on this thread, the engine looking for signals as
+        // it waits; searches look at none, so this thread watches.
+        let searched = self.timeout.is_some() || boards.iter().any(|b| self.may_search(b.shape()));
+        let answers = match searched {
+            true => watched(py, &stop, self.timeout, || work(&Quiet, Some(&stop)))?,
+            false => py
+                .detach(|| work(&Interruptible, None))
+                .map_err(PyErrText::into_err)?,
+        };
         if answers.unanswered {
             // Boards too far for the data made here: the first one's message,
             // with the call that makes larger data.
@@ -387,11 +497,13 @@ impl Call<'_> {
         // blank letters, tile letters with counts, spaced or not, `-` for
         // none.
         let letters = moves.trim();
-        py.detach(|| {
+        let stop = self.stop();
+        let work = || {
             self.with_solvers(|solvers| {
                 let solver = solvers
                     .get(&goal)
-                    .map_err(|err| PyErrText::Data(data_message(&err)))?;
+                    .map_err(|err| PyErrText::Data(data_message(&err)))?
+                    .stopping(stop.clone());
                 solver
                     .judge(&start, &goal, letters.as_bytes())
                     .map(|verdict| verdict.to_string())
@@ -400,8 +512,11 @@ impl Call<'_> {
                         false => PyErrText::Value(err.to_string()),
                     })
             })
-        })
-        .map_err(PyErrText::into_err)
+        };
+        match self.timeout.is_some() || self.may_search(start.shape()) {
+            true => watched(py, &stop, self.timeout, work),
+            false => py.detach(work).map_err(PyErrText::into_err),
+        }
     }
 
     /// `n` random boards, as `eight --random n --seed S [--depth D]` draws

@@ -353,6 +353,7 @@ impl Solver {
             shape: self.shape,
             metric: self.metric,
             home: Home::Own(&self.solvers, self.data.as_deref()),
+            timeout: None,
         }
     }
 }
@@ -385,32 +386,51 @@ impl Solver {
         })
     }
 
-    /// As ``eight.solve``, toward the solver's goal in its metric.
-    #[pyo3(signature = (boards, *, notation="blank"))]
+    /// As ``eight.solve``, toward the solver's goal in its metric. With
+    /// ``timeout`` (seconds), a search still running then is stopped and
+    /// ``TimeoutError`` raised.
+    #[pyo3(signature = (boards, *, notation="blank", timeout=None))]
     fn solve<'py>(
         &self,
         py: Python<'py>,
         boards: &Bound<'py, PyAny>,
         notation: &str,
+        timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let boards = read_boards(boards, self.shape)?;
-        self.call().solve(py, boards, read_notation(notation)?)
+        let timeout = calls::read_timeout(timeout)?;
+        self.call()
+            .within(timeout)
+            .solve(py, boards, read_notation(notation)?)
     }
 
-    /// As ``eight.length``, toward the solver's goal in its metric.
+    /// As ``eight.length``, toward the solver's goal in its metric; with
+    /// ``timeout`` as in ``solve``.
+    #[pyo3(signature = (boards, *, timeout=None))]
     fn length<'py>(
         &self,
         py: Python<'py>,
         boards: &Bound<'py, PyAny>,
+        timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let boards = read_boards(boards, self.shape)?;
-        self.call().length(py, boards)
+        let timeout = calls::read_timeout(timeout)?;
+        self.call().within(timeout).length(py, boards)
     }
 
-    /// As ``eight.judge``, toward the solver's goal in its metric.
-    fn judge(&self, py: Python<'_>, board: &Bound<'_, PyAny>, moves: &str) -> PyResult<String> {
+    /// As ``eight.judge``, toward the solver's goal in its metric; with
+    /// ``timeout`` as in ``solve``.
+    #[pyo3(signature = (board, moves, *, timeout=None))]
+    fn judge(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        moves: &str,
+        timeout: Option<f64>,
+    ) -> PyResult<String> {
         let start = read_board(board, self.shape).map_err(Bad::into_err)?;
-        self.call().judge(py, start, moves)
+        let timeout = calls::read_timeout(timeout)?;
+        self.call().within(timeout).judge(py, start, moves)
     }
 
     /// As ``eight.random``, toward the solver's goal in its metric.

@@ -852,3 +852,54 @@ def test_ctrl_c_stops_a_batch_of_table_answers():
         whole, stopped = map(float, line.split())
         assert stopped < 0.8 * whole, out
     assert len(out.splitlines()) == 2, out
+
+# One of the 15-puzzle's farthest boards: many seconds in the multi-tile
+# metric with no data made.
+FAR_4X4 = "x 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"
+# Moves that take it to the goal (its shortest single-tile answer): judged
+# in the multi-tile metric, they ask for its search.
+FAR_4X4_MOVES = "dddrrruulldldrrruululddruldldrrurulurdlulddrullurdlddrrurulllddrrruluulldddrrurd"
+
+
+def test_ctrl_c_stops_one_long_search():
+    # A search looks at no signal itself: the call watches for it and stops
+    # the search. The signal comes from another process, as a terminal's.
+    code, out, err = run_python(
+        "import os, subprocess, time, eight\n"
+        f"far = {FAR_4X4!r}\n"
+        "for call in ('solve', 'length', 'judge'):\n"
+        "    subprocess.Popen(['sh', '-c', f'sleep 0.5; kill -INT {os.getpid()}'])\n"
+        "    started = time.perf_counter()\n"
+        "    try:\n"
+        f"        args = (far, {FAR_4X4_MOVES!r}) if call == 'judge' else (far,)\n"
+        "        getattr(eight, call)(*args, metric='mtm')\n"
+        "        print('finished')\n"
+        "    except KeyboardInterrupt:\n"
+        "        print(call, round(time.perf_counter() - started, 3))\n"
+        "print(eight.solve('1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15', metric='mtm'))\n",
+        timeout=120,
+    )
+    assert code == 0, err
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines[:3]] == ["solve", "length", "judge"], out
+    # Stopped, not run to its end (tens of seconds).
+    assert all(float(line.split()[1]) < 5 for line in lines[:3]), out
+    assert lines[3] == "r", out
+
+
+def test_a_solvers_calls_take_a_timeout():
+    solver = eight.Solver(shape="4x4", metric="mtm")
+    started = time.perf_counter()
+    with pytest.raises(TimeoutError, match="timeout=0.3"):
+        solver.solve(FAR_4X4, timeout=0.3)
+    assert time.perf_counter() - started < 5
+    with pytest.raises(TimeoutError):
+        solver.length([FAR_4X4], timeout=0.3)
+    with pytest.raises(TimeoutError):
+        solver.judge(FAR_4X4, FAR_4X4_MOVES, timeout=0.3)
+    # The solver answers again, within its time.
+    assert solver.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", timeout=30) == "r"
+    assert eight.Solver().length("12345678x", timeout=1) == 0
+    for bad in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="timeout="):
+            solver.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", timeout=bad)

@@ -200,7 +200,18 @@ impl<'a> Pipeline<'a> {
     /// that asks the run to stop.
     pub(super) fn check(&mut self) -> Result<()> {
         self.failure.take().map_or(Ok(()), Err)?;
-        check(self.host)
+        self.stop_check()
+    }
+
+    /// Fails with the host's signal if it asks the run to stop, or as
+    /// stopped by SIGINT if the solvers' [`Stop`](crate::Stop) is asked
+    /// for.
+    fn stop_check(&self) -> Result<()> {
+        check(self.host)?;
+        match self.solvers.stop().is_some_and(crate::Stop::is_stopped) {
+            true => Err(super::Stopped(super::SIGINT).into()),
+            false => Ok(()),
+        }
     }
 
     /// Queues `boards`, of one shape from line `line` on, for the workers,
@@ -523,7 +534,7 @@ impl<'a> Pipeline<'a> {
         let started = Instant::now();
         let mut shown = 0;
         let answers = loop {
-            if let Err(stopped) = check(self.host) {
+            if let Err(stopped) = self.stop_check() {
                 if shown > 0 {
                     self.reporter.show("");
                 }
@@ -610,7 +621,7 @@ impl<'a> Pipeline<'a> {
                 .context("cannot write stdout")?;
         }
         done.fatal.map_or(Ok(()), Err)?;
-        check(self.host)
+        self.stop_check()
     }
 
     /// Answers every job so far, writes the answers and flushes them.

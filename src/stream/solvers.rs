@@ -128,6 +128,11 @@ impl Solvers {
         }
     }
 
+    /// What stops these solvers' searches, if anything does.
+    pub(crate) fn stop(&self) -> Option<&crate::stop::Stop> {
+        self.stop.as_ref()
+    }
+
     /// Drops the solvers whose files changed or were replaced since they
     /// were loaded (see [`Solver::stale`]), and the memory of a goal that
     /// failed to load, so that the next board toward their goals reads the
