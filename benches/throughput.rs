@@ -179,6 +179,39 @@ fn main() {
     batch_ratios.sort_by(f64::total_cmp);
     let [batch_time, program_time] = batch_times.map(median);
 
+    // The lengths alone, typed, against `eight --length` on the same file.
+    let lengths_same = {
+        let lengths = solver.lengths_many(&boards, &goal).unwrap();
+        let mut text = String::new();
+        for length in &lengths {
+            match length {
+                Some(n) => writeln!(text, "{n}").unwrap(),
+                None => writeln!(text, "unsolvable").unwrap(),
+            }
+        }
+        let program = Command::new(EIGHT)
+            .arg("--length")
+            .stdin(File::open(&input_path).unwrap())
+            .output()
+            .unwrap();
+        text.as_bytes() == program.stdout
+    };
+    let mut lengths_ratios = Vec::new();
+    let mut lengths_times = [Vec::new(), Vec::new()];
+    for _ in 0..METRIC_RUNS {
+        let started = Instant::now();
+        let lengths = solver.lengths_many(&boards, &goal).unwrap();
+        let batch = started.elapsed();
+        assert_eq!(lengths.len(), BOARDS);
+        drop(lengths);
+        let program = run_eight(&["--length"], &input_path, &output_path);
+        lengths_ratios.push(batch.as_secs_f64() / program.as_secs_f64());
+        lengths_times[0].push(batch);
+        lengths_times[1].push(program);
+    }
+    lengths_ratios.sort_by(f64::total_cmp);
+    let [lengths_time, length_program_time] = lengths_times.map(median);
+
     // The generator, in this process.
     let mut table = Vec::new();
     let generate_time = best_of(RUNS, || {
@@ -252,6 +285,15 @@ fn main() {
         batch_ratios[0],
         batch_ratios[METRIC_RUNS - 1],
         if batch_same { "yes" } else { "NO" }
+    );
+    println!(
+        "  lengths_many {:>6.1} ms for the boards parsed, against {:.1} ms for `eight --length` on them: {:.2}x (pairs {:.2}-{:.2}; medians of {METRIC_RUNS}, alternating); same lengths: {}",
+        ms(lengths_time),
+        ms(length_program_time),
+        lengths_ratios[METRIC_RUNS / 2],
+        lengths_ratios[0],
+        lengths_ratios[METRIC_RUNS - 1],
+        if lengths_same { "yes" } else { "NO" }
     );
     println!(
         "  generator  {:>8.1} ms for all nine goals, {} bytes ({:.1} KB per goal)",

@@ -158,7 +158,7 @@ pub mod internals {
             goal: &Board,
             out: &mut Vec<u8>,
         ) -> Result<bool, SolveError> {
-            table.write_answers(starts, goal, crate::table::Lines::Letters, out)
+            table.write_answers(starts, goal, &mut crate::table::LetterLines(out))
         }
 
         /// See `Table::write_answers`: the lengths of the answers.
@@ -168,7 +168,7 @@ pub mod internals {
             goal: &Board,
             out: &mut Vec<u8>,
         ) -> Result<bool, SolveError> {
-            table.write_answers(starts, goal, crate::table::Lines::Length, out)
+            table.write_answers(starts, goal, &mut crate::table::LengthLines(out))
         }
 
         /// The table a solver walks, if it walks one.

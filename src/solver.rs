@@ -28,7 +28,7 @@ use crate::map::Watch;
 use crate::mtm::{Metric, MtmSearcher};
 use crate::shape::{Move, Shape};
 use crate::stop::Stop;
-use crate::table::{Lines, Table};
+use crate::table::{LengthLines, LetterLines, Lines, Table};
 
 pub use self::batch::{Answer, Solutions};
 pub use self::error::{Damage, DataError};
@@ -344,7 +344,10 @@ impl Solver {
         out: &mut Vec<u8>,
     ) -> Result<bool, SolveError> {
         match &*self.engine {
-            Engine::Table(table) => table.write_answers(starts, goal, lines, out),
+            Engine::Table(table) => match lines {
+                Lines::Letters => table.write_answers(starts, goal, &mut LetterLines(out)),
+                Lines::Length => table.write_answers(starts, goal, &mut LengthLines(out)),
+            },
             _ => Ok(false),
         }
     }

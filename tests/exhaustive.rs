@@ -50,6 +50,21 @@ fn check_batch(solver: &Solver, goal: &Board, boards: &[Vec<u8>], oracle: &commo
         .iter()
         .map(|cells| Board::from_cells(goal.shape(), cells).unwrap())
         .collect();
+    // Before anything is derived, on a solver of its own: walks side by
+    // side, every 7th board (a few thousand).
+    let fresh = Solver::builtin(goal.shape()).unwrap();
+    let some: Vec<Board> = starts.iter().step_by(7).take(6_000).copied().collect();
+    let walked = fresh.solve_many(&some, goal).unwrap();
+    let counted = fresh.lengths_many(&some, goal).unwrap();
+    for ((start, answer), length) in some.iter().zip(walked.iter()).zip(&counted) {
+        let expected = oracle.best_path(start.cells());
+        assert_eq!(
+            answer.letters(),
+            expected.as_deref(),
+            "{start} toward {goal}"
+        );
+        assert_eq!(length.map(usize::from), expected.map(|path| path.len()));
+    }
     let answers = solver.solve_many(&starts, goal).unwrap();
     assert_eq!(answers.len(), boards.len());
     for (cells, answer) in boards.iter().zip(answers.iter()) {
@@ -318,6 +333,44 @@ fn section_depths_match_the_oracle() {
                 common::Oracle::new(shape.cols(), &common::canonical(shape.cells(), blank));
             let deepest = oracle.distance.values().max().copied().unwrap();
             assert_eq!(section.max_depth, deepest, "{shape} blank {blank}");
+        }
+    }
+}
+
+/// On a table of 10 cells (walked in groups, its answers derived once many
+/// boards ask), the typed batch gives the plain BFS's answers and lengths
+/// in every path: a few boards, then many, toward the table's goal and a
+/// relabelled one.
+#[test]
+fn a_ten_cell_tables_batches_match_the_plain_bfs() {
+    let shape: Shape = "2x5".parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    common::eight_gen()
+        .args(["--quiet", "--shape", "2x5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let data = eight::DataDir::at(dir.path());
+    let solver = Solver::load(shape, 9, eight::Metric::Stm, &data, None, |_| {}).unwrap();
+    let mut rng = common::Rng(5);
+    for goal in ["1 2 3 4 5 6 7 8 9 x", "9 8 7 6 5 4 3 2 1 x"] {
+        let goal = Board::parse(shape, goal.as_bytes()).unwrap();
+        let oracle = common::Oracle::new(5, goal.cells());
+        for boards in [300, 200_000] {
+            let starts: Vec<Board> = (0..boards)
+                .map(|_| Board::from_cells(shape, &rng.board(10)).unwrap())
+                .collect();
+            let answers = solver.solve_many(&starts, &goal).unwrap();
+            let lengths = solver.lengths_many(&starts, &goal).unwrap();
+            for ((start, answer), length) in starts.iter().zip(answers.iter()).zip(&lengths) {
+                let expected = oracle.best_path(start.cells());
+                assert_eq!(
+                    answer.letters(),
+                    expected.as_deref(),
+                    "{start} toward {goal}"
+                );
+                assert_eq!(length.map(usize::from), expected.map(|path| path.len()));
+            }
         }
     }
 }

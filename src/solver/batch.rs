@@ -1,20 +1,34 @@
 //! Many boards at once: [`Solver::solve_many`] and
-//! [`Solver::lengths_many`], the engine's fast paths (groups of walks,
-//! answers derived in bulk, every core) behind one call.
+//! [`Solver::lengths_many`], the tables' fast paths (answers derived in
+//! bulk, interleaved walks, groups of walks) on every core, each answer a
+//! value from the path that finds it: no text in between.
 
 use std::fmt;
 
 use crate::answer::{Solution, SolveError};
-use crate::board::{Board, Layout};
+use crate::board::Board;
 use crate::mtm::Metric;
 use crate::shape::Move;
-use crate::solver::Solver;
-use crate::stream::{self, Config, Failed, Quiet, Solvers};
+use crate::solver::{Engine, Solver};
+use crate::table::{GROUP, Sink, Table, Word};
 
-/// What an unsolvable board's line holds in the engine's answers; no
-/// answer of moves is spelled so (`n`, `s`, `o`, `v`, `b` and `e` are no
-/// moves).
-const UNSOLVABLE: &[u8] = b"unsolvable";
+/// Boards a thread answers at least, in a batch split among threads.
+const PART: usize = 1 << 15;
+
+/// Boards walked side by side at once ([`Table::solve_packed`]).
+const LANES_RUN: usize = 1 << 12;
+
+/// What a batch's answers are gathered in: a [`Sink`] whose parts, answered
+/// on threads of their own, are appended in order.
+trait Batch: Sink + Default + Send {
+    fn append(&mut self, part: Self);
+}
+
+impl Batch for Vec<Option<u16>> {
+    fn append(&mut self, mut part: Self) {
+        Vec::append(self, &mut part);
+    }
+}
 
 impl Solver {
     /// Answers every board of `starts` toward `goal`, in order: the fastest
@@ -54,8 +68,9 @@ impl Solver {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn solve_many(&self, starts: &[Board], goal: &Board) -> Result<Solutions, SolveError> {
-        let lines = self.answer_many(starts, goal, false)?;
-        Ok(Solutions::new(lines, self.metric()))
+        let mut solutions: Solutions = self.answer_many(starts, goal)?;
+        solutions.metric = self.metric();
+        Ok(solutions)
     }
 
     /// The number of moves of each answer of [`Solver::solve_many`], in
@@ -86,29 +101,14 @@ impl Solver {
         starts: &[Board],
         goal: &Board,
     ) -> Result<Vec<Option<u16>>, SolveError> {
-        let lines = self.answer_many(starts, goal, true)?;
-        Ok(lines
-            .split(|&b| b == b'\n')
-            .take(starts.len())
-            .map(|line| match line {
-                UNSOLVABLE => None,
-                digits => Some(
-                    digits
-                        .iter()
-                        .fold(0u16, |n, &d| n * 10 + u16::from(d - b'0')),
-                ),
-            })
-            .collect())
+        self.answer_many(starts, goal)
     }
 
-    /// The engine's lines for `starts` toward `goal`: the letters, or the
-    /// lengths if `length`.
-    fn answer_many(
-        &self,
-        starts: &[Board],
-        goal: &Board,
-        length: bool,
-    ) -> Result<Vec<u8>, SolveError> {
+    /// The answers of `starts` toward `goal` gathered in a `B`: boards
+    /// walked in a table split among every core in parts of at least
+    /// [`PART`], searched boards one after another (each search runs on
+    /// every core).
+    fn answer_many<B: Batch>(&self, starts: &[Board], goal: &Board) -> Result<B, SolveError> {
         let shape = self.shape();
         if goal.shape() != shape {
             return Err(SolveError::Shape {
@@ -131,27 +131,132 @@ impl Solver {
                 blank: goal.blank(),
             });
         }
-        let mut config = Config::new(Layout::Fixed(shape));
-        config.goal = Some(*goal);
-        config.style.metric = self.metric();
-        config.style.length = length;
-        let mut solvers = Solvers::alone(self.clone());
-        let answers = stream::answer_boards(starts, config, &mut solvers, &Quiet)
-            .map_err(|err| self.failure(err))?;
-        Ok(answers.text)
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let parts = (starts.len() / PART).clamp(1, threads);
+        if parts == 1 || self.searches() {
+            let mut batch = B::default();
+            self.answer_into(starts, goal, &mut batch)?;
+            return Ok(batch);
+        }
+        let size = starts.len().div_ceil(parts);
+        let answered: Vec<Result<B, SolveError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = starts
+                .chunks(size)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut batch = B::default();
+                        self.answer_into(part, goal, &mut batch).map(|()| batch)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|p| std::panic::resume_unwind(p))
+                })
+                .collect()
+        });
+        let mut batch = B::default();
+        for (at, part) in answered.into_iter().enumerate() {
+            match part {
+                Ok(part) => batch.append(part),
+                Err(SolveError::At { index, error }) => {
+                    return Err(SolveError::At {
+                        index: at * size + index,
+                        error,
+                    });
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(batch)
     }
 
-    /// The [`SolveError`] behind a run of the engine that failed.
-    fn failure(&self, err: stream::StreamError) -> SolveError {
-        if let Some(failed) = err.downcast_ref::<Failed>() {
-            return failed.error.clone();
+    /// Answers `starts` (of the solver's shape) toward `goal` (which it
+    /// serves) into `sink`, in order, the fastest way the data allows:
+    /// answers derived in bulk, else interleaved walks, else groups of
+    /// walks, else one walk or one search a board.
+    fn answer_into<S: Sink>(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        sink: &mut S,
+    ) -> Result<(), SolveError> {
+        let at = |index: usize| {
+            move |error: SolveError| SolveError::At {
+                index,
+                error: Box::new(error),
+            }
+        };
+        let table = match &*self.engine {
+            Engine::Table(table) => table,
+            _ => {
+                let mut letters = Vec::new();
+                for (index, start) in starts.iter().enumerate() {
+                    letters.clear();
+                    let found = self
+                        .solve_each(start, goal, |mv| letters.push(mv.letter() as u8))
+                        .map_err(at(index))?;
+                    put(sink, &letters, found);
+                }
+                return Ok(());
+            }
+        };
+        if starts.len() >= 8 && table.write_answers(starts, goal, sink)? {
+            return Ok(());
         }
-        if self.changed().is_some() {
-            return SolveError::Changed;
+        let goals = vec![*goal; LANES_RUN.min(starts.len())];
+        let mut packed = Vec::new();
+        let mut letters = vec![Vec::new(); GROUP];
+        for (run, chunk) in starts.chunks(LANES_RUN).enumerate() {
+            if table.solve_packed(chunk, &goals[..chunk.len()], &mut packed)? {
+                for answer in &packed {
+                    match answer {
+                        Some(answer) => sink.word(answer.word()),
+                        None => sink.unsolvable(),
+                    }
+                }
+                continue;
+            }
+            if table.groups_pay() {
+                for group in chunk.chunks(GROUP) {
+                    let mut found = [None; GROUP];
+                    table.solve_group(group, goal, &mut letters, &mut found)?;
+                    for (letters, found) in letters.iter().zip(&found).take(group.len()) {
+                        put(sink, letters, *found);
+                    }
+                }
+                continue;
+            }
+            for (index, start) in chunk.iter().enumerate() {
+                let letters = &mut letters[0];
+                letters.clear();
+                let found =
+                    walk(table, start, goal, letters).map_err(at(run * LANES_RUN + index))?;
+                put(sink, letters, found);
+            }
         }
-        // Nothing else ends a run without input or output of its own: a
-        // worker that panicked.
-        panic!("{err}")
+        Ok(())
+    }
+}
+
+/// Walks `start` to `goal` in `table`, its letters into `letters`.
+fn walk<D: AsRef<[u8]>>(
+    table: &Table<D>,
+    start: &Board,
+    goal: &Board,
+    letters: &mut Vec<u8>,
+) -> Result<Option<usize>, SolveError> {
+    table.solve_each(start, goal, |mv| letters.push(mv.letter() as u8))
+}
+
+/// Hands `sink` an answer found (its letters and moves), or none.
+fn put<S: Sink>(sink: &mut S, letters: &[u8], found: Option<usize>) {
+    match found {
+        Some(moves) => sink.letters(letters, moves),
+        None => sink.unsolvable(),
     }
 }
 
@@ -159,25 +264,43 @@ impl Solver {
 /// a byte a move in one buffer, not a vector a board.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Solutions {
-    /// Each answer's letters, a line each (an unsolvable board's line says
-    /// so).
-    lines: Vec<u8>,
-    /// Where each answer's line ends in `lines`.
+    /// Every answer's letters, one after another.
+    letters: Vec<u8>,
+    /// Where each answer ends in `letters`, [`UNSOLVABLE`] set for a board
+    /// that cannot reach the goal.
     ends: Vec<usize>,
     metric: Metric,
 }
 
-impl Solutions {
-    /// The answers of the engine's lines.
-    fn new(lines: Vec<u8>, metric: Metric) -> Solutions {
-        let ends = memchr::memchr_iter(b'\n', &lines).collect();
-        Solutions {
-            lines,
-            ends,
-            metric,
-        }
+/// The bit of an end in [`Solutions`] that says the board has no answer.
+const UNSOLVABLE: usize = 1 << (usize::BITS - 1);
+
+impl Sink for Solutions {
+    #[inline(always)]
+    fn word<W: Word>(&mut self, answer: W) {
+        answer.spell(false, &mut self.letters);
+        self.ends.push(self.letters.len());
     }
 
+    fn letters(&mut self, letters: &[u8], _: usize) {
+        self.letters.extend_from_slice(letters);
+        self.ends.push(self.letters.len());
+    }
+
+    fn unsolvable(&mut self) {
+        self.ends.push(self.letters.len() | UNSOLVABLE);
+    }
+}
+
+impl Batch for Solutions {
+    fn append(&mut self, part: Self) {
+        let offset = self.letters.len();
+        self.letters.extend_from_slice(&part.letters);
+        self.ends.extend(part.ends.iter().map(|end| end + offset));
+    }
+}
+
+impl Solutions {
     /// The number of answers.
     pub fn len(&self) -> usize {
         self.ends.len()
@@ -193,11 +316,10 @@ impl Solutions {
         let end = *self.ends.get(index)?;
         let start = match index {
             0 => 0,
-            _ => self.ends[index - 1] + 1,
+            _ => self.ends[index - 1] & !UNSOLVABLE,
         };
-        let line = &self.lines[start..end];
         Some(Answer {
-            letters: (line != UNSOLVABLE).then_some(line),
+            letters: (end & UNSOLVABLE == 0).then(|| &self.letters[start..end]),
             metric: self.metric,
         })
     }
@@ -219,7 +341,7 @@ impl<'a> Answer<'a> {
     /// The blank's letters (`d l r u`), one a cell it passes; `None` if the
     /// board cannot reach the goal.
     pub fn letters(&self) -> Option<&'a str> {
-        // The engine writes only ASCII move letters on an answer's line.
+        // Answers are move letters, ASCII.
         self.letters
             .map(|letters| std::str::from_utf8(letters).expect("move letters are ASCII"))
     }

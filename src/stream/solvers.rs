@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use crate::board::Board;
 use crate::data::{self, DataDir, NoDataDir};
 use crate::mtm::Metric;
-use crate::solver::{Origin, Proving, Solver};
+use crate::solver::{Proving, Solver};
 use crate::stream::{Host, StreamError};
 
 /// The solvers loaded so far, and how to load more: each goal's data is
@@ -95,15 +95,6 @@ impl Solvers {
         self.table = Some(path);
         self.list = vec![Arc::new(solver)];
         self
-    }
-
-    /// Answers only from `solver`, which is asked only for goals it serves.
-    pub(crate) fn alone(solver: Solver) -> Solvers {
-        let path = match solver.origin() {
-            Origin::File { path, .. } => path.clone(),
-            Origin::Builtin => PathBuf::from("the built-in data"),
-        };
-        Solvers::new(&crate::stream::Quiet).only(path, solver)
     }
 
     /// The same solvers (their data shared), whose searches end with

@@ -11,7 +11,7 @@ use crate::mem::prefetch;
 use crate::rank::{PackedMoves, cells_rank, pack};
 use crate::shape::Move;
 use crate::table::packed::MAX_PACKED;
-use crate::table::{Lines, MoveSet, Steps, Table, Word, leads_back};
+use crate::table::{MoveSet, Sink, Steps, Table, Word, leads_back};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
@@ -291,12 +291,11 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     ///
     /// As [`Table::solve_each`] for the goal.
-    pub(crate) fn write_answers(
+    pub(crate) fn write_answers<S: Sink>(
         &self,
         starts: &[Board],
         goal: &Board,
-        lines: Lines,
-        out: &mut Vec<u8>,
+        sink: &mut S,
     ) -> Result<bool, SolveError> {
         if starts.iter().any(|s| s.shape() != self.sections.shape) {
             return Ok(false);
@@ -307,11 +306,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         let boards = starts.len() as u64;
         match &self.moves {
             MoveSet::Steps(steps) => match self.answers_after(steps, index, boards)? {
-                Some(answers) => self.write_derived(starts, goal, index, answers, lines, out),
+                Some(answers) => self.write_derived(starts, goal, index, answers, sink),
                 None => return Ok(false),
             },
             MoveSet::Jumps(jumps) => match self.jump_answers_after(jumps, index, boards)? {
-                Some(answers) => self.write_derived(starts, goal, index, answers, lines, out),
+                Some(answers) => self.write_derived(starts, goal, index, answers, sink),
                 None => return Ok(false),
             },
         }
@@ -320,32 +319,29 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// [`Table::write_answers`] from the derived `answers` of section
     /// `index`.
-    fn write_derived<W: Word>(
+    fn write_derived<W: Word, S: Sink>(
         &self,
         starts: &[Board],
         goal: &Board,
         index: usize,
         answers: &[W],
-        lines: Lines,
-        out: &mut Vec<u8>,
+        sink: &mut S,
     ) {
         let run = (starts, goal, index);
-        match (self.sections.shape.cells(), lines) {
-            (9, Lines::Letters) => self.write_derived_of::<true, false, W>(run, answers, out),
-            (9, Lines::Length) => self.write_derived_of::<true, true, W>(run, answers, out),
-            (_, Lines::Letters) => self.write_derived_of::<false, false, W>(run, answers, out),
-            (_, Lines::Length) => self.write_derived_of::<false, true, W>(run, answers, out),
+        match self.sections.shape.cells() {
+            9 => self.write_derived_of::<true, W, S>(run, answers, sink),
+            _ => self.write_derived_of::<false, W, S>(run, answers, sink),
         }
     }
 
     /// [`Table::write_derived`] on boards of 9 cells if `NINE`: ranked with
     /// no look at their shape, which took a multiplication and a branch a
-    /// board; the number of moves instead of the letters if `LENGTH`.
-    fn write_derived_of<const NINE: bool, const LENGTH: bool, W: Word>(
+    /// board.
+    fn write_derived_of<const NINE: bool, W: Word, S: Sink>(
         &self,
         (starts, goal, index): (&[Board], &Board, usize),
         answers: &[W],
-        out: &mut Vec<u8>,
+        sink: &mut S,
     ) {
         let canonical = &self.sections.goals[index];
         let goal_parity = self.goal_parities[index];
@@ -370,16 +366,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
             for &entry in &entries[..run.len()] {
                 match answers.get(entry as usize) {
-                    Some(&answer) if LENGTH => {
-                        out.extend_from_slice(
-                            itoa::Buffer::new().format(answer.moves()).as_bytes(),
-                        );
-                        out.push(b'\n');
-                    }
-                    Some(&answer) => {
-                        answer.spell(true, out);
-                    }
-                    None => out.extend_from_slice(b"unsolvable\n"),
+                    Some(&answer) => sink.word(answer),
+                    None => sink.unsolvable(),
                 }
             }
         }

@@ -68,6 +68,11 @@ impl Packed {
         (0..self.len()).map(move |i| Move::from_code((self.0 >> (2 * i)) as u8))
     }
 
+    /// The answer as a derived answer's word.
+    pub(crate) fn word(self) -> u64 {
+        self.0
+    }
+
     /// Appends the letters of the moves to `out`.
     pub fn write(self, out: &mut Vec<u8>) {
         spell(self.0, false, out);
