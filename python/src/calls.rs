@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use eight::data::NoDataDir;
 use eight::random::{DepthError, Draw, Near};
-use eight::stream::{self, Answers, Config, Host, Quiet, Solvers, StreamError, Style};
-use eight::{Board, DataDir, Layout, Metric, Notation, Shape, Stop};
+use eight::stream::{Quiet, Solvers, StreamError};
+use eight::{Board, DataDir, Metric, Notation, Shape, SolveError, Solver, Stop};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
@@ -18,19 +18,6 @@ use pyo3::types::{PyList, PyString};
 
 use crate::DataError;
 use crate::read::Boards;
-
-/// The engine's host in Python: a run stops when Python has a signal to
-/// handle (Ctrl-C), looked at whenever the engine waits.
-struct Interruptible;
-
-impl Host for Interruptible {
-    fn stopped(&self) -> Option<i32> {
-        Python::attach(|py| py.check_signals().is_err()).then_some(INTERRUPTED)
-    }
-}
-
-/// The number the engine's stop is told by: SIGINT's.
-const INTERRUPTED: i32 = 2;
 
 /// How often a call that may search looks for a signal to handle.
 const SIGNALS_EVERY: Duration = Duration::from_millis(50);
@@ -129,15 +116,6 @@ impl PyErrText {
             PyErrText::Value(text) => PyValueError::new_err(text),
             PyErrText::Memory(text) => PyMemoryError::new_err(text),
             PyErrText::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
-        }
-    }
-
-    /// A run of the engine that failed: a stop is the interrupt that asked
-    /// it, anything else is about the data.
-    fn of_run(err: StreamError) -> PyErrText {
-        match err.stopped() {
-            Some(_) => PyErrText::Interrupted,
-            None => PyErrText::Data(data_message(&err)),
         }
     }
 }
@@ -302,22 +280,12 @@ impl Call<'_> {
         }
     }
 
-    /// Answers `boards` with the GIL released, a line each: the moves in
-    /// `notation`, or their number if `length`. Refuses first, with its
-    /// index, a board of another shape than the goal.
-    fn answer(
-        &self,
-        py: Python<'_>,
-        boards: &Boards,
-        notation: Notation,
-        length: bool,
-    ) -> PyResult<Answers> {
-        let other_shape = |index: usize, shape: Shape, goal: &Board| {
-            PyValueError::new_err(format!(
-                "board {index}: a {shape} board, but the goal is a {} board",
-                goal.shape()
-            ))
-        };
+    /// Answers `boards` with the GIL released, as `T` (lengths, or moves)
+    /// from the library's typed batch, for each board in order. Refuses
+    /// first, with its index, a board of another shape than the goal; a
+    /// board whose data is missing, or too weak for it, is named in a
+    /// `DataError` that lists every such board.
+    fn answer<T: Typed>(&self, py: Python<'_>, boards: &Boards) -> PyResult<Vec<T>> {
         let boards = match boards {
             Boards::One(board) => std::slice::from_ref(board),
             Boards::Many(boards) => &boards[..],
@@ -325,87 +293,99 @@ impl Call<'_> {
         if let Some(goal) = &self.goal
             && let Some(index) = boards.iter().position(|b| b.shape() != goal.shape())
         {
-            return Err(other_shape(index, boards[index].shape(), goal));
+            return Err(PyValueError::new_err(format!(
+                "board {index}: a {} board, but the goal is a {} board",
+                boards[index].shape(),
+                goal.shape()
+            )));
         }
-        let mut config = Config::new(Layout::Auto);
-        config.goal = self.goal;
-        config.style = Style {
-            notation,
-            metric: self.metric,
-            length,
-            ..Style::default()
-        };
-        let goal_of = |board: &Board| self.goal.unwrap_or_else(|| Board::goal(board.shape()));
         let stop = self.stop();
-        let work = |host: &'static dyn stream::Host, stop: Option<&Stop>| {
+        // The boards of each goal: a goal is a shape's (or the one given).
+        let single = self.goal.is_some()
+            || boards
+                .first()
+                .is_none_or(|first| boards.iter().all(|b| b.shape() == first.shape()));
+        let work = || -> Result<(Vec<T>, Vec<usize>, Option<(usize, String)>), PyErrText> {
             self.with_solvers(|solvers| {
+                let mut groups: Vec<(Board, Vec<usize>)> = Vec::new();
+                if !single {
+                    for (index, board) in boards.iter().enumerate() {
+                        let goal = self.goal_of(board);
+                        match groups.iter_mut().find(|(g, _)| *g == goal) {
+                            Some((_, members)) => members.push(index),
+                            None => groups.push((goal, vec![index])),
+                        }
+                    }
+                } else if let Some(first) = boards.first() {
+                    groups.push((self.goal_of(first), Vec::new()));
+                }
                 // Each goal's data loaded first, so that data missing or
-                // refused is told with the board that needs it.
-                let mut goals: Vec<Board> = Vec::new();
-                let mut last_shape = None;
-                for (index, board) in boards.iter().enumerate() {
-                    // A goal is a shape's (or the one given): looked at
-                    // once a run of boards of one shape, not per board
-                    // (20M boards: 0.6 s).
-                    if last_shape == Some(board.shape()) {
-                        continue;
-                    }
-                    last_shape = Some(board.shape());
-                    let goal = goal_of(board);
-                    if goals.contains(&goal) {
-                        continue;
-                    }
-                    goals.push(goal);
-                    solvers.get(&goal).map_err(|err| match err.stopped() {
+                // refused is told with the first board that needs it.
+                let mut loaded = Vec::with_capacity(groups.len());
+                for (goal, members) in &groups {
+                    let index = members.first().copied().unwrap_or(0);
+                    let solver = solvers.get(goal).map_err(|err| match err.stopped() {
                         Some(_) => PyErrText::Interrupted,
                         None => PyErrText::Unanswered(
                             format!("board {index}: {}", data_message(&err)),
                             vec![index],
                         ),
                     })?;
+                    loaded.push(solver.stopping(stop.clone()));
                 }
-                match stop {
-                    Some(stop) => stream::answer_boards(
-                        boards,
-                        config.clone(),
-                        &mut solvers.stopping(stop),
-                        host,
-                    ),
-                    None => stream::answer_boards(boards, config.clone(), solvers, host),
+                let mut answers: Vec<T> = Vec::new();
+                let mut unanswered = Vec::new();
+                let mut first_message = None;
+                for ((goal, members), solver) in groups.iter().zip(&loaded) {
+                    let starts: Vec<Board>;
+                    let starts = match single {
+                        true => boards,
+                        false => {
+                            starts = members.iter().map(|&i| boards[i]).collect();
+                            &starts[..]
+                        }
+                    };
+                    let index_of = |i: usize| if single { i } else { members[i] };
+                    let mut part = Vec::with_capacity(starts.len());
+                    let mut refused = |i: usize, err: SolveError| {
+                        let index = index_of(i);
+                        if first_message
+                            .as_ref()
+                            .is_none_or(|(first, _)| index < *first)
+                        {
+                            first_message = Some((index, err.to_string()));
+                        }
+                        unanswered.push(index);
+                    };
+                    answer_run(solver, starts, goal, &stop, &mut part, &mut refused)?;
+                    match single {
+                        true => answers = part,
+                        false => {
+                            if answers.is_empty() {
+                                answers.resize_with(boards.len(), T::none);
+                            }
+                            for (i, answer) in part.into_iter().enumerate() {
+                                answers[members[i]] = answer;
+                            }
+                        }
+                    }
                 }
-                .map_err(PyErrText::of_run)
+                unanswered.sort_unstable();
+                Ok((answers, unanswered, first_message))
             })
         };
-        // Tables answer on this thread, the engine looking for signals as
-        // it waits; searches look at none, so this thread watches.
-        let searched = self.timeout.is_some() || boards.iter().any(|b| self.may_search(b.shape()));
-        let answers = match searched {
-            true => watched(py, &stop, self.timeout, || work(&Quiet, Some(&stop)))?,
-            false => py
-                .detach(|| work(&Interruptible, None))
-                .map_err(PyErrText::into_err)?,
+        let watch = self.timeout.is_some()
+            || boards.len() > WATCHED_FROM
+            || boards.iter().take(1).any(|b| self.may_search(b.shape()))
+            || (!single && boards.iter().any(|b| self.may_search(b.shape())));
+        let (answers, unanswered, first) = match watch {
+            true => watched(py, &stop, self.timeout, work)?,
+            false => py.detach(work).map_err(PyErrText::into_err)?,
         };
-        if answers.unanswered {
-            // Boards too far for the data made here: the first one's message,
-            // with the call that makes larger data.
-            let indices: Vec<usize> = answers
-                .lines()
-                .enumerate()
-                .filter(|(_, line)| *line == b"unanswered")
-                .map(|(index, _)| index)
-                .collect();
-            let first = indices.first().copied().unwrap_or(0);
-            let messages = String::from_utf8_lossy(&answers.messages);
-            let message = messages
-                .lines()
-                .find_map(|line| {
-                    let (number, message) =
-                        line.strip_prefix("eight: <stdin>:")?.split_once(": ")?;
-                    (number.parse::<usize>().ok()? == first + 1).then_some(message)
-                })
-                .unwrap_or("its data is missing");
-            let board = &boards[first.min(boards.len() - 1)];
-            let goal = goal_of(board);
+        if let Some((first, message)) = first {
+            // Boards too far for the data made here: the first one's
+            // message, with the call that makes larger data.
+            let goal = self.goal_of(&boards[first]);
             let file = eight::data::DataFile::usual(goal.shape(), self.metric, goal.blank());
             let folder = match &self.home {
                 Home::Kept(data) => data.as_deref(),
@@ -416,20 +396,16 @@ impl Call<'_> {
                     "board {first}: {message}; from Python: {}",
                     generate_call(&file, folder)
                 ),
-                indices,
+                unanswered,
             )
             .into_err());
         }
-        if answers.invalid {
-            // Every board is checked before, and so is its shape against the
-            // goal's: the engine has nothing left to refuse.
-            let message = String::from_utf8_lossy(&answers.messages);
-            return Err(PyValueError::new_err(format!(
-                "a board was refused: {}",
-                message.lines().next().unwrap_or("invalid")
-            )));
-        }
         Ok(answers)
+    }
+
+    /// The goal of `board`: the call's, else its shape's usual one.
+    fn goal_of(&self, board: &Board) -> Board {
+        self.goal.unwrap_or_else(|| Board::goal(board.shape()))
     }
 
     /// The answers of `boards`: a `str` or `None` for one board, a list of
@@ -440,22 +416,27 @@ impl Call<'_> {
         boards: Boards,
         notation: Notation,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let answers = self.answer(py, &boards, notation, false)?;
-        let value = |line: &[u8]| -> Bound<'py, PyAny> {
-            match line {
-                b"unsolvable" => py.None().into_bound(py),
-                // Answers are ASCII in every notation: checked at once,
-                // with no copy.
-                moves => match std::str::from_utf8(moves) {
-                    Ok(moves) => PyString::new(py, moves).into_any(),
-                    Err(_) => PyString::new(py, &String::from_utf8_lossy(moves)).into_any(),
-                },
+        let answers: Vec<Moves> = self.answer(py, &boards)?;
+        let mut spelled = Vec::new();
+        let mut value = |answer: &Moves| -> Bound<'py, PyAny> {
+            match &answer.0 {
+                None => py.None().into_bound(py),
+                Some(letters) if notation == Notation::Blank => {
+                    // Move letters are ASCII.
+                    PyString::new(py, std::str::from_utf8(letters).unwrap_or_default()).into_any()
+                }
+                Some(letters) => {
+                    spelled.clear();
+                    notation.spell(letters, &mut spelled);
+                    PyString::new(py, std::str::from_utf8(&spelled).unwrap_or_default()).into_any()
+                }
             }
         };
-        let mut lines = answers.lines();
         match boards {
-            Boards::One(_) => Ok(value(lines.next().unwrap_or(b"unsolvable"))),
-            Boards::Many(_) => Ok(PyList::new(py, lines.map(value))?.into_any()),
+            Boards::One(_) => Ok(answers
+                .first()
+                .map_or_else(|| py.None().into_bound(py), &mut value)),
+            Boards::Many(_) => Ok(PyList::new(py, answers.iter().map(value))?.into_any()),
         }
     }
 
@@ -466,19 +447,9 @@ impl Call<'_> {
         py: Python<'py>,
         boards: Boards,
     ) -> PyResult<Bound<'py, PyAny>> {
-        // As `--length` writes them: a number a line, or `unsolvable`.
-        let answers = self.answer(py, &boards, Notation::Blank, true)?;
-        let mut lengths: Vec<i16> = Vec::new();
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', &answers.text) {
-            lengths.push(match &answers.text[start..end] {
-                b"unsolvable" => -1,
-                digits => digits.iter().fold(0i16, |n, &d| {
-                    n.saturating_mul(10).saturating_add(i16::from(d - b'0'))
-                }),
-            });
-            start = end + 1;
-        }
+        let lengths: Vec<Length> = self.answer(py, &boards)?;
+        // A length is an i16, -1 for none: the array is the vector as it is.
+        let lengths: Vec<i16> = lengths.into_iter().map(|length| length.0).collect();
         match boards {
             Boards::One(_) => Ok(lengths
                 .first()
@@ -570,5 +541,103 @@ impl Call<'_> {
         Ok(PyArray1::from_vec(py, tiles)
             .reshape([n, cells])?
             .into_any())
+    }
+}
+
+/// Calls of more boards than this watch for signals on a thread of their
+/// own (see [`watched`]): a million 3x3 boards take about 10 ms.
+const WATCHED_FROM: usize = 1 << 20;
+
+/// Boards a table answers between two looks at the call's stop.
+const RUN: usize = 1 << 20;
+
+/// An answer as a call gives it: from the library's typed batch.
+pub(crate) trait Typed: Send + Sized {
+    /// The answers of `starts` toward `goal`, in order.
+    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<Self>, SolveError>;
+    /// The place of a board with no answer (its call raises).
+    fn none() -> Self;
+}
+
+/// A board's moves in blank letters, `None` if it cannot reach the goal.
+pub(crate) struct Moves(Option<Vec<u8>>);
+
+impl Typed for Moves {
+    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<Moves>, SolveError> {
+        let solutions = solver.solve_many(starts, goal)?;
+        Ok(solutions
+            .iter()
+            .map(|answer| Moves(answer.letters().map(|letters| letters.as_bytes().to_vec())))
+            .collect())
+    }
+
+    fn none() -> Moves {
+        Moves(None)
+    }
+}
+
+/// A board's number of moves, -1 if it cannot reach the goal.
+pub(crate) struct Length(i16);
+
+impl Typed for Length {
+    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<Length>, SolveError> {
+        let lengths = solver.lengths_many(starts, goal)?;
+        Ok(lengths
+            .into_iter()
+            .map(|length| Length(length.map_or(-1, |n| n as i16)))
+            .collect())
+    }
+
+    fn none() -> Length {
+        Length(-1)
+    }
+}
+
+/// Answers `starts` toward `goal` with `solver` into `out`: a table's in
+/// runs of [`RUN`], looking at `stop` between them; searched boards one at
+/// a time, each one too far for the data handed to `refused` with its
+/// index among `starts` (its place in `out` left empty).
+fn answer_run<T: Typed>(
+    solver: &Solver,
+    starts: &[Board],
+    goal: &Board,
+    stop: &Stop,
+    out: &mut Vec<T>,
+    refused: &mut impl FnMut(usize, SolveError),
+) -> Result<(), PyErrText> {
+    let failed = |err: SolveError| match err {
+        SolveError::At { error, .. } => failure(solver, *error),
+        err => failure(solver, err),
+    };
+    if !solver.searches() {
+        for run in starts.chunks(RUN) {
+            if stop.is_stopped() {
+                return Err(PyErrText::Interrupted);
+            }
+            out.extend(T::batch(solver, run, goal).map_err(failed)?);
+        }
+        return Ok(());
+    }
+    for (index, start) in starts.iter().enumerate() {
+        match T::batch(solver, std::slice::from_ref(start), goal) {
+            Ok(answer) => out.extend(answer),
+            Err(SolveError::At { error, .. }) if error.wants_data() => {
+                refused(index, *error);
+                out.push(T::none());
+            }
+            Err(err) => return Err(failed(err)),
+        }
+    }
+    Ok(())
+}
+
+/// What a board's error raises: a stop is the interrupt (or the timeout)
+/// that asked it, wrong data a `DataError` naming it, anything else a
+/// `ValueError`.
+fn failure(solver: &Solver, err: SolveError) -> PyErrText {
+    match err {
+        SolveError::Stopped => PyErrText::Interrupted,
+        err if err.is_data_error() => PyErrText::Data(format!("{}: {err}", solver.describe())),
+        err => PyErrText::Value(err.to_string()),
     }
 }
