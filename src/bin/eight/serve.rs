@@ -474,21 +474,19 @@ impl Server {
             .map_err(|err| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?
     }
 
-    /// Whether boards toward `goal` are searched, not walked in a table.
+    /// Whether boards toward `goal` are searched, not walked in a table;
+    /// its solver loaded and kept (a search's databases built in memory
+    /// serve every later request).
     fn searches(&self, goal: &Board, metric: Metric) -> bool {
-        if Method::of(goal.shape()) == Method::Search {
-            return true;
-        }
-        if metric == Metric::Stm || data::is_builtin(goal.shape()) {
-            return false;
-        }
-        // The multi-tile metric on 10 to 12 cells: a table if one was made.
         let mut solvers = self.solvers[&metric]
             .lock()
             .unwrap_or_else(|err| err.into_inner());
         solvers.refresh();
         // Data that cannot be had is told board by board, in the answers.
-        solvers.get(goal).is_ok_and(|solver| solver.searches())
+        match solvers.get(goal) {
+            Ok(solver) => solver.searches(),
+            Err(_) => Method::of(goal.shape()) == Method::Search,
+        }
     }
 
     /// Answers the boards asked from the tables here.
