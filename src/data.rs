@@ -14,7 +14,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
-use crate::mtm::Metric;
+use crate::metric::Metric;
 use crate::shape::{Shape, Symmetry};
 
 /// The environment variable that names the data folder.

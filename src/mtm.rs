@@ -6,7 +6,7 @@
 //! the blank passes (`ddl` is two moves: two cells down, then one left).
 //! Two moves of a shortest answer never go the same way one after the
 //! other (they would be one move), so the runs of equal letters are the
-//! moves, and [`Metric::count`] counts them. Of the answers with the fewest
+//! moves, and [`Metric::count`](crate::Metric::count) counts them. Of the answers with the fewest
 //! moves, the canonical one is the lexicographically smallest letter string
 //! (`d < l < r < u`).
 //!
@@ -29,9 +29,6 @@
 //! [`next_code`], is the one home of the canonical answer: the generator
 //! writes it and the proof checks every board against it.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::board::Board;
 use crate::rank::{rank_delta, unrank};
 use crate::shape::{Move, SMALL_CELLS, Shape};
@@ -45,82 +42,6 @@ pub(crate) use self::bfs::{prove as prove_jumps, tree};
 pub use self::pdb::generate_databases;
 pub(crate) use self::pdb::{prove as prove_databases, read as read_databases};
 pub use self::search::MtmSearcher;
-
-/// How moves are counted.
-///
-/// In the multi-tile metric an answer is still written one letter per cell
-/// the blank passes (`ddl` is two moves: two cells down, then one left);
-/// two moves of a shortest answer never go the same way one after the
-/// other, so its runs of equal letters are its moves ([`Metric::count`]).
-/// Of the answers with the fewest moves, the canonical one is the
-/// lexicographically smallest letter string (`d < l < r < u`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Metric {
-    /// The single-tile metric: every tile slid one cell is a move.
-    #[default]
-    Stm,
-    /// The multi-tile metric: a run of tiles slid along a row or column at
-    /// once is a move.
-    Mtm,
-}
-
-impl Metric {
-    /// The number of moves of an answer written as blank letters, counted
-    /// in this metric: its letters, or its runs of equal letters.
-    ///
-    /// ```
-    /// use eight::Metric;
-    ///
-    /// assert_eq!(Metric::Stm.count(b"ddlu"), 4);
-    /// assert_eq!(Metric::Mtm.count(b"ddlu"), 3);
-    /// ```
-    pub fn count(self, letters: &[u8]) -> usize {
-        self.count_runs(letters)
-    }
-
-    /// [`Metric::count`] of an answer's moves of the blank.
-    pub(crate) fn count_moves(self, moves: &[Move]) -> usize {
-        self.count_runs(moves)
-    }
-
-    /// The items, or their runs of equal items.
-    fn count_runs<T: PartialEq>(self, items: &[T]) -> usize {
-        match self {
-            Metric::Stm => items.len(),
-            Metric::Mtm => {
-                let changes = items.windows(2).filter(|w| w[0] != w[1]).count();
-                changes + usize::from(!items.is_empty())
-            }
-        }
-    }
-
-    /// Its name: `stm` or `mtm`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::Stm => "stm",
-            Metric::Mtm => "mtm",
-        }
-    }
-}
-
-impl fmt::Display for Metric {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Reads `stm` or `mtm`.
-impl FromStr for Metric {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Metric, String> {
-        match text {
-            "stm" => Ok(Metric::Stm),
-            "mtm" => Ok(Metric::Mtm),
-            other => Err(format!("{other:?} is not a metric: write stm or mtm")),
-        }
-    }
-}
 
 /// One move of the multi-tile metric: the blank jumps `len` cells toward
 /// `mv`.
@@ -333,15 +254,6 @@ pub(crate) fn code_at(codes: &[u8], entry: u64) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_runs_in_mtm() {
-        assert_eq!(Metric::Mtm.count(b""), 0);
-        assert_eq!(Metric::Mtm.count(b"d"), 1);
-        assert_eq!(Metric::Mtm.count(b"ddl"), 2);
-        assert_eq!(Metric::Mtm.count(b"dldl"), 4);
-        assert_eq!(Metric::Stm.count(b"ddl"), 3);
-    }
 
     #[test]
     fn jumps_have_codes_by_direction_then_length() {

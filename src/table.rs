@@ -18,7 +18,8 @@ use crate::bfs::{self, code_at};
 use crate::board::Board;
 use crate::file::{FileError, HeaderError, Kind, RawFile};
 use crate::mem::Huge;
-use crate::mtm::{Jumps, Metric, prove_jumps};
+use crate::metric::Metric;
+use crate::mtm::{Jumps, prove_jumps};
 use crate::rank::{PackedMoves, rank_delta};
 use crate::shape::{Move, SMALL_CELLS, Shape};
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::board::Board;
 use crate::data::{DataFile, database_blank, database_shape};
 use crate::file::Codec;
-use crate::mtm::Metric;
+use crate::metric::Metric;
 use crate::pdb::{PartitionError, PatternDb, partition};
 
 /// How far making a file has come: the part being made (`boards`, or a

@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::answer::{Solution, SolveError};
 use crate::board::Board;
-use crate::mtm::Metric;
+use crate::metric::Metric;
 use crate::shape::Move;
 use crate::solver::{Engine, Solver};
 use crate::table::{GROUP, Sink, Table, Word};

@@ -12,7 +12,8 @@ use crate::data::{
 use crate::file::Codec;
 use crate::file::FileError;
 use crate::ida::Searcher;
-use crate::mtm::{Metric, MtmSearcher};
+use crate::metric::Metric;
+use crate::mtm::MtmSearcher;
 use crate::pdb::{PatternDb, PdbError, PdbTable};
 use crate::shape::Shape;
 use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::answer::{Verdict, Walk};
 use crate::board::{Board, ParseError};
-use crate::mtm::Metric;
+use crate::metric::Metric;
 use crate::shape::{Move, Notation};
 use crate::solver::Solver;
 use crate::table::{GROUP, Lines, Packed};

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 
 use crate::board::Board;
 use crate::data::{self, DataDir, NoDataDir};
-use crate::mtm::Metric;
+use crate::metric::Metric;
 use crate::solver::{Proving, Solver};
 use crate::stream::{Host, StreamError};
 

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{Job, Outcome, Style};
-use crate::mtm::Metric;
+use crate::metric::Metric;
 
 /// One line of `--json` output.
 #[derive(Serialize)]

@@ -1,0 +1,98 @@
+//! How moves are counted: a tile at a time, or a run of tiles at a time.
+//! Below everything that answers, so that every room asks it, not the
+//! multi-tile metric's own module.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::shape::Move;
+
+/// How moves are counted.
+///
+/// In the multi-tile metric an answer is still written one letter per cell
+/// the blank passes (`ddl` is two moves: two cells down, then one left);
+/// two moves of a shortest answer never go the same way one after the
+/// other, so its runs of equal letters are its moves ([`Metric::count`]).
+/// Of the answers with the fewest moves, the canonical one is the
+/// lexicographically smallest letter string (`d < l < r < u`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// The single-tile metric: every tile slid one cell is a move.
+    #[default]
+    Stm,
+    /// The multi-tile metric: a run of tiles slid along a row or column at
+    /// once is a move.
+    Mtm,
+}
+
+impl Metric {
+    /// The number of moves of an answer written as blank letters, counted
+    /// in this metric: its letters, or its runs of equal letters.
+    ///
+    /// ```
+    /// use eight::Metric;
+    ///
+    /// assert_eq!(Metric::Stm.count(b"ddlu"), 4);
+    /// assert_eq!(Metric::Mtm.count(b"ddlu"), 3);
+    /// ```
+    pub fn count(self, letters: &[u8]) -> usize {
+        self.count_runs(letters)
+    }
+
+    /// [`Metric::count`] of an answer's moves of the blank.
+    pub(crate) fn count_moves(self, moves: &[Move]) -> usize {
+        self.count_runs(moves)
+    }
+
+    /// The items, or their runs of equal items.
+    fn count_runs<T: PartialEq>(self, items: &[T]) -> usize {
+        match self {
+            Metric::Stm => items.len(),
+            Metric::Mtm => {
+                let changes = items.windows(2).filter(|w| w[0] != w[1]).count();
+                changes + usize::from(!items.is_empty())
+            }
+        }
+    }
+
+    /// Its name: `stm` or `mtm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Stm => "stm",
+            Metric::Mtm => "mtm",
+        }
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Reads `stm` or `mtm`.
+impl FromStr for Metric {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Metric, String> {
+        match text {
+            "stm" => Ok(Metric::Stm),
+            "mtm" => Ok(Metric::Mtm),
+            other => Err(format!("{other:?} is not a metric: write stm or mtm")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_runs_in_mtm() {
+        assert_eq!(Metric::Mtm.count(b""), 0);
+        assert_eq!(Metric::Mtm.count(b"d"), 1);
+        assert_eq!(Metric::Mtm.count(b"ddl"), 2);
+        assert_eq!(Metric::Mtm.count(b"dldl"), 4);
+        assert_eq!(Metric::Stm.count(b"ddl"), 3);
+    }
+}
