@@ -51,6 +51,40 @@ pub(crate) fn in_order<T: Sync, R: Send>(
         .collect()
 }
 
+/// `work(i)` for every `i` in `0..n`, on `threads` threads (this one
+/// among them), each taking the next `i` not taken: the results in order.
+/// For items of very different cost, such as one search a board.
+pub(crate) fn each<R: Send>(n: usize, threads: usize, work: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<R>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let run = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                return;
+            }
+            let result = work(i);
+            *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads.min(n) {
+            // A thread that cannot start leaves its share to the others.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, run);
+        }
+        run();
+    });
+    results
+        .into_iter()
+        .map(|result| {
+            result
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect("every item is worked")
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +115,14 @@ mod tests {
             let first = results.iter().position(|r| r.is_some_and(|t| t % 37 == 36));
             assert_eq!(first, Some(36), "{threads} threads");
         }
+    }
+
+    #[test]
+    fn each_item_is_worked_once_in_order() {
+        for threads in [1, 2, 5] {
+            let squares = each(100, threads, |i| i * i);
+            assert!(squares.iter().enumerate().all(|(i, &s)| s == i * i));
+        }
+        assert!(each(0, 3, |i| i).is_empty());
     }
 }

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use eight::data::NoDataDir;
@@ -33,7 +34,7 @@ fn watched<T: Send>(
     timeout: Option<Duration>,
     work: impl FnOnce() -> Result<T, PyErrText> + Send,
 ) -> PyResult<T> {
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::AtomicBool;
     /// Tells the watcher that the work ended, however it ended.
     struct Wake<'a>(std::thread::Thread, &'a AtomicBool);
     impl Drop for Wake<'_> {
@@ -305,7 +306,7 @@ impl Call<'_> {
             || boards
                 .first()
                 .is_none_or(|first| boards.iter().all(|b| b.shape() == first.shape()));
-        let work = || -> Result<(Vec<T>, Vec<usize>, Option<(usize, String)>), PyErrText> {
+        let work = || -> Result<Answered<T>, PyErrText> {
             self.with_solvers(|solvers| {
                 let mut groups: Vec<(Board, Vec<usize>)> = Vec::new();
                 if !single {
@@ -544,6 +545,10 @@ impl Call<'_> {
     }
 }
 
+/// A call's answers, the boards left unanswered for want of data, and the
+/// first of them with its message.
+type Answered<T> = (Vec<T>, Vec<usize>, Option<(usize, String)>);
+
 /// Calls of more boards than this watch for signals on a thread of their
 /// own (see [`watched`]): a million 3x3 boards take about 10 ms.
 const WATCHED_FROM: usize = 1 << 20;
@@ -618,14 +623,37 @@ fn answer_run<T: Typed>(
         }
         return Ok(());
     }
-    for (index, start) in starts.iter().enumerate() {
-        match T::batch(solver, std::slice::from_ref(start), goal) {
-            Ok(answer) => out.extend(answer),
-            Err(SolveError::At { error, .. }) if error.wants_data() => {
+    // One search a board, the boards shared among the cores (a long search
+    // also splits its bounds among them), each looking at the stop first.
+    let next = AtomicUsize::new(0);
+    type Slot<T> = Mutex<Option<Result<Vec<T>, SolveError>>>;
+    let slots: Vec<Slot<T>> = starts.iter().map(|_| Mutex::new(None)).collect();
+    let work = || {
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= starts.len() || stop.is_stopped() {
+                return;
+            }
+            let answer = T::batch(solver, std::slice::from_ref(&starts[index]), goal);
+            *slots[index].lock().unwrap_or_else(|err| err.into_inner()) = Some(answer);
+        }
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 1..threads.min(starts.len()) {
+            scope.spawn(work);
+        }
+        work();
+    });
+    for (index, slot) in slots.into_iter().enumerate() {
+        match slot.into_inner().unwrap_or_else(|err| err.into_inner()) {
+            None => return Err(PyErrText::Interrupted),
+            Some(Ok(answer)) => out.extend(answer),
+            Some(Err(SolveError::At { error, .. })) if error.wants_data() => {
                 refused(index, *error);
                 out.push(T::none());
             }
-            Err(err) => return Err(failed(err)),
+            Some(Err(err)) => return Err(failed(err)),
         }
     }
     Ok(())

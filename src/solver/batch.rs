@@ -193,12 +193,16 @@ impl Solver {
         let table = match &*self.engine {
             Engine::Table(table) => table,
             _ => {
-                let mut letters = Vec::new();
-                for (index, start) in starts.iter().enumerate() {
-                    letters.clear();
-                    let found = self
-                        .solve_each(start, goal, |mv| letters.push(mv.letter() as u8))
-                        .map_err(at(index))?;
+                // One search a board, the boards shared among the cores
+                // (a long search also splits its bounds among them).
+                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let answers = crate::split::each(starts.len(), threads, |index| {
+                    let mut letters = Vec::new();
+                    self.solve_each(&starts[index], goal, |mv| letters.push(mv.letter() as u8))
+                        .map(|found| (letters, found))
+                });
+                for (index, answer) in answers.into_iter().enumerate() {
+                    let (letters, found) = answer.map_err(at(index))?;
                     put(sink, &letters, found);
                 }
                 return Ok(());
