@@ -228,8 +228,8 @@ pub struct MtmSearcher {
     /// The positions of a budget after which the next is searched on
     /// [`MtmSearcher::threads`] threads.
     parallel_after: u64,
-    /// The file the databases are read from in place, looked at after
-    /// every budget: a search over a file that changed stops.
+    /// The file the databases are read from in place, looked at every
+    /// few thousand positions: a search over a file that changed stops.
     watch: Option<crate::map::Watch>,
 }
 
@@ -394,6 +394,8 @@ impl MtmSearcher {
                 stop: None,
                 halt: stop,
                 halted: false,
+                watch: self.watch.as_ref(),
+                changed: false,
             };
             let mut budget = search.bound(keys, &cell_of);
             let root = Node {
@@ -408,6 +410,14 @@ impl MtmSearcher {
             loop {
                 if stop.is_stopped() {
                     return Err(SolveError::Stopped);
+                }
+                // No answer is longer in this metric than in the single-tile
+                // one: a budget past the shape's diameter means wrong data.
+                if budget > self.shape.diameter_bound() {
+                    return Err(SolveError::TooDeep {
+                        shape: self.shape,
+                        bound: self.shape.diameter_bound(),
+                    });
                 }
                 let before = search.nodes;
                 if let Some(report) = &report {
@@ -432,7 +442,7 @@ impl MtmSearcher {
                     return Err(SolveError::Stopped);
                 }
                 // What a budget read from a file that changed is dropped.
-                if self.watch.as_ref().is_some_and(crate::map::Watch::changed) {
+                if search.changed || self.watch.as_ref().is_some_and(crate::map::Watch::changed) {
                     return Err(SolveError::Changed);
                 }
                 match found {
@@ -452,7 +462,12 @@ impl MtmSearcher {
             }
             nodes += search.nodes;
         }
-        unreachable!("a search with no limit ends with an answer")
+        // The pass with the databases has no limit: it ends above with an
+        // answer, a stop, a changed file or the diameter.
+        Err(SolveError::TooDeep {
+            shape: self.shape,
+            bound: self.shape.diameter_bound(),
+        })
     }
 
     /// The estimate toward `goal`, counted on first use.
@@ -506,6 +521,10 @@ struct Search<'a> {
     /// Asked from outside: the search ends as at its limit, `halted` set.
     halt: &'a Stop,
     halted: bool,
+    /// The file the databases are read from: a search over a file that
+    /// changed ends as at its limit, `changed` set.
+    watch: Option<&'a crate::map::Watch>,
+    changed: bool,
 }
 
 impl Search<'_> {
@@ -580,6 +599,10 @@ impl Search<'_> {
         if self.nodes.is_multiple_of(STOP_CHECK) {
             if self.halt.is_stopped() {
                 self.halted = true;
+                return None;
+            }
+            if self.watch.is_some_and(crate::map::Watch::changed) {
+                self.changed = true;
                 return None;
             }
             if let Some((found, mine)) = self.stop

@@ -35,8 +35,10 @@ struct Task {
 /// many positions, on which letters.
 struct Searched {
     found: Option<bool>,
-    /// Whether it ended because the search was asked to stop.
+    /// Whether it ended because the search was asked to stop, or the file
+    /// the databases are read from changed.
     halted: bool,
+    changed: bool,
     nodes: u64,
     path: Vec<Move>,
 }
@@ -64,19 +66,21 @@ impl Search<'_> {
         let inside = self.nodes;
         self.nodes = nodes;
         self.path.clear();
-        let (neighbors, estimate, databases, n, target, halt) = (
+        let (neighbors, estimate, databases, n, target, halt, watch) = (
             self.neighbors,
             self.estimate,
             self.databases,
             self.n,
             self.target,
             self.halt,
+            self.watch,
         );
         let search = |task: &Task, i: usize, first: &AtomicUsize| {
             if task.goal {
                 return Searched {
                     found: Some(true),
                     halted: false,
+                    changed: false,
                     nodes: 0,
                     path: task.path.clone(),
                 };
@@ -93,6 +97,8 @@ impl Search<'_> {
                 stop: Some((first, i)),
                 halt,
                 halted: false,
+                watch,
+                changed: false,
             };
             let mut node = task.node;
             let found = search.down(
@@ -106,6 +112,7 @@ impl Search<'_> {
             Searched {
                 found,
                 halted: search.halted,
+                changed: search.changed,
                 nodes: search.nodes,
                 path: search.path,
             }
@@ -118,6 +125,7 @@ impl Search<'_> {
             let Searched {
                 found,
                 halted,
+                changed,
                 nodes,
                 path,
             } = result.expect("every subtree up to the first with an answer is searched");
@@ -129,8 +137,9 @@ impl Search<'_> {
                     return Some(true);
                 }
                 Some(false) => {}
-                None if halted => {
-                    self.halted = true;
+                None if halted || changed => {
+                    self.halted |= halted;
+                    self.changed |= changed;
                     return None;
                 }
                 None => unreachable!("no subtree before the first with an answer stops"),
