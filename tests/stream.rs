@@ -1057,3 +1057,61 @@ fn boards_whose_data_is_missing_are_unanswered_in_place() {
             .contains("eight-gen --shape 3x4")
     );
 }
+
+/// The typed batch (`Solver::solve_many`, `Solver::lengths_many`) answers
+/// as the program does, on every shape of up to 25 cells in both metrics,
+/// over what an empty data folder leaves (built-in tables and databases,
+/// databases made at start, the multi-tile search): boards near the goal
+/// everywhere, random ones where a table answers.
+#[test]
+fn the_typed_batch_answers_as_the_program_on_every_shape_and_metric() {
+    use eight::random::Draw;
+    use eight::{Board, DataDir, Metric, Shape, Solver};
+
+    let empty = tempfile::tempdir().unwrap();
+    let data = DataDir::at(empty.path());
+    let mut compared = 0;
+    for shape in Shape::all() {
+        for metric in [Metric::Stm, Metric::Mtm] {
+            let goal = Board::goal(shape);
+            let Ok(solver) = Solver::load(shape, goal.blank(), metric, &data, None, |_| {}) else {
+                // The program says the data is missing: told elsewhere.
+                continue;
+            };
+            let mut starts: Vec<Board> = Draw::walk(goal, 3, 10).take(12).collect();
+            if !solver.searches() {
+                starts.extend(Draw::new(goal, 4).take(200));
+            }
+            let input: String = starts.iter().map(|board| format!("{board}\n")).collect();
+            let args = [
+                "--shape",
+                &shape.to_string(),
+                "--metric",
+                metric.name(),
+                "--data",
+                empty.path().to_str().unwrap(),
+            ];
+            let (moves, err, code) = run(&args, input.clone());
+            assert_eq!(code, 0, "{shape} {metric}: {err}");
+            let answers = solver.solve_many(&starts, &goal).unwrap();
+            let typed: String = answers.iter().map(|answer| format!("{answer}\n")).collect();
+            assert_eq!(typed, moves, "{shape} {metric}");
+            let mut with_length = args.to_vec();
+            with_length.push("--length");
+            let (lengths, _, _) = run(&with_length, input);
+            let counted = solver.lengths_many(&starts, &goal).unwrap();
+            let typed: String = counted
+                .iter()
+                .map(|length| match length {
+                    Some(n) => format!("{n}\n"),
+                    None => "unsolvable\n".to_string(),
+                })
+                .collect();
+            assert_eq!(typed, lengths, "{shape} {metric} lengths");
+            compared += 1;
+        }
+    }
+    // Every shape's single-tile answers but 10 to 12 cells' (tables in the
+    // data folder), and the multi-tile ones of up to 16 cells.
+    assert!(compared >= 30, "{compared} shapes and metrics compared");
+}

@@ -903,3 +903,14 @@ def test_a_solvers_calls_take_a_timeout():
     for bad in (0, -1, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="timeout="):
             solver.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", timeout=bad)
+
+
+def test_shapes_answered_by_their_transposes_databases_are_the_programs(tmp_path):
+    # 6x3 and 5x4 are searched over the databases of 3x6 and 4x5 (made at
+    # start here, for boards near the goal), seen through a symmetry.
+    for shape in ("6x3", "5x4", "3x6"):
+        boards = eight.random(6, shape=shape, seed=4, walk=12)
+        expected = run(["--shape", shape, "--data", str(tmp_path)], "".join(text(b) + "\n" for b in boards))
+        assert eight.solve(boards, shape=shape, data=tmp_path) == expected.split(), shape
+        lengths = run(["--shape", shape, "--length", "--data", str(tmp_path)], "".join(text(b) + "\n" for b in boards))
+        assert eight.length(boards, shape=shape, data=tmp_path).tolist() == [int(n) for n in lengths.split()]

@@ -109,13 +109,21 @@ impl Solver {
     /// [`PART`], searched boards one after another (each search runs on
     /// every core).
     fn answer_many<B: Batch>(&self, starts: &[Board], goal: &Board) -> Result<B, SolveError> {
-        let shape = self.shape();
-        if goal.shape() != shape {
-            return Err(SolveError::Shape {
-                expected: shape,
-                got: goal.shape(),
+        // Databases serve their shape's transpose too: the goal's shape is
+        // the boards'.
+        if !self.serves(goal) {
+            return Err(match goal.shape() == self.shape() {
+                true => SolveError::NoData {
+                    shape: goal.shape(),
+                    blank: goal.blank(),
+                },
+                false => SolveError::Shape {
+                    expected: self.shape(),
+                    got: goal.shape(),
+                },
             });
         }
+        let shape = goal.shape();
         if let Some(index) = starts.iter().position(|start| start.shape() != shape) {
             return Err(SolveError::At {
                 index,
@@ -123,12 +131,6 @@ impl Solver {
                     expected: shape,
                     got: starts[index].shape(),
                 }),
-            });
-        }
-        if !self.serves(goal) {
-            return Err(SolveError::NoData {
-                shape,
-                blank: goal.blank(),
             });
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
