@@ -54,17 +54,7 @@ fn check_batch(solver: &Solver, goal: &Board, boards: &[Vec<u8>], oracle: &commo
     // side, every 7th board (a few thousand).
     let fresh = Solver::builtin(goal.shape()).unwrap();
     let some: Vec<Board> = starts.iter().step_by(7).take(6_000).copied().collect();
-    let walked = fresh.solve_many(&some, goal).unwrap();
-    let counted = fresh.lengths_many(&some, goal).unwrap();
-    for ((start, answer), length) in some.iter().zip(walked.iter()).zip(&counted) {
-        let expected = oracle.best_path(start.cells());
-        assert_eq!(
-            answer.letters(),
-            expected.as_deref(),
-            "{start} toward {goal}"
-        );
-        assert_eq!(length.map(usize::from), expected.map(|path| path.len()));
-    }
+    check_typed(&fresh, &some, goal, oracle);
     let answers = solver.solve_many(&starts, goal).unwrap();
     assert_eq!(answers.len(), boards.len());
     for (cells, answer) in boards.iter().zip(answers.iter()) {
@@ -88,6 +78,23 @@ fn check_batch(solver: &Solver, goal: &Board, boards: &[Vec<u8>], oracle: &commo
             .eq(answers.iter().map(|answer| answer.length())),
         "lengths toward {goal}"
     );
+}
+
+/// `Solver::solve_many` and `Solver::lengths_many` on `starts` give the
+/// oracle's answers and lengths.
+fn check_typed(solver: &Solver, starts: &[Board], goal: &Board, oracle: &common::Oracle) {
+    let answers = solver.solve_many(starts, goal).unwrap();
+    let lengths = solver.lengths_many(starts, goal).unwrap();
+    assert_eq!((answers.len(), lengths.len()), (starts.len(), starts.len()));
+    for ((start, answer), length) in starts.iter().zip(answers.iter()).zip(&lengths) {
+        let expected = oracle.best_path(start.cells());
+        assert_eq!(
+            answer.letters(),
+            expected.as_deref(),
+            "{start} toward {goal}"
+        );
+        assert_eq!(length.map(usize::from), expected.map(|path| path.len()));
+    }
 }
 
 /// The answers of interleaved walks (`Table::solve_packed`) are
@@ -360,17 +367,7 @@ fn a_ten_cell_tables_batches_match_the_plain_bfs() {
             let starts: Vec<Board> = (0..boards)
                 .map(|_| Board::from_cells(shape, &rng.board(10)).unwrap())
                 .collect();
-            let answers = solver.solve_many(&starts, &goal).unwrap();
-            let lengths = solver.lengths_many(&starts, &goal).unwrap();
-            for ((start, answer), length) in starts.iter().zip(answers.iter()).zip(&lengths) {
-                let expected = oracle.best_path(start.cells());
-                assert_eq!(
-                    answer.letters(),
-                    expected.as_deref(),
-                    "{start} toward {goal}"
-                );
-                assert_eq!(length.map(usize::from), expected.map(|path| path.len()));
-            }
+            check_typed(&solver, &starts, &goal, &oracle);
         }
     }
 }
