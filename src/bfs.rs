@@ -24,6 +24,7 @@ use crate::file::{self, Codec, NewSection, RankScheme};
 use crate::mem::prefetch;
 use crate::rank::{PackedMoves, cells_rank, factorial, pack};
 use crate::shape::{Move, SMALL_CELLS, Shape};
+use crate::stop::Stop;
 
 /// The most cells a board may have for a table of every board: `n! / 2`
 /// entries must fit in memory.
@@ -167,7 +168,20 @@ pub fn entries(shape: Shape) -> u64 {
 /// # Panics
 ///
 /// Panics if the board has more than [`MAX_TABLE_CELLS`] cells.
-pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
+pub fn search(goal: &Board, progress: impl FnMut(&Layer)) -> Search {
+    search_until(goal, progress, &Stop::new()).expect("a search with no stop ends")
+}
+
+/// Boards of a layer worked on between two looks at a stop.
+const STOP_CHECK: usize = 1 << 16;
+
+/// [`search`], or `None` once `stop` is asked for (looked at every
+/// [`STOP_CHECK`] boards of a layer).
+pub(crate) fn search_until(
+    goal: &Board,
+    mut progress: impl FnMut(&Layer),
+    stop: &Stop,
+) -> Option<Search> {
     let shape = goal.shape();
     let n = shape.cells();
     assert!(
@@ -192,13 +206,17 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
     let mut d = 0u32;
     while !layer.is_empty() {
         let tag = (((d + 1) % 3) << 2) as u8;
+        let run = (&layer[..], &state[..], tag, fetch_ahead, stop);
         let next = match moves.passes() {
-            1 => claim_next::<1>(&moves, n, &layer, &state, tag, fetch_ahead),
-            2 => claim_next::<2>(&moves, n, &layer, &state, tag, fetch_ahead),
-            3 => claim_next::<3>(&moves, n, &layer, &state, tag, fetch_ahead),
-            4 => claim_next::<4>(&moves, n, &layer, &state, tag, fetch_ahead),
-            _ => claim_next::<5>(&moves, n, &layer, &state, tag, fetch_ahead),
+            1 => claim_next::<1>(&moves, n, run),
+            2 => claim_next::<2>(&moves, n, run),
+            3 => claim_next::<3>(&moves, n, run),
+            4 => claim_next::<4>(&moves, n, run),
+            _ => claim_next::<5>(&moves, n, run),
         };
+        if stop.is_stopped() {
+            return None;
+        }
         if !next.is_empty() {
             reached += next.len() as u64;
             histogram.push(next.len() as u64);
@@ -212,13 +230,13 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
         layer = next;
         d += 1;
     }
-    Search {
+    Some(Search {
         codes: state
             .into_iter()
             .map(|entry| entry.into_inner() & 3)
             .collect(),
         histogram,
-    }
+    })
 }
 
 /// The boards one move from the boards of `layer` that no layer claimed
@@ -228,13 +246,13 @@ pub fn search(goal: &Board, mut progress: impl FnMut(&Layer)) -> Search {
 fn claim_next<const P: usize>(
     moves: &PackedMoves,
     n: usize,
-    layer: &[Node],
-    state: &[AtomicU8],
-    tag: u8,
-    fetch_ahead: bool,
+    (layer, state, tag, fetch_ahead, stop): (&[Node], &[AtomicU8], u8, bool, &Stop),
 ) -> Vec<Node> {
     let (next, _) = expand(layer, |part, next, alone| {
         for (i, &node) in part.iter().enumerate() {
+            if i % STOP_CHECK == 0 && stop.is_stopped() {
+                return;
+            }
             // The entries of a board further on, fetched while this one is
             // worked on: on large shapes each is a trip to memory.
             if let Some(&ahead) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
@@ -373,8 +391,18 @@ impl Frame {
 pub fn generate(
     shape: Shape,
     blanks: &[usize],
-    mut progress: impl FnMut(Option<&Layer>, Option<&GoalDone>),
+    progress: impl FnMut(Option<&Layer>, Option<&GoalDone>),
 ) -> Vec<u8> {
+    generate_until(shape, blanks, progress, &Stop::new()).expect("a making with no stop ends")
+}
+
+/// [`generate`], or `None` once `stop` is asked for.
+pub(crate) fn generate_until(
+    shape: Shape,
+    blanks: &[usize],
+    mut progress: impl FnMut(Option<&Layer>, Option<&GoalDone>),
+    stop: &Stop,
+) -> Option<Vec<u8>> {
     assert!(
         blanks.windows(2).all(|w| w[0] < w[1]) && blanks.iter().all(|&b| b < shape.cells()),
         "distinct blank cells in increasing order"
@@ -404,34 +432,32 @@ pub fn generate(
                         loop {
                             let index = next_goal.fetch_add(1, Ordering::Relaxed);
                             let Some(goal) = goals.get(index) else { return };
-                            let found = search(goal, |_| {});
+                            let found = search_until(goal, |_| {}, stop);
                             *results[index].lock().expect("no thread panics") =
-                                Some(done(*goal, &found));
+                                found.map(|found| done(*goal, &found));
                         }
                     });
                 }
             });
+            // A goal not searched was stopped.
             results
                 .into_iter()
                 .map(|slot| {
-                    let (report, frame) = slot
-                        .into_inner()
-                        .expect("no thread panics")
-                        .expect("every goal is searched");
+                    let (report, frame) = slot.into_inner().expect("no thread panics")?;
                     progress(None, Some(&report));
-                    frame
+                    Some(frame)
                 })
-                .collect()
+                .collect::<Option<_>>()?
         }
         false => goals
             .iter()
             .map(|goal| {
-                let found = search(goal, |layer| progress(Some(layer), None));
+                let found = search_until(goal, |layer| progress(Some(layer), None), stop)?;
                 let (report, frame) = done(*goal, &found);
                 progress(None, Some(&report));
-                frame
+                Some(frame)
             })
-            .collect(),
+            .collect::<Option<_>>()?,
     };
     let sections: Vec<NewSection<'_>> = frames
         .iter()
@@ -453,7 +479,7 @@ pub fn generate(
         &sections,
     )
     .expect("writing into memory cannot fail");
-    out
+    Some(out)
 }
 
 /// Packs one code per byte (the low two bits) into 2-bit codes, four to a

@@ -24,7 +24,7 @@
 
 pub use crate::bfs::{GoalDone, Layer, entries, generate};
 pub use crate::file::Codec;
-pub use crate::generate::make::{PublishError, Step, make, publish};
+pub use crate::generate::make::{PublishError, Step, make, make_until, publish};
 pub use crate::mtm::{generate as generate_mtm, generate_databases as generate_mtm_databases};
 pub use crate::pdb::{
     PartitionError, PatternDb, Progress, build_memory, parse_sizes, partition,

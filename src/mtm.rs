@@ -38,9 +38,11 @@ mod pdb;
 mod search;
 
 pub use self::bfs::generate;
-pub(crate) use self::bfs::{prove as prove_jumps, tree};
+pub(crate) use self::bfs::{generate_until, prove as prove_jumps, tree};
 pub use self::pdb::generate_databases;
-pub(crate) use self::pdb::{prove as prove_databases, read as read_databases};
+pub(crate) use self::pdb::{
+    generate_databases_until, prove as prove_databases, read as read_databases,
+};
 pub use self::search::MtmSearcher;
 
 /// One move of the multi-tile metric: the blank jumps `len` cells toward

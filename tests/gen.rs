@@ -399,3 +399,39 @@ fn the_library_makes_each_file_as_the_generator_does() {
         .collect();
     assert_eq!(left.len(), 2, "{left:?}");
 }
+
+/// Every builder looks at its stop: a making asked to stop before it
+/// starts, or from another thread while it runs, makes nothing; one never
+/// asked makes the file `make` makes.
+#[test]
+fn a_making_asked_to_stop_makes_nothing() {
+    use eight::data::DataFile;
+    use eight::generate::{make, make_until};
+    use eight::{Metric, Shape, Stop};
+
+    let shape = |text: &str| text.parse::<Shape>().unwrap();
+    let files = [
+        DataFile::table(shape("3x4"), Metric::Stm, Some(11)),
+        DataFile::table(shape("3x4"), Metric::Mtm, Some(11)),
+        DataFile::databases(shape("4x4"), Metric::Stm, &[7, 8], 15),
+        DataFile::databases(shape("4x4"), Metric::Mtm, &[5, 5, 5], 15),
+    ];
+    for file in &files {
+        let asked = Stop::new();
+        asked.stop();
+        assert_eq!(make_until(file, |_| {}, &asked).unwrap(), None, "{}", file.name());
+        let stop = Stop::new();
+        let asker = stop.clone();
+        let thread = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            asker.stop();
+        });
+        let started = Instant::now();
+        assert_eq!(make_until(file, |_| {}, &stop).unwrap(), None, "{}", file.name());
+        thread.join().unwrap();
+        eprintln!("{}: stopped after {:?}", file.name(), started.elapsed());
+    }
+    let small = DataFile::table(shape("2x5"), Metric::Stm, Some(9));
+    let made = make_until(&small, |_| {}, &Stop::new()).unwrap();
+    assert_eq!(made, Some(make(&small, |_| {}).unwrap()));
+}

@@ -28,7 +28,7 @@ const SIGNALS_EVERY: Duration = Duration::from_millis(50);
 /// asks `stop`, and its exception is raised once the work has ended (a
 /// search stops within milliseconds). A `stop` whose deadline passed raises
 /// `TimeoutError`. For work that may search: a search looks at no signal.
-fn watched<T: Send>(
+pub(crate) fn watched<T: Send>(
     py: Python<'_>,
     stop: &Stop,
     timeout: Option<Duration>,

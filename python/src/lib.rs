@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use eight::data::{self, DataFile};
 use eight::stream::Solvers;
-use eight::{Board, DataDir, Metric, Shape};
+use eight::{Board, DataDir, Metric, Shape, Stop};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -243,50 +243,40 @@ fn generate(
         None => DataDir::locate().map_err(|err| DataError::new_err(err.to_string()))?,
     };
     let path = dir.path().join(file.name());
-    // The callback, at most once a percent of each part, with the GIL; at
-    // each step, a Ctrl-C (or an exception from the callback) stops the
-    // making: the builder has no stop of its own, so the step unwinds out
-    // of it, with nothing written.
-    let mut failed: Option<PyErr> = None;
-    let made = py.detach(|| {
+    // The making runs on a thread of its own, this one handling signals:
+    // a Ctrl-C, or an exception from the callback (called at most once a
+    // percent of each part, with the GIL), asks its stop, and every builder
+    // looks at it every few thousand boards: nothing is written.
+    let stop = Stop::new();
+    let failed: Mutex<Option<PyErr>> = Mutex::new(None);
+    let made = calls::watched(py, &stop, None, || {
         let mut shown = (String::new(), u64::MAX);
-        let mut looked = std::time::Instant::now();
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            eight::generate::make(&file, |step| {
-                if looked.elapsed() >= SIGNALS_EVERY {
-                    looked = std::time::Instant::now();
-                    if let Err(err) = Python::attach(|py| py.check_signals()) {
-                        failed = Some(err);
-                        std::panic::resume_unwind(Box::new(Stopped));
-                    }
-                }
+        let made = eight::generate::make_until(
+            &file,
+            |step| {
                 let Some(progress) = &progress else {
                     return;
                 };
                 let percent = step.done * 100 / step.total.max(1);
-                if shown.0 == step.part && shown.1 == percent {
+                if stop.is_stopped() || (shown.0 == step.part && shown.1 == percent) {
                     return;
                 }
                 shown = (step.part.to_string(), percent);
                 Python::attach(|py| {
                     if let Err(err) = progress.call1(py, (step.part, step.done, step.total)) {
-                        failed = Some(err);
+                        *failed.lock().unwrap_or_else(|err| err.into_inner()) = Some(err);
+                        stop.stop();
                     }
                 });
-                if failed.is_some() {
-                    std::panic::resume_unwind(Box::new(Stopped));
-                }
-            })
-        }))
+            },
+            &stop,
+        );
+        made.map_err(|err| calls::PyErrText::Value(format!("partition: {err}")))
     });
-    let made = match made {
-        Ok(made) => made,
-        Err(payload) if payload.is::<Stopped>() => {
-            return Err(failed.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")));
-        }
-        Err(payload) => std::panic::resume_unwind(payload),
-    };
-    let bytes = made.map_err(|err| PyValueError::new_err(format!("partition: {err}")))?;
+    if let Some(err) = failed.lock().unwrap_or_else(|err| err.into_inner()).take() {
+        return Err(err);
+    }
+    let bytes = made?.ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
     py.detach(|| {
         let written = eight::generate::publish(&path, &bytes)
             .map_err(|err| PyOSError::new_err(err.to_string()))?;
@@ -298,12 +288,6 @@ fn generate(
         Ok(path.display().to_string())
     })
 }
-
-/// What a making stopped by Python unwinds with.
-struct Stopped;
-
-/// How often a making looks for a signal to handle.
-const SIGNALS_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// The cell `blank=` names: an int (`True` is no cell).
 fn read_cell(blank: &Bound<'_, PyAny>) -> PyResult<usize> {

@@ -11,6 +11,7 @@ use crate::data::{DataFile, database_blank, database_shape};
 use crate::file::Codec;
 use crate::metric::Metric;
 use crate::pdb::{PartitionError, PatternDb, partition};
+use crate::stop::Stop;
 
 /// How far making a file has come: the part being made (`boards`, or a
 /// database's tiles), its steps done, and their number.
@@ -34,10 +35,26 @@ pub struct Step<'a> {
 /// # Panics
 ///
 /// Panics if `file` is a table of a shape of more than 12 cells.
-pub fn make(
+pub fn make(file: &DataFile, progress: impl FnMut(Step<'_>)) -> Result<Vec<u8>, PartitionError> {
+    make_until(file, progress, &Stop::new()).map(|made| made.expect("a making with no stop ends"))
+}
+
+/// [`make`], or `Ok(None)` once `stop` is asked for: every builder looks at
+/// it every few thousand boards or placements, so a making stops within
+/// milliseconds, nothing made.
+///
+/// # Errors
+///
+/// As [`make`].
+///
+/// # Panics
+///
+/// As [`make`].
+pub fn make_until(
     file: &DataFile,
     mut progress: impl FnMut(Step<'_>),
-) -> Result<Vec<u8>, PartitionError> {
+    stop: &Stop,
+) -> Result<Option<Vec<u8>>, PartitionError> {
     let shape = file.shape;
     let blanks: Vec<usize> = match file.blank {
         Some(blank) => vec![blank],
@@ -45,28 +62,38 @@ pub fn make(
     };
     let total = crate::bfs::entries(shape);
     match (&file.sizes, file.metric) {
-        (None, Metric::Stm) => Ok(crate::bfs::generate(shape, &blanks, |layer, _| {
-            if let Some(layer) = layer {
-                progress(Step {
-                    part: "boards",
-                    done: layer.reached,
-                    total,
-                });
-            }
-        })),
+        (None, Metric::Stm) => Ok(crate::bfs::generate_until(
+            shape,
+            &blanks,
+            |layer, _| {
+                if let Some(layer) = layer {
+                    progress(Step {
+                        part: "boards",
+                        done: layer.reached,
+                        total,
+                    });
+                }
+            },
+            stop,
+        )),
         (None, Metric::Mtm) => {
             let mut reached = 0;
-            Ok(crate::mtm::generate(shape, &blanks, |_, depth, boards| {
-                reached = match depth {
-                    0 => boards,
-                    _ => reached + boards,
-                };
-                progress(Step {
-                    part: "boards",
-                    done: reached,
-                    total,
-                });
-            }))
+            Ok(crate::mtm::generate_until(
+                shape,
+                &blanks,
+                |_, depth, boards| {
+                    reached = match depth {
+                        0 => boards,
+                        _ => reached + boards,
+                    };
+                    progress(Step {
+                        part: "boards",
+                        done: reached,
+                        total,
+                    });
+                },
+                stop,
+            ))
         }
         (Some(sizes), Metric::Stm) => {
             // A symmetry class's databases, on the shape with no more rows
@@ -74,35 +101,47 @@ pub fn make(
             let blank = blanks[0];
             let goal = Board::canonical(database_shape(shape), database_blank(shape, blank));
             let groups = partition(&goal, sizes)?;
-            let dbs: Vec<PatternDb> = groups
-                .iter()
-                .map(|tiles| {
-                    let part = format!("tiles {tiles:?}");
-                    PatternDb::generate(&goal, tiles, |done| {
+            let mut dbs: Vec<PatternDb> = Vec::with_capacity(groups.len());
+            for tiles in &groups {
+                let part = format!("tiles {tiles:?}");
+                let made = PatternDb::generate_until(
+                    &goal,
+                    tiles,
+                    |done| {
                         progress(Step {
                             part: &part,
                             done: done.reached,
                             total: done.placements,
                         })
-                    })
-                })
-                .collect();
+                    },
+                    stop,
+                );
+                match made {
+                    Some(db) => dbs.push(db),
+                    None => return Ok(None),
+                }
+            }
             let mut bytes = Vec::new();
             crate::pdb::write(&goal, &dbs, Codec::Raw8, &mut bytes)
                 .expect("writing into memory does not fail");
-            Ok(bytes)
+            Ok(Some(bytes))
         }
         (Some(sizes), Metric::Mtm) => {
             let goal = Board::canonical(shape, blanks[0]);
             partition(&goal, sizes)?;
             let count = sizes.len() as u64;
-            Ok(crate::mtm::generate_databases(&goal, sizes, |done, _| {
-                progress(Step {
-                    part: "databases",
-                    done: done as u64,
-                    total: count,
-                })
-            }))
+            Ok(crate::mtm::generate_databases_until(
+                &goal,
+                sizes,
+                |done, _| {
+                    progress(Step {
+                        part: "databases",
+                        done: done as u64,
+                        total: count,
+                    })
+                },
+                stop,
+            ))
         }
     }
 }

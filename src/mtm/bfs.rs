@@ -45,26 +45,15 @@ fn on_every_core<R: Send>(len: u64, work: impl Fn(u64, u64) -> R + Sync) -> Vec<
     })
 }
 
-/// A breadth-first search over the entries `0..len` from `start`, layer
-/// by layer on every core: `expand(entry, found)` hands `found` the entry
-/// of each position one move from the position of `entry`. The depth of
-/// every entry ([`UNSEEN`] if none reaches it); `progress` hears of each
-/// layer's depth and size.
-pub(crate) fn layers(
-    len: u64,
-    start: u64,
-    expand: impl Fn(u64, &mut dyn FnMut(u64)) + Sync,
-    progress: impl FnMut(u8, u64),
-) -> Vec<u8> {
-    layers_until(len, start, expand, progress, &crate::stop::Stop::new())
-        .expect("a search with no stop ends")
-}
-
 /// Entries a worker of [`layers_until`] looks at between two looks at its
 /// stop: well under a millisecond.
 const STOP_CHECK: u64 = 1 << 14;
 
-/// [`layers`], or `None` once `stop` is asked for (looked at every
+/// A breadth-first search over the entries `0..len` from `start`, layer
+/// by layer on every core: `expand(entry, found)` hands `found` the entry
+/// of each position one move from the position of `entry`. The depth of
+/// every entry ([`UNSEEN`] if none reaches it); `progress` hears of each
+/// layer's depth and size; `None` once `stop` is asked for (looked at every
 /// [`STOP_CHECK`] entries).
 pub(crate) fn layers_until(
     len: u64,
@@ -120,7 +109,19 @@ pub(crate) fn layers_until(
 /// The MTM distance of every board from `goal` (a canonical goal), by
 /// table entry, layer by layer on every core; `progress` hears of each
 /// layer's depth and size.
+#[cfg(test)]
 pub(crate) fn distances(jumps: &Jumps, goal: &Board, progress: impl FnMut(u8, u64)) -> Vec<u8> {
+    distances_until(jumps, goal, progress, &crate::stop::Stop::new())
+        .expect("a search with no stop ends")
+}
+
+/// [`distances`], or `None` once `stop` is asked for.
+fn distances_until(
+    jumps: &Jumps,
+    goal: &Board,
+    progress: impl FnMut(u8, u64),
+    stop: &crate::stop::Stop,
+) -> Option<Vec<u8>> {
     let expand = |entry: u64, found: &mut dyn FnMut(u64)| {
         let (cells, blank, rank) = jumps.board_of(entry, goal);
         for &code in jumps.from(blank) {
@@ -128,11 +129,12 @@ pub(crate) fn distances(jumps: &Jumps, goal: &Board, progress: impl FnMut(u8, u6
             found(next / 2);
         }
     };
-    layers(
+    layers_until(
         entries(goal.shape()),
         board_rank(goal) / 2,
         expand,
         progress,
+        stop,
     )
 }
 
@@ -168,11 +170,18 @@ pub(crate) fn codes(jumps: &Jumps, goal: &Board, distance: &[u8]) -> Vec<u8> {
 /// Panics if the board has more than
 /// [`MAX_TABLE_CELLS`](crate::bfs::MAX_TABLE_CELLS) cells, or `blanks` are
 /// not distinct cells of the shape in increasing order.
-pub fn generate(
+pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(usize, u8, u64)) -> Vec<u8> {
+    generate_until(shape, blanks, progress, &crate::stop::Stop::new())
+        .expect("a making with no stop ends")
+}
+
+/// [`generate`], or `None` once `stop` is asked for.
+pub(crate) fn generate_until(
     shape: Shape,
     blanks: &[usize],
     mut progress: impl FnMut(usize, u8, u64),
-) -> Vec<u8> {
+    stop: &crate::stop::Stop,
+) -> Option<Vec<u8>> {
     assert!(
         shape.cells() <= crate::bfs::MAX_TABLE_CELLS,
         "a table's shape"
@@ -186,23 +195,26 @@ pub fn generate(
         .iter()
         .map(|&blank| {
             let goal = Board::canonical(shape, blank);
-            let distance = distances(&jumps, &goal, |depth, boards| {
-                progress(blank, depth, boards)
-            });
+            let distance = distances_until(
+                &jumps,
+                &goal,
+                |depth, boards| progress(blank, depth, boards),
+                stop,
+            )?;
             let max_depth = distance.iter().copied().max().unwrap_or(0);
             let raw = codes(&jumps, &goal, &distance);
             let level = match raw.len() as u64 <= SMALL_SECTION {
                 true => SMALL_LEVEL,
                 false => LARGE_LEVEL,
             };
-            (
+            Some((
                 goal,
                 u32::from(max_depth),
                 raw.len() as u64,
                 file::compress(&raw, level),
-            )
+            ))
         })
-        .collect();
+        .collect::<Option<_>>()?;
     let sections: Vec<NewSection<'_>> = made
         .iter()
         .map(|(goal, max_depth, raw_len, bytes)| NewSection {
@@ -223,7 +235,7 @@ pub fn generate(
         &sections,
     )
     .expect("writing into memory cannot fail");
-    out
+    Some(out)
 }
 
 /// A board met in [`tree`].

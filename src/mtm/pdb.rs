@@ -136,8 +136,19 @@ impl MtmPdb {
 pub fn generate_databases(
     goal: &Board,
     sizes: &[usize],
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize),
 ) -> Vec<u8> {
+    generate_databases_until(goal, sizes, progress, &crate::stop::Stop::new())
+        .expect("a making with no stop ends")
+}
+
+/// [`generate_databases`], or `None` once `stop` is asked for.
+pub(crate) fn generate_databases_until(
+    goal: &Board,
+    sizes: &[usize],
+    mut progress: impl FnMut(usize, usize),
+    stop: &crate::stop::Stop,
+) -> Option<Vec<u8>> {
     let tiles: Vec<u8> = (1..goal.shape().cells() as u8).collect();
     assert_eq!(
         sizes.iter().sum::<usize>(),
@@ -149,15 +160,15 @@ pub fn generate_databases(
         .iter()
         .enumerate()
         .map(|(index, &size)| {
-            let db = MtmPdb::build(goal, &tiles[first..first + size]);
+            let db = MtmPdb::build_until(goal, &tiles[first..first + size], stop)?;
             first += size;
             progress(index + 1, sizes.len());
-            db
+            Some(db)
         })
-        .collect();
+        .collect::<Option<_>>()?;
     let mut out = Vec::new();
     write(goal, &dbs, &mut out).expect("writing into memory cannot fail");
-    out
+    Some(out)
 }
 
 /// Writes the databases `dbs` toward `goal` in the one file format (see

@@ -45,7 +45,19 @@ impl PatternDb {
     ///
     /// Panics if `tiles` is empty, holds the blank, a tile twice, or a tile
     /// not on the board.
-    pub fn generate(goal: &Board, tiles: &[u8], mut progress: impl FnMut(&Progress)) -> PatternDb {
+    pub fn generate(goal: &Board, tiles: &[u8], progress: impl FnMut(&Progress)) -> PatternDb {
+        PatternDb::generate_until(goal, tiles, progress, &crate::stop::Stop::new())
+            .expect("a making with no stop ends")
+    }
+
+    /// [`PatternDb::generate`], or `None` once `stop` is asked for (looked
+    /// at every chunk of placements a thread takes).
+    pub(crate) fn generate_until(
+        goal: &Board,
+        tiles: &[u8],
+        mut progress: impl FnMut(&Progress),
+        stop: &crate::stop::Stop,
+    ) -> Option<PatternDb> {
         let shape = goal.shape();
         let n = shape.cells();
         assert!(
@@ -74,15 +86,15 @@ impl PatternDb {
             })
             .collect();
         let entries = match word_bytes(n - tiles.len()) {
-            2 => search::<AtomicU16>(shape, &homes, goal.blank(), &mut progress),
-            4 => search::<AtomicU32>(shape, &homes, goal.blank(), &mut progress),
-            _ => search::<AtomicU64>(shape, &homes, goal.blank(), &mut progress),
-        };
-        PatternDb {
+            2 => search::<AtomicU16>(shape, &homes, goal.blank(), &mut progress, stop),
+            4 => search::<AtomicU32>(shape, &homes, goal.blank(), &mut progress, stop),
+            _ => search::<AtomicU64>(shape, &homes, goal.blank(), &mut progress, stop),
+        }?;
+        Some(PatternDb {
             shape,
             tiles: tiles.to_vec(),
             entries,
-        }
+        })
     }
 
     /// A database with these entries, as read from a file: for tools that
@@ -301,7 +313,8 @@ pub(super) fn search<W: Slots>(
     homes: &[u8],
     blank: usize,
     progress: &mut impl FnMut(&Progress),
-) -> Vec<u8> {
+    stop: &crate::stop::Stop,
+) -> Option<Vec<u8>> {
     let n = shape.cells();
     let k = homes.len();
     let geometry = Geometry::new(shape);
@@ -361,7 +374,7 @@ pub(super) fn search<W: Slots>(
                         let (mut known, mut unused) = (usize::MAX, 0);
                         loop {
                             let start = chunks.fetch_add(CHUNK, Ordering::Relaxed);
-                            if start >= count {
+                            if start >= count || stop.is_stopped() {
                                 break;
                             }
                             for (placement, word) in words
@@ -464,6 +477,9 @@ pub(super) fn search<W: Slots>(
                 .map(|worker| worker.join().expect("a search thread panicked"))
                 .fold((0, 0), |(s, r), (states, newly)| (s + states, r + newly))
         });
+        if stop.is_stopped() {
+            return None;
+        }
         if states == 0 {
             break;
         }
@@ -475,7 +491,7 @@ pub(super) fn search<W: Slots>(
             placements: count as u64,
         });
     }
-    entries.into_iter().map(AtomicU8::into_inner).collect()
+    Some(entries.into_iter().map(AtomicU8::into_inner).collect())
 }
 
 /// About how many bytes [`PatternDb::generate`] needs for a group of `k`
