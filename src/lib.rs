@@ -21,7 +21,10 @@
 //! own behind the same [`Solver`], and [`data`] says which shape is answered
 //! how, from which data, and where it lives. [`Solver::solve_many`] is the
 //! fast way to answer many boards, and [`Solver::lengths_many`] to count
-//! their moves: they run the engine below on every core.
+//! their moves: values straight from the tables' fast paths (answers derived
+//! in bulk, walks side by side), on every core. A search stops when its
+//! [`Stop`] is asked for, from another thread or at a deadline
+//! ([`Solver::stopping`]).
 //!
 //! - [`stream`] is the engine the `eight` program runs: boards in as text,
 //!   answers out in input order, each the fastest way (groups of walks,

@@ -419,7 +419,12 @@ fn a_making_asked_to_stop_makes_nothing() {
     for file in &files {
         let asked = Stop::new();
         asked.stop();
-        assert_eq!(make_until(file, |_| {}, &asked).unwrap(), None, "{}", file.name());
+        assert_eq!(
+            make_until(file, |_| {}, &asked).unwrap(),
+            None,
+            "{}",
+            file.name()
+        );
         let stop = Stop::new();
         let asker = stop.clone();
         let thread = std::thread::spawn(move || {
@@ -427,7 +432,12 @@ fn a_making_asked_to_stop_makes_nothing() {
             asker.stop();
         });
         let started = Instant::now();
-        assert_eq!(make_until(file, |_| {}, &stop).unwrap(), None, "{}", file.name());
+        assert_eq!(
+            make_until(file, |_| {}, &stop).unwrap(),
+            None,
+            "{}",
+            file.name()
+        );
         thread.join().unwrap();
         eprintln!("{}: stopped after {:?}", file.name(), started.elapsed());
     }
