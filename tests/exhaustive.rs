@@ -351,12 +351,7 @@ fn section_depths_match_the_oracle() {
 #[test]
 fn a_ten_cell_tables_batches_match_the_plain_bfs() {
     let shape: Shape = "2x5".parse().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    common::eight_gen()
-        .args(["--quiet", "--shape", "2x5", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success();
+    let dir = common::two_by_five();
     let data = eight::DataDir::at(dir.path());
     let solver = Solver::load(shape, 9, eight::Metric::Stm, &data, None, |_| {}).unwrap();
     let mut rng = common::Rng(5);

@@ -66,20 +66,9 @@ fn family(shape: &str, rows: usize, cols: usize, seed: u64) -> Vec<(String, Opti
         .collect()
 }
 
-/// A data folder with the 2x5 table, made on request.
-fn two_by_five() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    common::eight_gen()
-        .args(["--quiet", "--shape", "2x5", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success();
-    dir
-}
-
 #[test]
 fn lengths_and_notations_for_every_shape_family() {
-    let data = two_by_five();
+    let data = common::two_by_five();
     let data = data.path().to_str().unwrap();
     for (shape, rows, cols) in [("3x3", 3, 3), ("2x4", 2, 4), ("2x5", 2, 5), ("4x4", 4, 4)] {
         let boards = family(shape, rows, cols, 10 + rows as u64);
@@ -312,7 +301,7 @@ fn random_boards_of_an_exact_depth() {
     assert_eq!((out.as_str(), code), ("", 2));
     assert!(err.contains("the farthest are 31"), "{err}");
     // A table made on request, with its own depths.
-    let data = two_by_five();
+    let data = common::two_by_five();
     let data = data.path().to_str().unwrap();
     let (out, _, code) = run(
         &[

@@ -388,6 +388,18 @@ pub fn eight_gen() -> assert_cmd::Command {
     assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("eight-gen"))
 }
 
+/// A data folder with the 2x5 table (goals with the blank last), made by
+/// `eight-gen`.
+pub fn two_by_five() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    eight_gen()
+        .args(["--quiet", "--shape", "2x5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    dir
+}
+
 /// Runs `eight` with `args` on `input`; returns stdout, stderr and the code.
 pub fn run(args: &[&str], input: impl Into<Vec<u8>>) -> (String, String, i32) {
     let output = eight().args(args).write_stdin(input).output().unwrap();
