@@ -16,8 +16,7 @@
 //! are expanded on every core, with the per-entry state in atomics so that
 //! the result does not depend on how the work was split.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::board::Board;
 use crate::file::{self, Codec, NewSection, RankScheme};
@@ -91,29 +90,14 @@ pub(crate) fn expand<R: Send>(
     // More parts than threads, taken in turn, keep every core busy while
     // the parts run at different speeds.
     let parts: Vec<&[Node]> = layer.chunks(layer.len().div_ceil(threads * 8)).collect();
-    type Slot<R> = Mutex<Option<(Vec<Node>, R)>>;
-    let done: Vec<Slot<R>> = parts.iter().map(|_| Mutex::new(None)).collect();
-    let next_part = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let index = next_part.fetch_add(1, Ordering::Relaxed);
-                    let Some(part) = parts.get(index) else { return };
-                    let mut next = Vec::new();
-                    let result = work(part, &mut next, false);
-                    *done[index].lock().expect("no part panics") = Some((next, result));
-                }
-            });
-        }
+    let done = crate::split::each(parts.len(), threads, |index| {
+        let mut next = Vec::new();
+        let result = work(parts[index], &mut next, false);
+        (next, result)
     });
     let mut next = Vec::with_capacity(layer.len());
     let mut results = Vec::with_capacity(parts.len());
-    for slot in done {
-        let (found, result) = slot
-            .into_inner()
-            .expect("no part panics")
-            .expect("every part is done");
+    for (found, result) in done {
         next.extend_from_slice(&found);
         results.push(result);
     }
@@ -422,28 +406,17 @@ pub(crate) fn generate_until(
     };
     let frames: Vec<Frame> = match entries(shape) < PARALLEL_LAYER as u64 * 8 {
         true => {
-            let next_goal = AtomicUsize::new(0);
-            let results: Vec<Mutex<Option<(GoalDone, Frame)>>> =
-                goals.iter().map(|_| Mutex::new(None)).collect();
+            // Small shapes: a goal a core at once, each searched whole.
             let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            std::thread::scope(|scope| {
-                for _ in 0..threads.min(goals.len()) {
-                    scope.spawn(|| {
-                        loop {
-                            let index = next_goal.fetch_add(1, Ordering::Relaxed);
-                            let Some(goal) = goals.get(index) else { return };
-                            let found = search_until(goal, |_| {}, stop);
-                            *results[index].lock().expect("no thread panics") =
-                                found.map(|found| done(*goal, &found));
-                        }
-                    });
-                }
+            let results = crate::split::each(goals.len(), threads, |index| {
+                let goal = goals[index];
+                search_until(&goal, |_| {}, stop).map(|found| done(goal, &found))
             });
             // A goal not searched was stopped.
             results
                 .into_iter()
-                .map(|slot| {
-                    let (report, frame) = slot.into_inner().expect("no thread panics")?;
+                .map(|result| {
+                    let (report, frame) = result?;
                     progress(None, Some(&report));
                     Some(frame)
                 })
