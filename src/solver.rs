@@ -60,8 +60,8 @@ pub struct Solver {
     /// The data-folder file that would answer instead, while it is not
     /// there: a solver loaded once it is made reads it.
     awaited: Option<Arc<std::path::Path>>,
-    /// What stops its searches, if anything does.
-    stop: Option<Stop>,
+    /// What stops its searches (never asked for unless one was given).
+    stop: Stop,
 }
 
 #[derive(Debug)]
@@ -80,7 +80,7 @@ impl Solver {
             engine: Arc::new(Engine::Table(table)),
             origin,
             awaited: None,
-            stop: None,
+            stop: Stop::new(),
         }
     }
 
@@ -91,7 +91,7 @@ impl Solver {
             engine: Arc::new(Engine::Search(Box::new(searcher.watching(watch)))),
             origin,
             awaited: None,
-            stop: None,
+            stop: Stop::new(),
         }
     }
 
@@ -130,7 +130,7 @@ impl Solver {
     /// passes. Table walks answer in microseconds and do not look at it.
     pub fn stopping(&self, stop: Stop) -> Solver {
         Solver {
-            stop: Some(stop),
+            stop,
             ..self.clone()
         }
     }
@@ -427,14 +427,8 @@ impl Solver {
     ) -> Result<Option<usize>, SolveError> {
         let (solution, _) = match &*self.engine {
             Engine::Table(table) => return table.solve_each(start, goal, emit),
-            Engine::Search(searcher) => match &self.stop {
-                Some(stop) => searcher.solve_until(start, goal, stop)?,
-                None => searcher.solve_to(start, goal)?,
-            },
-            Engine::JumpSearch(searcher) => match &self.stop {
-                Some(stop) => searcher.solve_until(start, goal, stop)?,
-                None => searcher.solve_to(start, goal)?,
-            },
+            Engine::Search(searcher) => searcher.solve_until(start, goal, &self.stop)?,
+            Engine::JumpSearch(searcher) => searcher.solve_until(start, goal, &self.stop)?,
         };
         Ok(solution.moves().map(|moves| {
             moves.iter().copied().for_each(&mut emit);

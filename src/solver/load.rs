@@ -18,6 +18,7 @@ use crate::pdb::{PatternDb, PdbError, PdbTable};
 use crate::shape::Shape;
 use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};
 use crate::solver::{Damage, Data, DataError, Engine, Origin, Proving, Solver};
+use crate::stop::Stop;
 use crate::table::{Table, TableError};
 use crate::trust;
 
@@ -194,7 +195,7 @@ impl Solver {
                 engine: Arc::new(Engine::JumpSearch(MtmSearcher::new(shape))),
                 origin: Origin::Builtin,
                 awaited: None,
-                stop: None,
+                stop: Stop::new(),
             })),
         }
     }
@@ -252,7 +253,7 @@ impl Solver {
                 build: build.to_string(),
             },
             awaited: None,
-            stop: None,
+            stop: Stop::new(),
         }))
     }
 
