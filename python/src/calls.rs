@@ -375,10 +375,14 @@ impl Call<'_> {
                 Ok((answers, unanswered, first_message))
             })
         };
+        // One shape: its first board says whether it may be searched.
+        let shapes = match single {
+            true => &boards[..boards.len().min(1)],
+            false => boards,
+        };
         let watch = self.timeout.is_some()
             || boards.len() > WATCHED_FROM
-            || boards.iter().take(1).any(|b| self.may_search(b.shape()))
-            || (!single && boards.iter().any(|b| self.may_search(b.shape())));
+            || shapes.iter().any(|b| self.may_search(b.shape()));
         let (answers, unanswered, first) = match watch {
             true => watched(py, &stop, self.timeout, work)?,
             false => py.detach(work).map_err(PyErrText::into_err)?,
@@ -417,10 +421,10 @@ impl Call<'_> {
         boards: Boards,
         notation: Notation,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let answers: Vec<Moves> = self.answer(py, &boards)?;
+        let answers: Vec<Option<Vec<u8>>> = self.answer(py, &boards)?;
         let mut spelled = Vec::new();
-        let mut value = |answer: &Moves| -> Bound<'py, PyAny> {
-            match &answer.0 {
+        let mut value = |answer: &Option<Vec<u8>>| -> Bound<'py, PyAny> {
+            match answer {
                 None => py.None().into_bound(py),
                 Some(letters) if notation == Notation::Blank => {
                     // Move letters are ASCII.
@@ -448,9 +452,7 @@ impl Call<'_> {
         py: Python<'py>,
         boards: Boards,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let lengths: Vec<Length> = self.answer(py, &boards)?;
-        // A length is an i16, -1 for none: the array is the vector as it is.
-        let lengths: Vec<i16> = lengths.into_iter().map(|length| length.0).collect();
+        let lengths: Vec<i16> = self.answer(py, &boards)?;
         match boards {
             Boards::One(_) => Ok(lengths
                 .first()
@@ -565,36 +567,33 @@ pub(crate) trait Typed: Send + Sized {
 }
 
 /// A board's moves in blank letters, `None` if it cannot reach the goal.
-pub(crate) struct Moves(Option<Vec<u8>>);
-
-impl Typed for Moves {
-    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<Moves>, SolveError> {
+impl Typed for Option<Vec<u8>> {
+    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<Self>, SolveError> {
         let solutions = solver.solve_many(starts, goal)?;
         Ok(solutions
             .iter()
-            .map(|answer| Moves(answer.letters().map(|letters| letters.as_bytes().to_vec())))
+            .map(|answer| answer.letters().map(|letters| letters.as_bytes().to_vec()))
             .collect())
     }
 
-    fn none() -> Moves {
-        Moves(None)
+    fn none() -> Self {
+        None
     }
 }
 
-/// A board's number of moves, -1 if it cannot reach the goal.
-pub(crate) struct Length(i16);
-
-impl Typed for Length {
-    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<Length>, SolveError> {
+/// A board's number of moves, -1 if it cannot reach the goal: the `int16`
+/// array's values as they are.
+impl Typed for i16 {
+    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<i16>, SolveError> {
         let lengths = solver.lengths_many(starts, goal)?;
         Ok(lengths
             .into_iter()
-            .map(|length| Length(length.map_or(-1, |n| n as i16)))
+            .map(|length| length.map_or(-1, |n| n as i16))
             .collect())
     }
 
-    fn none() -> Length {
-        Length(-1)
+    fn none() -> i16 {
+        -1
     }
 }
 
