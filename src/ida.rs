@@ -26,10 +26,10 @@
 //! child over the bound is never entered. Databases in nibbles small enough
 //! are spread out once a search is long ([`Searcher::spread_after`]): each
 //! entry at an index of 4 bits a tile's cell, which a move changes by a
-//! shift and an add. A bound that follows a long one is split into
-//! subtrees searched on every core ([`Searcher::threads`]); the first
-//! subtree in the order of the search in one piece that holds the goal gives
-//! the answer, so answers and node counts do not depend on the threads.
+//! shift and an add. The bounds are raised, and a bound that follows a long
+//! one split into subtrees searched on every core ([`Searcher::threads`]),
+//! by the one driver both metrics share ([`crate::deepen`]): answers and
+//! node counts do not depend on the threads.
 //!
 //! A search past a few thousand nodes also leaves out the paths that end
 //! with a move sequence another does as well, shorter or smaller
@@ -39,7 +39,8 @@
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
-use crate::ida::search::{PARALLEL_AFTER, PRUNE_AFTER, Search, Step};
+use crate::deepen::{Deepen, Deepened, PARALLEL_AFTER};
+use crate::ida::search::{PRUNE_AFTER, Search};
 use crate::ida::spread::{Group, SPREAD_AFTER, spreads};
 use crate::ida::state::State;
 use std::sync::OnceLock;
@@ -75,9 +76,6 @@ const ROW: usize = MAX_CELLS.next_power_of_two();
 /// of cache. Measured on Korf's 100: 7-8 databases (519 MB) gain, the built-in
 /// 6-6-3 (2.9 MB a group) lose to the extra work.
 const AHEAD_FROM: usize = 64 << 20;
-
-/// Nodes between two looks at whether a mapped file changed.
-const CHANGE_CHECK: u64 = 1 << 14;
 
 /// An IDA* search toward the goals a set of pattern databases serves.
 pub struct Searcher<D> {
@@ -128,8 +126,9 @@ pub struct Searcher<D> {
     ahead: bool,
     /// Whether every group's entries are in bytes.
     bytes: bool,
-    /// The file the databases are read from in place, looked at every
-    /// [`CHANGE_CHECK`] nodes: a search over a file that changed stops.
+    /// The file the databases are read from in place, looked at as the
+    /// search goes ([`crate::deepen`]): a search over a file that changed
+    /// stops.
     watch: Option<crate::map::Watch>,
     /// For databases made at start, too weak for far boards: the nodes
     /// after which a search gives up with [`SolveError::TooFar`], and the
@@ -261,11 +260,6 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     pub(crate) fn watching(mut self, watch: Option<crate::map::Watch>) -> Searcher<D> {
         self.watch = watch;
         self
-    }
-
-    /// Whether the file the databases are read from changed.
-    pub(crate) fn data_changed(&self) -> bool {
-        self.watch.as_ref().is_some_and(crate::map::Watch::changed)
     }
 
     /// Sets whether the search fetches a node's children's entries before
@@ -413,50 +407,55 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         let views = self.views(goal, frame);
         let state = State::new(self, &views, start);
         let report = Reporter::start(goal.shape());
-        let told = report.as_ref();
+        let deepen = Deepen {
+            shape: goal.shape(),
+            metric: crate::Metric::Stm,
+            most: self.bound,
+            threads: self.threads,
+            parallel_after: self.parallel_after,
+            limit: u64::MAX,
+            stop,
+            watch: self.watch.as_ref(),
+            report: report.as_ref(),
+            counted: 0,
+        };
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
         let searched = match views.len() {
-            1 => self.deepen(start, state, &[views[0]], goal, told, stop),
-            2 => self.deepen(start, state, &[views[0], views[1]], goal, told, stop),
+            1 => self.deepen(&deepen, state, &[views[0]], goal),
+            2 => self.deepen(&deepen, state, &[views[0], views[1]], goal),
             4 => self.deepen(
-                start,
+                &deepen,
                 state,
                 &std::array::from_fn::<_, 4, _>(|v| views[v]),
                 goal,
-                told,
-                stop,
             ),
             _ => self.deepen(
-                start,
+                &deepen,
                 state,
                 &std::array::from_fn::<_, 8, _>(|v| views[v]),
                 goal,
-                told,
-                stop,
             ),
         };
-        if let (Some(report), Ok((Solution::Moves(moves), nodes))) = (report, &searched) {
-            report.end(moves.len() as u32, *nodes);
+        match searched? {
+            Deepened::Found(moves, nodes) => Ok((Solution::Moves(moves), nodes)),
+            Deepened::Limit(_) => unreachable!("the search has no node limit"),
         }
-        searched
     }
 
     /// Deepens the bound from `state`'s estimate until a path to `goal`
-    /// fits under it, with `V` views, telling `report` each bound.
+    /// fits under it, with `V` views.
     fn deepen<const V: usize>(
         &self,
-        start: &Board,
-        mut state: State,
+        deepen: &Deepen<'_>,
+        state: State,
         views: &[View; V],
         goal: &Board,
-        report: Option<&Reporter>,
-        stop: &Stop,
-    ) -> Result<(Solution, u64), SolveError> {
-        let spread = |search: &Search<D, V>| search.nodes >= self.spread_after.unwrap_or(u64::MAX);
+    ) -> Result<Deepened, SolveError> {
         let mut values = [Values::Bytes(&[]); ROW];
         for (g, values) in values.iter_mut().enumerate().take(self.table.len()) {
             *values = self.table.values(g);
         }
+        let bound = state.estimate();
         let mut search = Search {
             solver: self,
             pruner: prune::nothing(),
@@ -465,81 +464,9 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             views,
             goal,
             options: search::options(goal.shape()),
-            path: Vec::new(),
-            nodes: 0,
-            stop: None,
-            halt: stop,
+            start: state,
         };
-        let mut bound = state.estimate();
-        if bound == 0 && state.is(goal) {
-            return Ok((Solution::Moves(Vec::new()), 0));
-        }
-        let root = state.clone();
-        // The nodes of the last bound.
-        let mut last = 0;
-        loop {
-            if stop.is_stopped() {
-                return Err(SolveError::Stopped);
-            }
-            if bound > self.bound {
-                return Err(SolveError::TooDeep {
-                    shape: goal.shape(),
-                    bound: self.bound,
-                });
-            }
-            if let Some((most, build, cost)) = &self.near
-                && search.nodes >= *most
-            {
-                return Err(SolveError::TooFar {
-                    shape: goal.shape(),
-                    positions: search.nodes,
-                    build: build.clone(),
-                    cost,
-                });
-            }
-            if search.spread.is_empty() && self.spread_after.is_some() {
-                if let Some(spread) = self.spread.get() {
-                    search.spread = spread;
-                } else if spread(&search) {
-                    search.spread = self
-                        .spread
-                        .get_or_init(|| spread::spread(&self.table, &self.groups));
-                }
-            }
-            if self.prune_after.is_some_and(|after| search.nodes >= after) {
-                search.pruner = prune::pruner();
-            }
-            let nodes = search.nodes;
-            if let Some(report) = report {
-                report.bound(bound, nodes);
-            }
-            // Each bound takes some times the nodes of the one before.
-            let step = if self.threads > 1 && last >= self.parallel_after {
-                search.split(start, &state, bound)
-            } else {
-                search.run(&mut state, 0, bound, None, prune::START)
-            };
-            match step {
-                Step::Found => return Ok((Solution::Moves(search.path), search.nodes)),
-                Step::Over(next) => {
-                    bound = next;
-                    last = search.nodes - nodes;
-                }
-                Step::Changed => return Err(SolveError::Changed),
-                Step::Halted => return Err(SolveError::Stopped),
-                Step::Stopped => unreachable!("only a part of a split bound is stopped"),
-                // The same bound again, from the start, with the entries
-                // spread.
-                Step::Spread => {
-                    state = root.clone();
-                    search.path.clear();
-                    search.nodes = nodes;
-                    search.spread = self
-                        .spread
-                        .get_or_init(|| spread::spread(&self.table, &self.groups));
-                }
-            }
-        }
+        deepen.run(&mut search, bound)
     }
 
     /// Finds the shortest moves from `start` to the databases' goal, as

@@ -70,6 +70,7 @@ mod answer;
 mod bfs;
 mod board;
 pub mod data;
+mod deepen;
 pub mod file;
 pub mod generate;
 mod ida;

@@ -117,7 +117,7 @@ impl Reporter {
 
     /// The search ends with an answer of `moves` moves, `nodes` searched
     /// in all (a search dropped without it ended without an answer).
-    pub(crate) fn end(self, moves: u32, nodes: u64) {
+    pub(crate) fn end(&self, moves: u32, nodes: u64) {
         self.bound.set(moves);
         self.nodes.set(nodes);
         self.answered.set(true);

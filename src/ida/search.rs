@@ -1,27 +1,20 @@
-//! The depth-first search under one bound, split into tasks searched on
-//! every core once it is long.
+//! The single-tile metric's tree ([`crate::deepen::Tree`]): a node's
+//! children and the depth-first search below it under one bound.
 
+use crate::answer::SolveError;
 use crate::board::Board;
+use crate::deepen::{Step, Tree, Walk};
+use crate::ida::spread;
 use crate::ida::state::State;
-use crate::ida::{CHANGE_CHECK, ROW, Searcher, View};
+use crate::ida::{ROW, Searcher, View};
 use crate::pdb::Values;
 use crate::prune::{self, Pruner};
 use crate::shape::{MAX_CELLS, Move};
-use crate::split;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// The nodes of a bound after which the next bound is searched on every
-/// core, by default. A bound takes a few times the nodes of the one before,
-/// so threads start for bounds of tens of milliseconds or more.
-pub(super) const PARALLEL_AFTER: u64 = 100_000;
 
 /// The nodes of one search after which its next bounds leave out redundant
 /// move sequences, by default: about 5 ms, so that the automaton (about 15
 /// ms to make, once a process) is made for searches that gain from it.
 pub(super) const PRUNE_AFTER: u64 = 10_000;
-
-/// The subtrees a bound is split into, at least, for each thread.
-pub(super) const TASKS_PER_THREAD: usize = 32;
 
 /// The moves the blank may take from each cell after each last move, and
 /// how many: [`Search::options`].
@@ -47,35 +40,14 @@ pub(super) fn options(shape: crate::shape::Shape) -> Options {
     options
 }
 
-pub(super) enum Step {
-    Found,
-    /// Every path went over the bound; the smallest value over it.
-    Over(u32),
-    /// A mapped file under the databases changed: stop.
-    Changed,
-    /// The search passed the nodes after which the entries are spread.
-    Spread,
-    /// A subtree of a split bound after one where the goal was found: stop.
-    Stopped,
-    /// The search was asked to stop ([`crate::Stop`]).
-    Halted,
-}
-
-/// How the search of a subtree of a split bound ended, after how many
-/// nodes, on which path.
-pub(super) struct Searched {
-    pub(super) step: Step,
-    pub(super) nodes: u64,
-    pub(super) path: Vec<Move>,
-}
-
-/// A subtree of a split bound: the path to it, and the nodes the search
-/// in one piece would have expanded before it.
-pub(super) struct Task {
-    pub(super) path: Vec<Move>,
-    pub(super) before: u64,
-    /// Whether the path ends on the goal, and the search there.
-    pub(super) goal: bool,
+/// A node of the search: the board as the views see it, its depth, its
+/// last move and the pruner's state.
+#[derive(Clone)]
+pub(super) struct Node {
+    pub(super) state: State,
+    pub(super) g: u32,
+    pub(super) last: Option<Move>,
+    pub(super) fsm: u32,
 }
 
 pub(super) struct Search<'s, D, const V: usize> {
@@ -92,140 +64,149 @@ pub(super) struct Search<'s, D, const V: usize> {
     /// The moves the blank may take from each cell after each last move
     /// (by its code; 4 for none), in the order of their letters.
     pub(super) options: Options,
-    pub(super) path: Vec<Move>,
-    pub(super) nodes: u64,
-    /// For a subtree of a split bound: the lowest subtree where the goal
-    /// has been found so far, and this one.
-    pub(super) stop: Option<(&'s AtomicUsize, usize)>,
-    /// Asked from outside: ends the search with [`Step::Halted`].
-    pub(super) halt: &'s crate::stop::Stop,
+    /// The start.
+    pub(super) start: State,
 }
 
-impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
-    /// Searches below `state` as [`Search::dfs`] does, with the entries
+impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
+    type Node = Node;
+
+    fn root(&self, _: u32) -> Node {
+        Node {
+            state: self.start.clone(),
+            g: 0,
+            last: None,
+            fsm: prune::START,
+        }
+    }
+
+    fn is_goal(&self, node: &Node) -> bool {
+        node.state.estimate() == 0 && node.state.is(self.goal)
+    }
+
+    /// Searches below `node` as [`Search::dfs`] does, with the entries
     /// spread if they are, else fetched ahead if the databases ask for it.
-    pub(super) fn run(
-        &mut self,
-        state: &mut State,
-        g: u32,
-        bound: u32,
-        last: Option<Move>,
-        fsm: u32,
-    ) -> Step {
+    fn down(&self, walk: &mut Walk<'_>, node: &mut Node, bound: u32) -> Step {
         let (ahead, spread, bytes) = (
             self.solver.ahead,
             !self.spread.is_empty(),
             self.solver.bytes,
         );
+        let Node {
+            state,
+            g,
+            last,
+            fsm,
+        } = node;
+        let (g, last, fsm) = (*g, *last, *fsm);
         match (ahead, spread, bytes) {
-            (_, true, _) => self.dfs::<false, true, false>(state, g, bound, last, fsm),
-            (true, false, true) => self.dfs::<true, false, true>(state, g, bound, last, fsm),
-            (true, false, false) => self.dfs::<true, false, false>(state, g, bound, last, fsm),
-            (false, false, true) => self.dfs::<false, false, true>(state, g, bound, last, fsm),
-            (false, false, false) => self.dfs::<false, false, false>(state, g, bound, last, fsm),
+            (_, true, _) => self.dfs::<false, true, false>(walk, state, g, bound, last, fsm),
+            (true, false, true) => self.dfs::<true, false, true>(walk, state, g, bound, last, fsm),
+            (true, false, false) => {
+                self.dfs::<true, false, false>(walk, state, g, bound, last, fsm)
+            }
+            (false, false, true) => {
+                self.dfs::<false, false, true>(walk, state, g, bound, last, fsm)
+            }
+            (false, false, false) => {
+                self.dfs::<false, false, false>(walk, state, g, bound, last, fsm)
+            }
         }
     }
 
-    /// Searches one bound from `root`, the board `start`, on every thread:
-    /// the first levels are cut into subtrees, in the order the search in
-    /// one piece meets them, and the threads take them in turn. The first
-    /// subtree to hold the goal gives the answer, as in one piece; those
-    /// after it stop. The nodes counted are those of the search in one
-    /// piece.
-    pub(super) fn split(&mut self, start: &Board, root: &State, bound: u32) -> Step {
-        let threads = self.solver.threads;
-        let mut tasks = Vec::new();
-        let mut least = u32::MAX;
-        let nodes = self.nodes;
-        for depth in (2..).step_by(2) {
-            tasks.clear();
-            least = u32::MAX;
-            self.nodes = 0;
-            self.path.clear();
-            let mut state = root.clone();
-            let whole = self.cut(
-                &mut state,
-                0,
-                bound,
-                None,
-                prune::START,
-                depth,
-                &mut tasks,
-                &mut least,
-            );
-            if whole || tasks.len() >= TASKS_PER_THREAD * threads || depth >= bound {
-                break;
-            }
-        }
-        let inside = self.nodes;
-        self.nodes = nodes;
-        self.path.clear();
-        let (solver, pruner, spread, values, views, goal, options, halt) = (
-            self.solver,
-            self.pruner,
-            self.spread,
-            self.values,
-            self.views,
-            self.goal,
-            self.options,
-            self.halt,
-        );
-        let search = |task: &Task, i: usize, found: &AtomicUsize| {
-            if task.goal {
-                return Searched {
-                    step: Step::Found,
-                    nodes: 0,
-                    path: task.path.clone(),
-                };
-            }
-            let board = start.after(&task.path).expect("the path was played");
-            let mut state = State::new(solver, views, &board);
-            let mut search = Search {
-                solver,
-                pruner,
-                spread,
-                values,
-                views,
-                goal,
-                options,
-                path: task.path.clone(),
-                nodes: 0,
-                stop: Some((found, i)),
-                halt,
+    fn children(&self, node: &Node, bound: u32, over: &mut u32) -> Vec<(Move, Node, bool)> {
+        let spread = !self.spread.is_empty();
+        let (moves, count) = self.moves(node.state.blank, node.last, node.fsm);
+        let mut children = Vec::with_capacity(count);
+        for &(mv, target, next) in &moves[..count] {
+            let target = usize::from(target);
+            let mut state = node.state.clone();
+            // Each play keeps what its search reads: the subtree is
+            // searched as its bound is.
+            let (solver, values, views) = (self.solver, self.values, self.views);
+            let child = match spread {
+                true => state.child::<false, true, false, V>(
+                    solver,
+                    self.spread,
+                    values,
+                    views,
+                    target,
+                    &[0; V],
+                ),
+                false => state.child::<false, false, false, V>(
+                    solver,
+                    &[],
+                    values,
+                    views,
+                    target,
+                    &[0; V],
+                ),
             };
-            let g = task.path.len() as u32;
-            let fsm = search.pruner.after(&task.path);
-            let step = search.run(&mut state, g, bound, task.path.last().copied(), fsm);
-            Searched {
-                step,
-                nodes: search.nodes,
-                path: search.path,
+            let f = node.g + 1 + child.estimate;
+            if f > bound {
+                *over = (*over).min(f);
+                continue;
             }
-        };
-        let results = split::in_order(&tasks, threads, search, |searched| {
-            matches!(searched.step, Step::Found)
-        });
-        let mut done = 0;
-        for (task, result) in tasks.iter().zip(results) {
-            let Searched { step, nodes, path } =
-                result.expect("every subtree up to the first with the goal is searched");
-            done += nodes;
-            match step {
-                Step::Over(over) => least = least.min(over),
-                Step::Found => {
-                    self.nodes += task.before + done;
-                    self.path = path;
-                    return Step::Found;
-                }
-                Step::Changed => return Step::Changed,
-                Step::Halted => return Step::Halted,
-                Step::Spread | Step::Stopped => unreachable!("no subtree before the goal stops"),
-            }
+            match spread {
+                true => state.play::<V, true>(views, target, &child),
+                false => state.play::<V, false>(views, target, &child),
+            };
+            let goal = child.estimate == 0 && state.is(self.goal);
+            let child = Node {
+                state,
+                g: node.g + 1,
+                last: Some(mv),
+                fsm: next,
+            };
+            children.push((mv, child, goal));
         }
-        self.nodes += inside + done;
-        Step::Over(least)
+        children
     }
 
+    fn next_bound(&mut self, nodes: u64) -> Result<(), SolveError> {
+        let solver = self.solver;
+        if let Some((most, build, cost)) = &solver.near
+            && nodes >= *most
+        {
+            return Err(SolveError::TooFar {
+                shape: self.goal.shape(),
+                positions: nodes,
+                build: build.clone(),
+                cost,
+            });
+        }
+        if self.spread.is_empty()
+            && let Some(after) = solver.spread_after
+        {
+            if let Some(spread) = solver.spread.get() {
+                self.spread = spread;
+            } else if nodes >= after {
+                self.again();
+            }
+        }
+        if solver.prune_after.is_some_and(|after| nodes >= after) {
+            self.pruner = prune::pruner();
+        }
+        Ok(())
+    }
+
+    fn again_after(&self) -> u64 {
+        match self.spread.is_empty() {
+            true => self.solver.spread_after.unwrap_or(u64::MAX),
+            false => u64::MAX,
+        }
+    }
+
+    /// The same bound with the entries spread.
+    fn again(&mut self) {
+        let solver = self.solver;
+        self.spread = solver
+            .spread
+            .get_or_init(|| spread::spread(&solver.table, &solver.groups));
+    }
+}
+
+impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
     /// The moves a node may take, in the order of their letters, and how
     /// many: not back to where the blank came from (`last`), on the board,
     /// and not ending a redundant sequence. Each with the blank's new cell
@@ -265,104 +246,22 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         count
     }
 
-    /// Walks the first `depth` levels below `state` as [`Search::dfs`]
-    /// would, and lists the subtrees below them in `tasks`; `least` takes
-    /// the smallest value over the bound. Returns whether the goal was met
-    /// on the way (the last task then ends there).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn cut(
-        &mut self,
-        state: &mut State,
-        g: u32,
-        bound: u32,
-        last: Option<Move>,
-        fsm: u32,
-        depth: u32,
-        tasks: &mut Vec<Task>,
-        least: &mut u32,
-    ) -> bool {
-        if depth == 0 {
-            tasks.push(Task {
-                path: self.path.clone(),
-                before: self.nodes,
-                goal: false,
-            });
-            return false;
-        }
-        self.nodes += 1;
-        let (moves, count) = self.moves(state.blank, last, fsm);
-        for &(mv, target, next) in &moves[..count] {
-            let target = usize::from(target);
-            let child = state.child::<false, false, false, V>(
-                self.solver,
-                &[],
-                self.values,
-                self.views,
-                target,
-                &[0; V],
-            );
-            let f = g + 1 + child.estimate;
-            if f > bound {
-                *least = (*least).min(f);
-                continue;
-            }
-            let from = state.blank;
-            let undo = state.play::<V, false>(self.views, target, &child);
-            self.path.push(mv);
-            if child.estimate == 0 && state.is(self.goal) {
-                tasks.push(Task {
-                    path: self.path.clone(),
-                    before: self.nodes,
-                    goal: true,
-                });
-                return true;
-            }
-            if self.cut(state, g + 1, bound, Some(mv), next, depth - 1, tasks, least) {
-                return true;
-            }
-            self.path.pop();
-            state.unplay::<V, false>(self.views, from, &undo);
-        }
-        false
-    }
-
     /// Searches below `state`, which is within `bound` at depth `g` and not
     /// the goal. Each child is looked at before it is entered, so that a
     /// child over the bound costs no move and no call. With `AHEAD`, a
     /// node's children's entries are fetched before the first is looked at.
     /// With `BYTES`, every group's entries are in bytes.
     pub(super) fn dfs<const AHEAD: bool, const SPREAD: bool, const BYTES: bool>(
-        &mut self,
+        &self,
+        walk: &mut Walk<'_>,
         state: &mut State,
         g: u32,
         bound: u32,
         last: Option<Move>,
         fsm: u32,
     ) -> Step {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHANGE_CHECK) {
-            if self.solver.data_changed() {
-                return Step::Changed;
-            }
-            if self.halt.is_stopped() {
-                return Step::Halted;
-            }
-            if let Some((found, me)) = self.stop
-                && found.load(Ordering::Relaxed) < me
-            {
-                return Step::Stopped;
-            }
-            // A subtree of a split bound keeps to what the bound started
-            // with.
-            if !SPREAD
-                && self.stop.is_none()
-                && self
-                    .solver
-                    .spread_after
-                    .is_some_and(|after| self.nodes >= after)
-            {
-                return Step::Spread;
-            }
+        if let Err(step) = walk.enter() {
+            return step;
         }
         // The moves, as [`Search::moves`] lists them, in the same loop as
         // the asks for their entries: one loop end to foresee, not two.
@@ -405,15 +304,15 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
             }
             let from = state.blank;
             let undo = state.play::<V, SPREAD>(self.views, target, &child);
-            self.path.push(mv);
+            walk.path.push(mv);
             if child.estimate == 0 && state.is(self.goal) {
                 return Step::Found;
             }
-            match self.dfs::<AHEAD, SPREAD, BYTES>(state, g + 1, bound, Some(mv), next) {
+            match self.dfs::<AHEAD, SPREAD, BYTES>(walk, state, g + 1, bound, Some(mv), next) {
                 Step::Over(over) => least = least.min(over),
                 done => return done,
             }
-            self.path.pop();
+            walk.path.pop();
             state.unplay::<V, SPREAD>(self.views, from, &undo);
         }
         Step::Over(least)

@@ -29,29 +29,26 @@
 //! estimate, the first answer found has the fewest moves, and of those the
 //! smallest letters.
 //!
-//! # Every core
+//! # The search
 //!
-//! Once a budget's search tries [`PARALLEL_AFTER`] positions, each next
-//! budget is cut into subtrees at its first letters, in the order the
-//! search in one piece meets them, and the cores take them in turn. The
-//! first subtree to hold an answer gives it, as the search in one piece
-//! would; the subtrees after it stop. Answers and the positions counted
-//! (those of the search in one piece) do not depend on the threads.
+//! The budgets are raised and the search split over every core by the one
+//! driver both metrics share ([`crate::deepen`]); this module brings the
+//! letters, the estimates and the search below a position.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::answer::{Solution, SolveError};
 use crate::board::Board;
+use crate::deepen::{Deepen, Deepened, PARALLEL_AFTER, Step, Walk};
 use crate::mtm::pdb::MtmPdb;
 use crate::progress::Reporter;
 use crate::shape::{Move, SMALL_CELLS, Shape};
 use crate::stop::Stop;
 
-use self::cut::Node;
+use self::tree::Node;
 use self::walking::{Counts, Walking};
 
-mod cut;
+mod tree;
 mod walking;
 
 /// The two walking distances toward one goal.
@@ -370,104 +367,64 @@ impl MtmSearcher {
             cell_of[usize::from(tile)] = cell as u8;
         }
         let keys = estimate.keys(&cells, start.blank());
-        let mut nodes = 0;
+        let root = Node {
+            cells,
+            cell_of,
+            blank: start.blank(),
+            keys,
+            run: None,
+            budget: 0,
+        };
         let report = Reporter::start(self.shape);
+        let mut deepen = Deepen {
+            shape: self.shape,
+            metric: crate::Metric::Mtm,
+            // No answer is longer in this metric than in the single-tile
+            // one: a budget past the shape's diameter means wrong data.
+            most: self.shape.diameter_bound(),
+            threads: self.threads,
+            parallel_after: self.parallel_after,
+            limit: u64::MAX,
+            stop,
+            watch: self.watch.as_ref(),
+            report: report.as_ref(),
+            counted: 0,
+        };
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them.
-        for strong in [estimate.read, true] {
-            let (databases, limit) = match strong {
-                false => (&[][..], self.walking_alone),
-                true => match estimate.databases_until(stop) {
-                    Some(databases) => (databases, u64::MAX),
-                    None => return Err(SolveError::Stopped),
-                },
-            };
+        if !estimate.read && self.walking_alone > 0 {
+            deepen.limit = self.walking_alone;
             let mut search = Search {
                 neighbors: &self.neighbors,
                 estimate: &estimate,
-                databases,
+                databases: &[],
                 n: self.shape.cells(),
                 target,
-                path: Vec::new(),
-                nodes: 0,
-                limit,
-                stop: None,
-                halt: stop,
-                halted: false,
-                watch: self.watch.as_ref(),
-                changed: false,
+                root,
             };
-            let mut budget = search.bound(keys, &cell_of);
-            let root = Node {
-                cells,
-                cell_of,
-                blank: start.blank(),
-                keys,
-                run: None,
-                budget,
-            };
-            let mut last = 0;
-            loop {
-                if stop.is_stopped() {
-                    return Err(SolveError::Stopped);
-                }
-                // No answer is longer in this metric than in the single-tile
-                // one: a budget past the shape's diameter means wrong data.
-                if budget > self.shape.diameter_bound() {
-                    return Err(SolveError::TooDeep {
-                        shape: self.shape,
-                        bound: self.shape.diameter_bound(),
-                    });
-                }
-                let before = search.nodes;
-                if let Some(report) = &report {
-                    report.bound(budget, nodes + before);
-                }
-                let split = self.threads > 1 && limit == u64::MAX && last >= self.parallel_after;
-                let found = match split {
-                    true => search.split(&root, budget, self.threads),
-                    false => {
-                        let mut node = root;
-                        search.down(
-                            &mut node.cells,
-                            &mut node.cell_of,
-                            node.blank,
-                            node.keys,
-                            None,
-                            budget,
-                        )
-                    }
-                };
-                if search.halted {
-                    return Err(SolveError::Stopped);
-                }
-                // What a budget read from a file that changed is dropped.
-                if search.changed || self.watch.as_ref().is_some_and(crate::map::Watch::changed) {
-                    return Err(SolveError::Changed);
-                }
-                match found {
-                    Some(true) => {
-                        if let Some(report) = report {
-                            report.end(
-                                crate::Metric::Mtm.count_moves(&search.path) as u32,
-                                nodes + search.nodes,
-                            );
-                        }
-                        return Ok((Solution::Moves(search.path), nodes + search.nodes));
-                    }
-                    Some(false) => budget += 1,
-                    None => break,
-                }
-                last = search.nodes - before;
+            let budget = search.bound(keys, &cell_of);
+            match deepen.run(&mut search, budget)? {
+                Deepened::Found(moves, nodes) => return Ok((Solution::Moves(moves), nodes)),
+                Deepened::Limit(nodes) => deepen.counted = nodes,
             }
-            nodes += search.nodes;
+            deepen.limit = u64::MAX;
         }
-        // The pass with the databases has no limit: it ends above with an
-        // answer, a stop, a changed file or the diameter.
-        Err(SolveError::TooDeep {
-            shape: self.shape,
-            bound: self.shape.diameter_bound(),
-        })
+        let Some(databases) = estimate.databases_until(stop) else {
+            return Err(SolveError::Stopped);
+        };
+        let mut search = Search {
+            neighbors: &self.neighbors,
+            estimate: &estimate,
+            databases,
+            n: self.shape.cells(),
+            target,
+            root,
+        };
+        let budget = search.bound(keys, &cell_of);
+        match deepen.run(&mut search, budget)? {
+            Deepened::Found(moves, nodes) => Ok((Solution::Moves(moves), nodes)),
+            Deepened::Limit(_) => unreachable!("the search with the databases has no limit"),
+        }
     }
 
     /// The estimate toward `goal`, counted on first use.
@@ -496,35 +453,14 @@ const GROUP: usize = 5;
 /// Positions a search tries with the walking distances alone.
 const WALKING_ALONE: u64 = 1 << 20;
 
-/// The positions of a budget after which the next budget is searched on
-/// every core, by default: a budget tries a few times the positions of the
-/// one before, so threads start for budgets of tens of milliseconds.
-const PARALLEL_AFTER: u64 = 100_000;
-
-/// How often, in positions, a subtree's search looks whether an earlier
-/// subtree has found an answer.
-const STOP_CHECK: u64 = 1 << 12;
-
 struct Search<'a> {
     neighbors: &'a [[Option<u8>; 4]; SMALL_CELLS],
     estimate: &'a Estimate,
     databases: &'a [MtmPdb],
     n: usize,
     target: [u8; SMALL_CELLS],
-    path: Vec<Move>,
-    /// Positions tried, and how many may be.
-    nodes: u64,
-    limit: u64,
-    /// For a subtree of a budget cut up: the first subtree found to hold
-    /// an answer so far, and this one.
-    stop: Option<(&'a AtomicUsize, usize)>,
-    /// Asked from outside: the search ends as at its limit, `halted` set.
-    halt: &'a Stop,
-    halted: bool,
-    /// The file the databases are read from: a search over a file that
-    /// changed ends as at its limit, `changed` set.
-    watch: Option<&'a crate::map::Watch>,
-    changed: bool,
+    /// The start, with no budget.
+    root: Node,
 }
 
 impl Search<'_> {
@@ -576,40 +512,26 @@ impl Search<'_> {
         Some(mirrored)
     }
 
-    /// Whether an answer of at most `budget` more moves (a letter the way
-    /// of `run` being no new move) starts at `cells`, its letters then
-    /// pushed on the path; `None` once the search has tried as many
-    /// positions as it may.
+    /// Searches for an answer of at most `budget` more moves (a letter the
+    /// way of `run` being no new move) from `cells`, its letters then
+    /// pushed on the walk's path; [`Step::Over`] (of no bound: the tree's
+    /// says which) if there is none.
+    #[allow(clippy::too_many_arguments)]
     fn down(
-        &mut self,
+        &self,
+        walk: &mut Walk<'_>,
         cells: &mut [u8; SMALL_CELLS],
         cell_of: &mut [u8; SMALL_CELLS],
         blank: usize,
         keys: Keys,
         run: Option<Move>,
         budget: u32,
-    ) -> Option<bool> {
+    ) -> Step {
         if *cells == self.target {
-            return Some(true);
+            return Step::Found;
         }
-        self.nodes += 1;
-        if self.nodes > self.limit {
-            return None;
-        }
-        if self.nodes.is_multiple_of(STOP_CHECK) {
-            if self.halt.is_stopped() {
-                self.halted = true;
-                return None;
-            }
-            if self.watch.is_some_and(crate::map::Watch::changed) {
-                self.changed = true;
-                return None;
-            }
-            if let Some((found, mine)) = self.stop
-                && found.load(Ordering::Relaxed) < mine
-            {
-                return None;
-            }
+        if let Err(step) = walk.enter() {
+            return step;
         }
         let (steps, count) = self.steps(blank, run, budget);
         for &(mv, next, left) in &steps[..count] {
@@ -618,23 +540,20 @@ impl Search<'_> {
             cells.swap(blank, next);
             cell_of[usize::from(tile)] = blank as u8;
             cell_of[0] = next as u8;
-            let mut found = Some(false);
             if self.within(cells, cell_of, next, keys, mv, left) {
-                self.path.push(mv);
-                found = self.down(cells, cell_of, next, keys, Some(mv), left);
-                if found != Some(true) {
-                    self.path.pop();
+                walk.path.push(mv);
+                match self.down(walk, cells, cell_of, next, keys, Some(mv), left) {
+                    Step::Found => return Step::Found,
+                    Step::Over(_) => {}
+                    step => return step,
                 }
-            }
-            if found == Some(true) {
-                return found;
+                walk.path.pop();
             }
             cells.swap(blank, next);
             cell_of[usize::from(tile)] = next as u8;
             cell_of[0] = blank as u8;
-            found?;
         }
-        Some(false)
+        Step::Over(u32::MAX)
     }
 
     /// The letters the blank on `blank` may take next, in order, each with

@@ -1,0 +1,386 @@
+//! IDA*, the one driver both metrics search with: the bound raised from
+//! the estimate until a path fits under it, the checks a search makes as
+//! it goes (a [`Stop`] asked, a changed file, a node limit, the shape's
+//! diameter), word of each bound ([`crate::progress`]), and a long bound
+//! split into subtrees searched on every core ([`crate::split`]).
+//!
+//! What a metric brings is a [`Tree`]: its nodes, a node's children in
+//! the order of their letters, and the depth-first search below a node,
+//! where its moves and its heuristic are compiled in (no call through a
+//! pointer a node). The single-tile metric's tree is in [`crate::ida`], the
+//! multi-tile metric's in [`crate::mtm`].
+//!
+//! # Every core
+//!
+//! Once a bound's search passes `parallel_after` nodes, each next bound is
+//! cut into subtrees at its first letters, in the order the search in one
+//! piece meets them, and the cores take them in turn. The first subtree to
+//! hold an answer gives it, as the search in one piece would; the subtrees
+//! after it stop. Answers and the nodes counted (those of the search in
+//! one piece) do not depend on the threads.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::answer::SolveError;
+use crate::map::Watch;
+use crate::metric::Metric;
+use crate::progress::Reporter;
+use crate::shape::{Move, Shape};
+use crate::split;
+use crate::stop::Stop;
+
+/// Nodes between two looks at the asks to end a search: a stop, a changed
+/// file, an earlier subtree's answer, the node limit.
+const CHECK: u64 = 1 << 14;
+
+/// The nodes of a bound after which the next bound is searched on every
+/// core, by default. A bound takes a few times the nodes of the one before,
+/// so threads start for bounds of tens of milliseconds or more.
+pub(crate) const PARALLEL_AFTER: u64 = 100_000;
+
+/// The subtrees a bound is split into, at least, for each thread.
+const TASKS_PER_THREAD: usize = 32;
+
+/// How the search below a node ended.
+pub(crate) enum Step {
+    /// The goal, on the walk's path.
+    Found,
+    /// Every path went over the bound; the smallest bound that lets one
+    /// more in.
+    Over(u32),
+    /// A mapped file under the heuristic changed.
+    Changed,
+    /// Asked to stop ([`Stop`]).
+    Halted,
+    /// A subtree of a split bound after one that holds an answer.
+    Passed,
+    /// The search passed its node limit.
+    Limit,
+    /// The search passed the nodes after which its tree searches the
+    /// bound again, otherwise ([`Tree::again`]).
+    Again,
+}
+
+/// What the search below a bound counts and is asked: the path to the
+/// node searched, the nodes, and what ends it.
+pub(crate) struct Walk<'a> {
+    pub(crate) path: Vec<Move>,
+    pub(crate) nodes: u64,
+    limit: u64,
+    again_after: u64,
+    /// For a subtree of a split bound: the first subtree found to hold an
+    /// answer so far, and this one.
+    first: Option<(&'a AtomicUsize, usize)>,
+    halt: &'a Stop,
+    watch: Option<&'a Watch>,
+}
+
+impl Walk<'_> {
+    /// Counts a node; every [`CHECK`] nodes, the step to end the search
+    /// with, if it is asked to end.
+    #[inline(always)]
+    pub(crate) fn enter(&mut self) -> Result<(), Step> {
+        self.nodes += 1;
+        match self.nodes.is_multiple_of(CHECK) {
+            true => self.check(),
+            false => Ok(()),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check(&self) -> Result<(), Step> {
+        if self.nodes > self.limit {
+            return Err(Step::Limit);
+        }
+        if self.watch.is_some_and(Watch::changed) {
+            return Err(Step::Changed);
+        }
+        if self.halt.is_stopped() {
+            return Err(Step::Halted);
+        }
+        if let Some((first, mine)) = self.first {
+            if first.load(Ordering::Relaxed) < mine {
+                return Err(Step::Passed);
+            }
+        } else if self.nodes >= self.again_after {
+            // A subtree keeps to what its bound started with.
+            return Err(Step::Again);
+        }
+        Ok(())
+    }
+}
+
+/// A metric's search: its nodes and how it walks them.
+pub(crate) trait Tree: Sync {
+    /// A node with all its search goes on from: the board, how the
+    /// heuristic sees it, the last letter.
+    type Node: Clone + Send + Sync;
+
+    /// The start, searched within `bound`.
+    fn root(&self, bound: u32) -> Self::Node;
+
+    /// Whether `node` is the goal.
+    fn is_goal(&self, node: &Self::Node) -> bool;
+
+    /// Searches below `node` (not the goal) within `bound`, pushing the
+    /// letters to the goal on `walk`'s path if it finds it, entering each
+    /// node with [`Walk::enter`].
+    fn down(&self, walk: &mut Walk<'_>, node: &mut Self::Node, bound: u32) -> Step;
+
+    /// The children of `node` that [`Tree::down`] would enter within
+    /// `bound`, in its order: each with its letter and whether it is the
+    /// goal. `over` takes the smallest bound that would let in one more.
+    fn children(
+        &self,
+        node: &Self::Node,
+        bound: u32,
+        over: &mut u32,
+    ) -> Vec<(Move, Self::Node, bool)>;
+
+    /// Before each bound, `nodes` searched so far: what the search may
+    /// change for the next bound, or the error that ends it.
+    fn next_bound(&mut self, nodes: u64) -> Result<(), SolveError> {
+        let _ = nodes;
+        Ok(())
+    }
+
+    /// The nodes after which the search ends a bound with [`Step::Again`].
+    fn again_after(&self) -> u64 {
+        u64::MAX
+    }
+
+    /// Readies the search of the bound again, from the start.
+    fn again(&mut self) {}
+}
+
+/// How a search deepens, and what it is told and checks as it goes.
+pub(crate) struct Deepen<'a> {
+    pub(crate) shape: Shape,
+    pub(crate) metric: Metric,
+    /// The largest bound searched: past it the heuristic's data is wrong.
+    pub(crate) most: u32,
+    pub(crate) threads: usize,
+    /// The nodes of a bound after which the next is split.
+    pub(crate) parallel_after: u64,
+    /// The nodes after which the search ends with [`Deepened::Limit`].
+    pub(crate) limit: u64,
+    pub(crate) stop: &'a Stop,
+    pub(crate) watch: Option<&'a Watch>,
+    pub(crate) report: Option<&'a Reporter>,
+    /// The nodes an earlier search of the same board counted.
+    pub(crate) counted: u64,
+}
+
+/// How a deepening search ended without an error.
+pub(crate) enum Deepened {
+    /// The letters of the answer, and the nodes searched.
+    Found(Vec<Move>, u64),
+    /// At the node limit, after these nodes.
+    Limit(u64),
+}
+
+/// A subtree of a split bound: the path to it, its node, and the nodes the
+/// search in one piece expands before it.
+struct Task<N> {
+    path: Vec<Move>,
+    node: N,
+    before: u64,
+    /// Whether the node is the goal.
+    goal: bool,
+}
+
+impl Deepen<'_> {
+    /// Searches `tree` from `bound` up until a path reaches the goal.
+    pub(crate) fn run<T: Tree>(
+        &self,
+        tree: &mut T,
+        mut bound: u32,
+    ) -> Result<Deepened, SolveError> {
+        let mut walk = Walk {
+            path: Vec::new(),
+            nodes: 0,
+            limit: self.limit,
+            again_after: u64::MAX,
+            first: None,
+            halt: self.stop,
+            watch: self.watch,
+        };
+        if tree.is_goal(&tree.root(bound)) {
+            return Ok(self.found(walk));
+        }
+        // The nodes of the last bound.
+        let mut last = 0;
+        loop {
+            if self.stop.is_stopped() {
+                return Err(SolveError::Stopped);
+            }
+            if bound > self.most {
+                return Err(SolveError::TooDeep {
+                    shape: self.shape,
+                    bound: self.most,
+                });
+            }
+            tree.next_bound(walk.nodes)?;
+            walk.again_after = tree.again_after();
+            let before = walk.nodes;
+            if let Some(report) = self.report {
+                report.bound(bound, self.counted + before);
+            }
+            // Each bound takes some times the nodes of the one before.
+            let split = self.threads > 1 && self.limit == u64::MAX && last >= self.parallel_after;
+            let step = match split {
+                true => self.split(&*tree, &mut walk, bound),
+                false => tree.down(&mut walk, &mut tree.root(bound), bound),
+            };
+            // What a bound read from a file that changed is dropped.
+            if self.watch.is_some_and(Watch::changed) {
+                return Err(SolveError::Changed);
+            }
+            match step {
+                Step::Found => return Ok(self.found(walk)),
+                Step::Over(next) => {
+                    bound = next;
+                    last = walk.nodes - before;
+                }
+                Step::Changed => return Err(SolveError::Changed),
+                Step::Halted => return Err(SolveError::Stopped),
+                Step::Limit => return Ok(Deepened::Limit(walk.nodes)),
+                // The same bound again, from the start.
+                Step::Again => {
+                    walk.path.clear();
+                    walk.nodes = before;
+                    tree.again();
+                }
+                Step::Passed => unreachable!("only a subtree of a split bound is passed"),
+            }
+        }
+    }
+
+    fn found(&self, walk: Walk<'_>) -> Deepened {
+        let nodes = self.counted + walk.nodes;
+        if let Some(report) = self.report {
+            report.end(self.metric.count_moves(&walk.path) as u32, nodes);
+        }
+        Deepened::Found(walk.path, nodes)
+    }
+
+    /// Searches `bound` as [`Tree::down`] does from the root, on every
+    /// thread: the first letters cut it into subtrees, which the threads
+    /// take in turn.
+    fn split<T: Tree>(&self, tree: &T, walk: &mut Walk<'_>, bound: u32) -> Step {
+        let mut tasks = Vec::new();
+        let mut over = u32::MAX;
+        let nodes = walk.nodes;
+        for depth in (2..).step_by(2) {
+            tasks.clear();
+            over = u32::MAX;
+            walk.nodes = 0;
+            walk.path.clear();
+            let whole = cut(
+                tree,
+                walk,
+                &tree.root(bound),
+                bound,
+                depth,
+                &mut tasks,
+                &mut over,
+            );
+            // No task: no path within the bound is `depth` letters long,
+            // and the cut has walked the whole search.
+            if whole
+                || tasks.is_empty()
+                || tasks.len() >= TASKS_PER_THREAD * self.threads
+                || depth >= bound as usize
+            {
+                break;
+            }
+        }
+        let inside = walk.nodes;
+        walk.nodes = nodes;
+        walk.path.clear();
+        let (halt, watch) = (walk.halt, walk.watch);
+        let search = |task: &Task<T::Node>, i: usize, first: &AtomicUsize| {
+            if task.goal {
+                return (Step::Found, 0, task.path.clone());
+            }
+            let mut walk = Walk {
+                path: task.path.clone(),
+                nodes: 0,
+                limit: u64::MAX,
+                again_after: u64::MAX,
+                first: Some((first, i)),
+                halt,
+                watch,
+            };
+            let step = tree.down(&mut walk, &mut task.node.clone(), bound);
+            (step, walk.nodes, walk.path)
+        };
+        let results = split::in_order(&tasks, self.threads, search, |(step, _, _)| {
+            matches!(step, Step::Found)
+        });
+        let mut done = 0;
+        for (task, result) in tasks.iter().zip(results) {
+            let (step, nodes, path) =
+                result.expect("every subtree up to the first with an answer is searched");
+            done += nodes;
+            match step {
+                Step::Over(next) => over = over.min(next),
+                Step::Found => {
+                    walk.nodes += task.before + done;
+                    walk.path = path;
+                    return Step::Found;
+                }
+                Step::Changed | Step::Halted => return step,
+                // A subtree has no limit and no second start, and none
+                // before the first with an answer is passed.
+                Step::Passed | Step::Limit | Step::Again => {
+                    unreachable!("no subtree before the first with an answer stops")
+                }
+            }
+        }
+        walk.nodes += inside + done;
+        Step::Over(over)
+    }
+}
+
+/// Walks `node` as [`Tree::down`] does, but hands each node `depth` letters
+/// in to `tasks` instead of searching it, with the nodes expanded before
+/// it; `true` if the goal is met first (the last task then holds it).
+fn cut<T: Tree>(
+    tree: &T,
+    walk: &mut Walk<'_>,
+    node: &T::Node,
+    bound: u32,
+    depth: usize,
+    tasks: &mut Vec<Task<T::Node>>,
+    over: &mut u32,
+) -> bool {
+    if walk.path.len() == depth {
+        tasks.push(Task {
+            path: walk.path.clone(),
+            node: node.clone(),
+            before: walk.nodes,
+            goal: false,
+        });
+        return false;
+    }
+    walk.nodes += 1;
+    for (mv, child, goal) in tree.children(node, bound, over) {
+        walk.path.push(mv);
+        if goal {
+            tasks.push(Task {
+                path: walk.path.clone(),
+                node: child,
+                before: walk.nodes,
+                goal: true,
+            });
+            return true;
+        }
+        if cut(tree, walk, &child, bound, depth, tasks, over) {
+            return true;
+        }
+        walk.path.pop();
+    }
+    false
+}
