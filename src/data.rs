@@ -231,6 +231,9 @@ pub struct DataFile {
     pub blank: Option<usize>,
     /// The databases' group sizes; `None` for a table.
     pub sizes: Option<Vec<usize>>,
+    /// Whether it is one of the compact 4x4 databases built into the
+    /// program ([`DataFile::builtin_databases`]).
+    built_in: bool,
 }
 
 impl DataFile {
@@ -242,7 +245,26 @@ impl DataFile {
             metric,
             blank,
             sizes: None,
+            built_in: false,
         }
+    }
+
+    /// The compact 4x4 databases built into the program toward the goal
+    /// with the blank at `blank` (0, 1 or 5): the groups of
+    /// [`builtin_groups`], in nibbles, compressed, kept in `generated/`.
+    pub fn builtin_databases(blank: usize) -> DataFile {
+        DataFile {
+            shape: Shape::FIFTEEN,
+            metric: Metric::Stm,
+            blank: Some(blank),
+            sizes: Some(builtin_groups(blank).iter().map(Vec::len).collect()),
+            built_in: true,
+        }
+    }
+
+    /// Whether it is one of the compact databases built into the program.
+    pub fn is_builtin_databases(&self) -> bool {
+        self.built_in
     }
 
     /// The pattern databases of groups of `sizes` that serve `shape`'s goals
@@ -253,6 +275,7 @@ impl DataFile {
             metric,
             blank: Some(blank),
             sizes: Some(sizes.to_vec()),
+            built_in: false,
         }
     }
 
@@ -278,6 +301,9 @@ impl DataFile {
             Metric::Mtm => "-mtm",
         };
         let shape = self.shape;
+        if self.built_in {
+            return builtin_pdb_file(shape, self.blank.unwrap_or(0));
+        }
         match (&self.sizes, self.blank) {
             (None, None) => format!("{shape}{metric}.table"),
             (None, Some(blank)) => format!("{shape}{metric}-blank{blank}.table"),
@@ -306,6 +332,13 @@ impl DataFile {
     /// The command that makes the file into `out`, else into the usual data
     /// folder.
     pub fn command_to(&self, out: Option<&Path>) -> String {
+        if self.built_in {
+            let out = out.map(|out| format!(" --out {}", out.display()));
+            return format!(
+                "cargo run --release --bin eight-gen --{}",
+                out.unwrap_or_default()
+            );
+        }
         let mut command = String::from("eight-gen");
         if self.metric == Metric::Mtm {
             command += " --metric mtm";

@@ -356,9 +356,10 @@ fn proofs_of_a_folder_that_cannot_be_written_are_kept_in_the_cache() {
     assert!(err.contains("proving"), "{err}");
 }
 
-/// The library makes and places a data file as `eight-gen` does: the same
-/// bytes, for a table and for pattern databases whose symmetry class is
-/// another shape's, with its progress told.
+/// The command a data file names makes that file under its name, the bytes
+/// the library makes and places (`eight-gen` makes every file through
+/// `generate::make`): for a table and for pattern databases whose symmetry
+/// class is another shape's, with its progress told.
 #[test]
 fn the_library_makes_each_file_as_the_generator_does() {
     use eight::Metric;

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir, DataFile, Method};
-use eight::generate::{self, Codec, GoalDone, Layer, PatternDb};
+use eight::generate;
 use eight::{Board, Metric, Shape, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
 /// One file to make: what it holds, where it goes, and the command that
 /// makes it.
 struct Target {
-    what: What,
+    file: DataFile,
     path: PathBuf,
     command: String,
     /// Data-folder data, proven before its first use, not committed.
@@ -47,29 +47,8 @@ struct Target {
 impl Target {
     /// Whether `eight` trusts the file on a recorded proof.
     fn proof_recorded(&self) -> bool {
-        let shape = match &self.what {
-            What::Table { shape, .. } | What::JumpTable { shape, .. } => *shape,
-            What::Databases { goal, .. } | What::JumpDatabases { goal, .. } => goal.shape(),
-        };
-        self.data_folder && data::proof_recorded(shape)
+        self.data_folder && data::proof_recorded(self.file.shape)
     }
-}
-
-/// What a file holds.
-enum What {
-    /// A table of next moves toward the goals with these blank cells.
-    Table { shape: Shape, blanks: Vec<usize> },
-    /// A table of next jumps of the multi-tile metric.
-    JumpTable { shape: Shape, blanks: Vec<usize> },
-    /// Pattern databases of the multi-tile metric toward `goal`, of the
-    /// tiles in order in groups of `sizes`.
-    JumpDatabases { goal: Board, sizes: Vec<usize> },
-    /// Pattern databases of these groups toward `goal`, stored so.
-    Databases {
-        goal: Board,
-        groups: Vec<Vec<u8>>,
-        codec: Codec,
-    },
 }
 
 use crate::args::say;
@@ -137,14 +116,10 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             Shape::all()
                 .filter(|&shape| data::is_builtin(shape))
                 .map(|shape| {
-                    let blanks = (0..shape.cells()).collect();
-                    let what = match metric {
-                        Metric::Stm => What::Table { shape, blanks },
-                        Metric::Mtm => What::JumpTable { shape, blanks },
-                    };
+                    let file = DataFile::table(shape, metric, None);
                     Target {
-                        what,
-                        path: dir.join(DataFile::table(shape, metric, None).name()),
+                        path: dir.join(file.name()),
+                        file,
                         command: command.clone(),
                         data_folder: false,
                     }
@@ -152,15 +127,14 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                 .collect::<Vec<_>>()
         });
         // Compact 4x4 databases for the goals of each symmetry class.
-        let databases = [0, 1, 5].into_iter().map(|blank| Target {
-            what: What::Databases {
-                goal: Board::canonical(Shape::FIFTEEN, blank),
-                groups: data::builtin_groups(blank),
-                codec: Codec::ZstdNibbles,
-            },
-            path: dir.join(data::builtin_pdb_file(Shape::FIFTEEN, blank)),
-            command: command.clone(),
-            data_folder: false,
+        let databases = [0, 1, 5].into_iter().map(|blank| {
+            let file = DataFile::builtin_databases(blank);
+            Target {
+                path: dir.join(file.name()),
+                file,
+                command: command.clone(),
+                data_folder: false,
+            }
         });
         return Ok(tables.chain(databases.filter(|_| stm)).collect());
     };
@@ -204,12 +178,9 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                 .map(|blank| {
                     let file = DataFile::databases(shape, Metric::Mtm, &sizes, blank);
                     Target {
-                        what: What::JumpDatabases {
-                            goal: Board::canonical(shape, blank),
-                            sizes: sizes.clone(),
-                        },
                         path: dir.join(file.name()),
                         command: file.command_to(out),
+                        file,
                         data_folder: true,
                     }
                 })
@@ -217,7 +188,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         }
         return Ok(match builtin {
             true => vec![Target {
-                what: What::JumpTable { shape, blanks },
+                file: DataFile::table(shape, Metric::Mtm, None),
                 path: dir.join(DataFile::table(shape, Metric::Mtm, None).name()),
                 command: format!(
                     "cargo run --release --bin eight-gen --{metric_flag} --shape {shape}{flag}"
@@ -229,12 +200,9 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
                 .map(|blank| {
                     let file = DataFile::table(shape, Metric::Mtm, Some(blank));
                     Target {
-                        what: What::JumpTable {
-                            shape,
-                            blanks: vec![blank],
-                        },
                         path: dir.join(file.name()),
                         command: file.command_to(out),
+                        file,
                         data_folder: true,
                     }
                 })
@@ -243,7 +211,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     }
     if builtin {
         return Ok(vec![Target {
-            what: What::Table { shape, blanks },
+            file: DataFile::table(shape, Metric::Stm, None),
             path: dir.join(DataFile::table(shape, Metric::Stm, None).name()),
             command: format!("cargo run --release --bin eight-gen -- --shape {shape}{flag}"),
             data_folder: false,
@@ -255,12 +223,9 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             .map(|blank| {
                 let file = DataFile::table(shape, Metric::Stm, Some(blank));
                 Target {
-                    what: What::Table {
-                        shape,
-                        blanks: vec![blank],
-                    },
                     path: dir.join(file.name()),
                     command: file.command_to(out),
+                    file,
                     data_folder: true,
                 }
             })
@@ -283,23 +248,18 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         .collect();
     reps.sort_unstable();
     reps.dedup_by_key(|(rep, _)| *rep);
-    reps.into_iter()
-        .map(|(rep, blank)| {
-            let goal = Board::canonical(db_shape, rep);
+    Ok(reps
+        .into_iter()
+        .map(|(_, blank)| {
             let file = DataFile::databases(shape, Metric::Stm, &sizes, blank);
-            Ok(Target {
-                what: What::Databases {
-                    goal,
-                    groups: generate::partition(&goal, &sizes)
-                        .map_err(|e| anyhow!("--partition: {e}"))?,
-                    codec: Codec::Raw8,
-                },
+            Target {
                 path: dir.join(file.name()),
                 command: file.command_to(out),
+                file,
                 data_folder: true,
-            })
+            }
         })
-        .collect()
+        .collect())
 }
 
 /// The folder of the data built into `eight`, `generated/` of its source
@@ -359,134 +319,47 @@ fn available_memory() -> u64 {
         .unwrap_or(64 << 30)
 }
 
-/// Makes one file's bytes, its progress shown under its file's name.
+/// Makes one file's bytes as the library makes them, its progress shown
+/// under its file's name: a bar for each part (the boards of a table, or
+/// each database's placements).
 fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
     let name = target
         .path
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    match &target.what {
-        What::Table { shape, blanks } => Ok(make_table(args, &name, *shape, blanks)),
-        What::JumpTable { shape, blanks } => Ok(make_jump_table(args, &name, *shape, blanks)),
-        What::JumpDatabases { goal, sizes } => {
-            let progress = bar(
-                args,
-                sizes.len() as u64,
-                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} databases",
-            );
-            progress.set_prefix(name.clone());
-            let bytes = generate::generate_mtm_databases(goal, sizes, |done, _| {
-                progress.set_position(done as u64)
-            });
-            progress.finish_and_clear();
-            Ok(bytes)
+    // Tables of up to 9 cells take well under a second: no bar.
+    let shown = !args.quiet && (target.file.sizes.is_some() || target.file.shape.cells() > 9);
+    let mut bar: Option<(String, ProgressBar)> = None;
+    let made = generate::make(&target.file, |step| {
+        if !shown {
+            return;
         }
-        What::Databases {
-            goal,
-            groups,
-            codec,
-        } => make_databases(args, &name, goal, groups, *codec),
-    }
-}
-
-fn bar(args: &Args, len: u64, template: &str) -> ProgressBar {
-    let bar = match args.quiet {
-        true => ProgressBar::hidden(),
-        false => ProgressBar::new(len),
-    };
-    bar.set_style(ProgressStyle::with_template(template).expect("the template is valid"));
-    bar
-}
-
-/// Makes a table of next moves.
-fn make_table(args: &Args, name: &str, shape: Shape, blanks: &[usize]) -> Vec<u8> {
-    let large = shape.cells() > 9;
-    let progress = match large {
-        true => bar(
-            args,
-            generate::entries(shape),
-            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} boards {msg}",
-        ),
-        false => ProgressBar::hidden(),
-    };
-    let bytes = generate::generate(
-        shape,
-        blanks,
-        |layer: Option<&Layer>, done: Option<&GoalDone>| {
-            if let Some(layer) = layer {
-                progress.set_prefix(name.to_string());
-                progress.set_position(layer.reached);
-                progress.set_message(format!("depth {}", layer.depth));
+        if bar.as_ref().is_none_or(|(part, _)| part != step.part) {
+            if let Some((_, done)) = bar.take() {
+                done.finish();
             }
-            if let Some(done) = done
-                && !args.quiet
-                && !large
-            {
-                say(&format!(
-                    "{shape} goal {}: {} boards, longest answer {} moves",
-                    done.goal, done.boards, done.max_depth
-                ));
-            }
-        },
-    );
-    progress.finish_and_clear();
-    bytes
-}
-
-/// Makes a table of next jumps of the multi-tile metric.
-fn make_jump_table(args: &Args, name: &str, shape: Shape, blanks: &[usize]) -> Vec<u8> {
-    let progress = match shape.cells() > 9 {
-        true => bar(
-            args,
-            generate::entries(shape),
-            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} boards {msg}",
-        ),
-        false => ProgressBar::hidden(),
-    };
-    let mut reached = 0;
-    let bytes = generate::generate_mtm(shape, blanks, |blank, depth, boards| {
-        reached = match depth {
-            0 => boards,
-            _ => reached + boards,
-        };
-        progress.set_prefix(format!("{name}: blank {blank}"));
-        progress.set_position(reached);
-        progress.set_message(format!("depth {depth}"));
-    });
-    progress.finish_and_clear();
-    bytes
-}
-
-/// Builds pattern databases, group by group, with a progress bar each.
-fn make_databases(
-    args: &Args,
-    name: &str,
-    goal: &Board,
-    groups: &[Vec<u8>],
-    codec: Codec,
-) -> Result<Vec<u8>> {
-    let shape = goal.shape();
-    let dbs: Vec<PatternDb> = groups
-        .iter()
-        .map(|tiles| {
-            let progress = bar(
-                args,
-                generate::placements(shape.cells(), tiles.len()),
-                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} placements {msg}",
+            let new = ProgressBar::new(step.total);
+            new.set_style(
+                ProgressStyle::with_template(
+                    "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}",
+                )
+                .expect("the template is valid"),
             );
-            progress.set_prefix(format!("{name}: tiles {tiles:?}"));
-            let db = PatternDb::generate(goal, tiles, |done| {
-                progress.set_position(done.reached);
-                progress.set_message(format!("depth {}", done.depth));
-            });
-            progress.finish();
-            db
-        })
-        .collect();
-    let mut bytes = Vec::new();
-    generate::write_databases(goal, &dbs, codec, &mut bytes)?;
-    Ok(bytes)
+            new.set_prefix(format!("{name}: {}", step.part));
+            bar = Some((step.part.to_string(), new));
+        }
+        if let Some((_, bar)) = &bar {
+            bar.set_position(step.done);
+            if let Some(depth) = step.depth {
+                bar.set_message(format!("depth {depth}"));
+            }
+        }
+    });
+    if let Some((_, bar)) = bar {
+        bar.finish_and_clear();
+    }
+    made.map_err(|e| anyhow!("--partition: {e}"))
 }
 
 /// Compares a fresh generation with the file at `path` (and proves a fresh

@@ -7,7 +7,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
-use crate::data::{DataFile, database_blank, database_shape};
+use crate::data::{DataFile, builtin_groups, database_blank, database_shape};
 use crate::file::Codec;
 use crate::metric::Metric;
 use crate::pdb::{PartitionError, PatternDb, partition};
@@ -23,6 +23,8 @@ pub struct Step<'a> {
     pub done: u64,
     /// Steps in all.
     pub total: u64,
+    /// The depth of the breadth-first search reached, if it has one.
+    pub depth: Option<u32>,
 }
 
 /// Makes `file` as `eight-gen` does (the same bytes), `progress` told how
@@ -71,6 +73,7 @@ pub fn make_until(
                         part: "boards",
                         done: layer.reached,
                         total,
+                        depth: Some(layer.depth),
                     });
                 }
             },
@@ -90,6 +93,7 @@ pub fn make_until(
                         part: "boards",
                         done: reached,
                         total,
+                        depth: Some(depth as u32),
                     });
                 },
                 stop,
@@ -100,7 +104,10 @@ pub fn make_until(
             // than columns.
             let blank = blanks[0];
             let goal = Board::canonical(database_shape(shape), database_blank(shape, blank));
-            let groups = partition(&goal, sizes)?;
+            let (groups, codec) = match file.is_builtin_databases() {
+                true => (builtin_groups(blank), Codec::ZstdNibbles),
+                false => (partition(&goal, sizes)?, Codec::Raw8),
+            };
             let mut dbs: Vec<PatternDb> = Vec::with_capacity(groups.len());
             for tiles in &groups {
                 let part = format!("tiles {tiles:?}");
@@ -112,6 +119,7 @@ pub fn make_until(
                             part: &part,
                             done: done.reached,
                             total: done.placements,
+                            depth: Some(done.depth),
                         })
                     },
                     stop,
@@ -122,7 +130,7 @@ pub fn make_until(
                 }
             }
             let mut bytes = Vec::new();
-            crate::pdb::write(&goal, &dbs, Codec::Raw8, &mut bytes)
+            crate::pdb::write(&goal, &dbs, codec, &mut bytes)
                 .expect("writing into memory does not fail");
             Ok(Some(bytes))
         }
@@ -138,6 +146,7 @@ pub fn make_until(
                         part: "databases",
                         done: done as u64,
                         total: count,
+                        depth: None,
                     })
                 },
                 stop,
