@@ -372,7 +372,13 @@ impl DataFile {
             (Metric::Mtm, Method::Table, _) => "1.5 to 3 minutes and 0.5 GB of memory",
             // 4x4 7-7-1: 206 s and 2.0 GB; 2x7: 9.5 s; 3x5: 12.8 s.
             (Metric::Mtm, Method::Search, 16) => "about 3.5 minutes and 2 GB of memory",
-            (Metric::Mtm, Method::Search, _) => "about 10 to 15 s",
+            (Metric::Mtm, Method::Search, ..=15) => "about 10 to 15 s",
+            // 3x6 5-5-5-2: 4.7 s; 4x5 5-5-5-4: 10.2 s and 170 MB; 2x11
+            // 5-5-5-5-1: 50 s and 0.4 GB; 4x6 5-5-5-5-3: 50 s and 0.8 GB;
+            // 5x5 5-5-5-5-4: 68 s and 1.0 GB.
+            (Metric::Mtm, Method::Search, ..=21) => "under 30 s",
+            (Metric::Mtm, Method::Search, ..=24) => "about a minute and 0.8 GB of memory",
+            (Metric::Mtm, Method::Search, _) => "about 70 s and 1 GB of memory",
             // 3x7 6-7-7: 11.6 min beside other work, 3.5 GB; 4x5 7-7-5: 4.1 min
             // and 2.3 GB; 2x10 6-6-7 as 4x5 6-6-7: 2.8 min and 2.0 GB; 2x11
             // 5-5-5-6: 21 s and 0.3 GB; 4x6 5-6-6-6: 92 s and 1.0 GB; 5x5
@@ -479,6 +485,8 @@ pub fn default_partition(shape: Shape, metric: Metric) -> Vec<usize> {
             tiles,
             match shape.cells() {
                 16 => 7,
+                // Seven items of 25 cells are 2.4 billion placements a group.
+                17.. => 5,
                 _ => 6,
             },
         ),

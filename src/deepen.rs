@@ -154,6 +154,16 @@ pub(crate) trait Tree: Sync {
     fn again(&mut self) {}
 }
 
+/// For a heuristic made at start, too weak for far boards: the nodes after
+/// which a search gives up with [`SolveError::TooFar`], and the command
+/// that makes data for every board, with what it costs.
+#[derive(Clone, Debug)]
+pub(crate) struct Near {
+    pub(crate) nodes: u64,
+    pub(crate) build: String,
+    pub(crate) cost: &'static str,
+}
+
 /// How a search deepens, and what it is told and checks as it goes.
 pub(crate) struct Deepen<'a> {
     pub(crate) shape: Shape,
@@ -170,6 +180,8 @@ pub(crate) struct Deepen<'a> {
     pub(crate) report: Option<&'a Reporter>,
     /// The nodes an earlier search of the same board counted.
     pub(crate) counted: u64,
+    /// Where a bound starts only below some nodes, if it does.
+    pub(crate) near: Option<&'a Near>,
 }
 
 /// How a deepening search ended without an error.
@@ -219,6 +231,17 @@ impl Deepen<'_> {
                 return Err(SolveError::TooDeep {
                     shape: self.shape,
                     bound: self.most,
+                });
+            }
+            let nodes = self.counted + walk.nodes;
+            if let Some(near) = self.near
+                && nodes >= near.nodes
+            {
+                return Err(SolveError::TooFar {
+                    shape: self.shape,
+                    positions: nodes,
+                    build: near.build.clone(),
+                    cost: near.cost,
                 });
             }
             tree.next_bound(walk.nodes)?;

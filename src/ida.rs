@@ -39,7 +39,7 @@
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
-use crate::deepen::{Deepen, Deepened, PARALLEL_AFTER};
+use crate::deepen::{Deepen, Deepened, Near, PARALLEL_AFTER};
 use crate::ida::search::{PRUNE_AFTER, Search};
 use crate::ida::spread::{Group, SPREAD_AFTER, spreads};
 use crate::ida::state::State;
@@ -133,7 +133,7 @@ pub struct Searcher<D> {
     /// For databases made at start, too weak for far boards: the nodes
     /// after which a search gives up with [`SolveError::TooFar`], and the
     /// command that makes databases for every board.
-    near: Option<(u64, String, &'static str)>,
+    near: Option<Near>,
 }
 
 impl<D> std::fmt::Debug for Searcher<D> {
@@ -246,7 +246,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// databases that answer it, and its `cost`: for databases made at
     /// start.
     pub(crate) fn near(mut self, nodes: u64, build: String, cost: &'static str) -> Searcher<D> {
-        self.near = Some((nodes, build, cost));
+        self.near = Some(Near { nodes, build, cost });
         self
     }
 
@@ -418,6 +418,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             watch: self.watch.as_ref(),
             report: report.as_ref(),
             counted: 0,
+            near: self.near.as_ref(),
         };
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
         let searched = match views.len() {

@@ -7,7 +7,7 @@
 //! | 4 to 9 | 2x2, 2x3, 3x2, 2x4, 4x2, 3x3 | a [table](crate::table) of next moves, built into the program | a table of next jumps, built into the program |
 //! | 10, 12 | 2x5, 5x2, 2x6, 3x4, 4x3, 6x2 | a table, one file per goal's blank cell in the data folder (`eight-gen --shape`) | a table in the data folder (`eight-gen --metric mtm --shape`), else IDA* over walking distances |
 //! | 14 to 16 | 2x7, 7x2, 3x5, 5x3, 2x8, 4x4, 8x2 | [IDA*](crate::ida) over [pattern databases](crate::pdb): in the data folder (`eight-gen --shape`), the 4x4 ones also built in | IDA* over walking distances and databases of the metric, built in memory or in the data folder (`eight-gen --metric mtm --shape`) |
-//! | 18 to 25 | 2x9 to 2x12, 3x6 to 3x8, 4x5, 4x6, 5x5 and their transposes | IDA* over pattern databases in the data folder (`eight-gen --shape`); without them, over small ones made at start, for boards near the goal | refused ([`DataError::MetricUnsupported`]) |
+//! | 18 to 25 | 2x9 to 2x12, 3x6 to 3x8, 4x5, 4x6, 5x5 and their transposes | IDA* over pattern databases in the data folder (`eight-gen --shape`); without them, over small ones made at start, for boards near the goal | IDA* over databases of the metric in the data folder (`eight-gen --metric mtm --shape`); without them, over walking distances and small databases made at start, for boards near the goal |
 //!
 //! [`DataFile`](crate::data::DataFile) names each file and the command that
 //! makes it; [`Solver::load`] takes the metric as a parameter.
@@ -271,7 +271,13 @@ impl Solver {
             ),
         };
         match &self.origin {
-            Origin::Builtin if matches!(&*self.engine, Engine::Search(s) if s.near_only()) => {
+            Origin::Builtin
+                if match &*self.engine {
+                    Engine::Search(s) => s.near_only(),
+                    Engine::JumpSearch(s) => s.near_only(),
+                    Engine::Table(_) => false,
+                } =>
+            {
                 format!("{what} made at start, for boards near the goal")
             }
             Origin::Builtin => format!("{what} built into the program"),

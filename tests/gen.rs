@@ -165,25 +165,44 @@ fn impossible_sizes_are_refused_at_once() {
         .stderr(predicate::str::contains("cells 0 to 9"));
 }
 
-/// The multi-tile metric beyond 16 cells is refused with the program's
-/// message, never a panic, for every such shape.
+/// The multi-tile metric's databases of a shape beyond 16 cells are made
+/// on request, named by `eight --where`, and answer from the data folder as
+/// the search out of the box does.
 #[test]
-fn the_multi_tile_metric_beyond_sixteen_cells_is_refused_cleanly() {
+fn the_multi_tile_metric_beyond_sixteen_cells_is_made_on_request() {
     let dir = tempfile::tempdir().unwrap();
-    for shape in eight::Shape::all().filter(|shape| shape.cells() > 16) {
-        eight_gen()
-            .args(["--metric", "mtm", "--shape", &shape.to_string(), "--out"])
-            .arg(dir.path())
-            .assert()
-            .code(2)
-            .stderr(
-                predicate::str::contains(format!(
-                    "{shape} boards are answered in the single-tile metric only"
-                ))
-                .and(predicate::str::contains("panicked").not()),
-            );
-    }
-    assert!(names(dir.path()).is_empty());
+    eight_gen()
+        .args(["--quiet", "--metric", "mtm", "--shape", "3x6", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let name = "3x6-mtm-5-5-5-2-blank17.pdb";
+    assert_eq!(
+        names(dir.path()),
+        [name.to_string(), format!("{name}.proof")]
+    );
+    let data = dir.path().to_str().unwrap();
+    let (out, _, code) = common::run(&["--where", "--metric", "mtm", "--data", data], "");
+    assert_eq!(code, 0);
+    assert!(
+        out.lines()
+            .any(|line| line.starts_with("3x6: ") && line.contains(name)),
+        "{out}"
+    );
+    let (boards, _, _) = common::run(
+        &[
+            "--random", "12", "--seed", "6", "--walk", "24", "--shape", "3x6",
+        ],
+        "",
+    );
+    let with = common::run(
+        &["--metric", "mtm", "--shape", "3x6", "--data", data],
+        boards.as_str(),
+    );
+    let without = common::run(&["--metric", "mtm", "--shape", "3x6"], boards.as_str());
+    assert_eq!(with.2, 0, "{}", with.1);
+    assert_eq!(with.0, without.0);
+    assert_eq!(with.0.lines().count(), 12);
 }
 
 /// A 10-cell table made on request into the data folder answers as the

@@ -729,3 +729,74 @@ fn databases_made_by_the_generator_serve_the_search() {
         "{err}"
     );
 }
+
+/// Every shape of 17 to 25 cells is answered in the multi-tile metric out
+/// of the box: boards up to four moves from two goals, the program's
+/// answer the oracle's, letter for letter; and on two shapes the search
+/// over databases made at start (from the first position, on one thread
+/// and on two, every budget cut up) agrees with it and with itself.
+#[test]
+fn the_multi_tile_metric_answers_every_shape_of_17_to_25_cells() {
+    let mut rng = Rng(25);
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    let mut args = Vec::new();
+    for shape in Shape::all().filter(|shape| shape.cells() > 16) {
+        let n = shape.cells();
+        for blank in [n - 1, 0] {
+            let goal = canonical(n, blank);
+            let oracle = MtmOracle::new(shape.cols(), &goal, 4);
+            let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
+            near.sort();
+            let picked: Vec<&Vec<u8>> = (0..12).map(|_| near[rng.below(near.len())]).collect();
+            args.push((shape, common::text(&goal)));
+            let lines: String = picked.iter().map(|b| common::text(b) + "\n").collect();
+            input.push_str(&lines);
+            expected.extend(picked.iter().map(|b| oracle.best_path(b)));
+        }
+    }
+    // One run a goal: the program reads the goal from --goal.
+    let mut at = 0;
+    for (shape, goal) in &args {
+        let lines: String = input
+            .lines()
+            .skip(at)
+            .take(12)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let shape_arg = shape.to_string();
+        let out = answers(
+            &["--metric", "mtm", "--shape", &shape_arg, "--goal", goal],
+            &lines,
+        );
+        for (line, expected) in out.iter().zip(&expected[at..at + 12]) {
+            assert_eq!(Some(line.clone()), *expected, "{shape} toward {goal}");
+        }
+        assert_eq!(out.len(), 12, "{shape}");
+        at += 12;
+    }
+    for shape in ["5x5", "2x9"] {
+        let shape: Shape = shape.parse().unwrap();
+        let goal_cells = canonical(shape.cells(), shape.cells() - 1);
+        let oracle = MtmOracle::new(shape.cols(), &goal_cells, 4);
+        let goal = board(shape, &goal_cells);
+        let strong = MtmSearcher::new(shape)
+            .with_databases_at_once()
+            .threads(1, 0);
+        let split = MtmSearcher::new(shape)
+            .with_databases_at_once()
+            .threads(2, 0);
+        let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
+        near.sort();
+        for _ in 0..20 {
+            let cells = near[rng.below(near.len())];
+            let (found, nodes) = strong.solve_to(&board(shape, cells), &goal).unwrap();
+            let letters = found
+                .moves()
+                .map(|moves| moves.iter().map(|m| m.letter()).collect());
+            assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
+            let on_two = split.solve_to(&board(shape, cells), &goal).unwrap();
+            assert_eq!(on_two, (found, nodes), "{}", common::text(cells));
+        }
+    }
+}

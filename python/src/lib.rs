@@ -209,11 +209,6 @@ fn generate(
             "the {shape} data is built into the package: there is nothing to make"
         )));
     }
-    if metric == Metric::Mtm && !shape.small() {
-        return Err(PyValueError::new_err(
-            eight::DataError::MetricUnsupported { shape }.to_string(),
-        ));
-    }
     let cells = shape.cells();
     let blank = blank.unwrap_or(cells - 1);
     if blank >= cells {

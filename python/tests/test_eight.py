@@ -709,11 +709,16 @@ def test_objects_that_are_no_boards_are_refused_with_type_error(boards, hint):
         eight.solve("12345678x", goal={"board": "12345678x"})
 
 
-def test_the_multi_tile_metric_beyond_16_cells_is_refused_cleanly(tmp_path):
-    for shape in ["2x9", "3x6", "4x5", "5x5", "2x12"]:
-        with pytest.raises(ValueError, match=f"{shape} boards are answered in the single-tile metric only"):
-            eight.generate(shape, metric="mtm", data=tmp_path)
-    assert os.listdir(tmp_path) == []
+def test_the_multi_tile_metric_beyond_16_cells_is_made_and_answers(tmp_path):
+    path = eight.generate("3x6", metric="mtm", data=tmp_path)
+    assert path == str(tmp_path / "3x6-mtm-5-5-5-2-blank17.pdb")
+    boards = eight.random(20, shape="3x6", seed=5, walk=30)
+    text = "".join(" ".join("x" if t == 0 else str(t) for t in b) + "\n" for b in boards.tolist())
+    expected = run(["--shape", "3x6", "--metric", "mtm", "--data", str(tmp_path)], text).splitlines()
+    assert eight.solve(boards, shape="3x6", data=tmp_path, metric="mtm") == expected
+    assert all(expected)
+    # Without the databases, a near board is answered out of the box.
+    assert eight.length("1 2 3 4 5 6/7 8 9 10 11 12/13 14 15 16 x 17", metric="mtm") == 1
 
 
 def run_python(code, timeout=120):

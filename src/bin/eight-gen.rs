@@ -166,9 +166,6 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
             ),
         },
     };
-    if args.metric == Some(Metric::Mtm) && !shape.small() {
-        bail!("{}", eight::DataError::MetricUnsupported { shape });
-    }
     if args.metric == Some(Metric::Mtm) {
         let metric_flag = " --metric mtm";
         if method == Method::Search {

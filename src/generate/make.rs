@@ -62,24 +62,29 @@ pub fn make_until(
         Some(blank) => vec![blank],
         None => (0..shape.cells()).collect(),
     };
-    let total = crate::bfs::entries(shape);
+    // A table's boards: a shape of up to 12 cells.
+    let total = || crate::bfs::entries(shape);
     match (&file.sizes, file.metric) {
-        (None, Metric::Stm) => Ok(crate::bfs::generate_until(
-            shape,
-            &blanks,
-            |layer, _| {
-                if let Some(layer) = layer {
-                    progress(Step {
-                        part: "boards",
-                        done: layer.reached,
-                        total,
-                        depth: Some(layer.depth),
-                    });
-                }
-            },
-            stop,
-        )),
+        (None, Metric::Stm) => {
+            let total = total();
+            Ok(crate::bfs::generate_until(
+                shape,
+                &blanks,
+                |layer, _| {
+                    if let Some(layer) = layer {
+                        progress(Step {
+                            part: "boards",
+                            done: layer.reached,
+                            total,
+                            depth: Some(layer.depth),
+                        });
+                    }
+                },
+                stop,
+            ))
+        }
         (None, Metric::Mtm) => {
+            let total = total();
             let mut reached = 0;
             Ok(crate::mtm::generate_until(
                 shape,

@@ -165,16 +165,6 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
 
     fn next_bound(&mut self, nodes: u64) -> Result<(), SolveError> {
         let solver = self.solver;
-        if let Some((most, build, cost)) = &solver.near
-            && nodes >= *most
-        {
-            return Err(SolveError::TooFar {
-                shape: self.goal.shape(),
-                positions: nodes,
-                build: build.clone(),
-                cost,
-            });
-        }
         if self.spread.is_empty()
             && let Some(after) = solver.spread_after
         {

@@ -17,7 +17,7 @@ use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankSch
 use crate::mtm::bfs::layers_until;
 use crate::pdb::PdbError;
 use crate::rank::{placements, rank_placement, unrank_placement};
-use crate::shape::{Move, SMALL_CELLS, Shape};
+use crate::shape::{MAX_CELLS, Move, Shape};
 
 /// One database: the count of every placement of the blank and a group's
 /// tiles, by the placement's rank.
@@ -90,7 +90,7 @@ impl MtmPdb {
             .collect();
         let neighbors = shape.neighbor_table();
         let expand = |entry: u64, found: &mut dyn FnMut(u64)| {
-            let mut at = [0u8; SMALL_CELLS];
+            let mut at = [0u8; MAX_CELLS];
             unrank_placement(entry, n, &mut at[..items.len()]);
             jumps(shape, &neighbors, &at[..items.len()], |next| {
                 found(rank_placement(next, n))
@@ -116,8 +116,8 @@ impl MtmPdb {
 
     /// The count of the board whose tile `t` stands on cell `cell_of[t]`.
     #[inline(always)]
-    pub(crate) fn count(&self, cell_of: &[u8; SMALL_CELLS], n: usize) -> u32 {
-        let mut at = [0u8; SMALL_CELLS];
+    pub(crate) fn count(&self, cell_of: &[u8; MAX_CELLS], n: usize) -> u32 {
+        let mut at = [0u8; MAX_CELLS];
         for (slot, &tile) in at.iter_mut().zip(&self.tiles) {
             *slot = cell_of[usize::from(tile)];
         }
@@ -218,7 +218,7 @@ pub(crate) fn read(data: Shared) -> Result<(Board, Vec<MtmPdb>), FileError> {
     let goal = Board::from_cells(shape, &header.sections[0].goal)
         .map_err(|_| HeaderError::Goal { section: 0 })?;
     // The goal's cell of each tile, where every count is 0.
-    let mut home = [0u8; SMALL_CELLS];
+    let mut home = [0u8; MAX_CELLS];
     for (cell, &tile) in goal.cells().iter().enumerate() {
         home[usize::from(tile)] = cell as u8;
     }
@@ -302,17 +302,17 @@ pub(crate) fn prove(
 /// one cell back.
 fn jumps(
     shape: Shape,
-    neighbors: &[[Option<u8>; 4]; SMALL_CELLS],
+    neighbors: &[[Option<u8>; 4]; MAX_CELLS],
     at: &[u8],
     mut found: impl FnMut(&[u8]),
 ) {
-    let mut item_at = [u8::MAX; SMALL_CELLS];
+    let mut item_at = [u8::MAX; MAX_CELLS];
     for (item, &cell) in at.iter().enumerate().skip(1) {
         item_at[usize::from(cell)] = item as u8;
     }
     debug_assert!(at.len() <= shape.cells());
     for mv in Move::ALL {
-        let mut next = [0u8; SMALL_CELLS];
+        let mut next = [0u8; MAX_CELLS];
         next[..at.len()].copy_from_slice(at);
         let mut blank = usize::from(at[0]);
         while let Some(target) = neighbors[blank][usize::from(mv.code())] {
@@ -346,7 +346,7 @@ mod tests {
             let some = MtmPdb::build(&goal, &tiles[..3]);
             for entry in (0..distance.len() as u64).step_by(7) {
                 let (cells, _, _) = jumps.board_of(entry, &goal);
-                let mut cell_of = [0u8; SMALL_CELLS];
+                let mut cell_of = [0u8; MAX_CELLS];
                 for (cell, &tile) in cells[..shape.cells()].iter().enumerate() {
                     cell_of[usize::from(tile)] = cell as u8;
                 }

@@ -39,10 +39,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::answer::{Solution, SolveError};
 use crate::board::Board;
-use crate::deepen::{Deepen, Deepened, PARALLEL_AFTER, Step, Walk};
+use crate::deepen::{Deepen, Deepened, Near, PARALLEL_AFTER, Step, Walk};
 use crate::mtm::pdb::MtmPdb;
 use crate::progress::Reporter;
-use crate::shape::{Move, SMALL_CELLS, Shape};
+use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::stop::Stop;
 
 use self::tree::Node;
@@ -57,7 +57,7 @@ struct Estimate {
     rows: Walking,
     cols: Walking,
     /// The goal's cell of each tile.
-    home: [u8; SMALL_CELLS],
+    home: [u8; MAX_CELLS],
     goal: Board,
     /// Pattern databases, built when a search needs more than the walking
     /// distances (see [`MtmSearcher::solve_to`]), or read from a file.
@@ -71,14 +71,14 @@ struct Estimate {
     /// transposed board's tiles renamed toward the goal: its count is the
     /// board's, so the databases are probed on it too. Per cell, its
     /// transposed cell; per tile, its new name.
-    mirror: Option<([u8; SMALL_CELLS], [u8; SMALL_CELLS])>,
+    mirror: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
 }
 
 impl Estimate {
     fn new(goal: &Board) -> Estimate {
         let shape = goal.shape();
         let (rows, cols) = (shape.rows(), shape.cols());
-        let mut home = [0u8; SMALL_CELLS];
+        let mut home = [0u8; MAX_CELLS];
         for (cell, &tile) in goal.cells().iter().enumerate() {
             home[usize::from(tile)] = cell as u8;
         }
@@ -96,7 +96,7 @@ impl Estimate {
     }
 
     /// The pattern databases of the goal, built on first use: the tiles
-    /// in order, in groups of [`GROUP`] (three on 4x4, 5.8 million
+    /// in order, in groups of [`group`] (three on 4x4, 5.8 million
     /// placements each, built in about 2 seconds on 2 cores).
     fn databases(&self) -> &[MtmPdb] {
         self.databases_until(&Stop::new())
@@ -121,7 +121,7 @@ impl Estimate {
                     if self.databases.get().is_none() {
                         let tiles: Vec<u8> = (1..self.shape.cells() as u8).collect();
                         let built = tiles
-                            .chunks(GROUP)
+                            .chunks(group(self.shape))
                             .map(|group| MtmPdb::build_until(&self.goal, group, stop))
                             .collect::<Option<Vec<_>>>()?;
                         let _ = self.databases.set(built);
@@ -133,10 +133,10 @@ impl Estimate {
 
     /// The keys of the two counts of the board of `cells`, the blank at
     /// `blank`.
-    fn keys(&self, cells: &[u8; SMALL_CELLS], blank: usize) -> Keys {
+    fn keys(&self, cells: &[u8; MAX_CELLS], blank: usize) -> Keys {
         let cols = self.shape.cols();
-        let mut by_row: Counts = [[0; SMALL_CELLS / 2]; SMALL_CELLS / 2];
-        let mut by_col: Counts = [[0; SMALL_CELLS / 2]; SMALL_CELLS / 2];
+        let mut by_row: Counts = Default::default();
+        let mut by_col: Counts = Default::default();
         for (cell, &tile) in cells[..self.shape.cells()].iter().enumerate() {
             if tile != 0 {
                 let home = usize::from(self.home[usize::from(tile)]);
@@ -182,15 +182,15 @@ impl Estimate {
 /// The transposition of a square board, for goals whose blank is on the
 /// diagonal: per cell its image, per tile the tile of `goal` on the image of
 /// the tile's cell in `goal` (so that the image of `goal` is `goal`).
-fn mirror(goal: &Board) -> Option<([u8; SMALL_CELLS], [u8; SMALL_CELLS])> {
+fn mirror(goal: &Board) -> Option<([u8; MAX_CELLS], [u8; MAX_CELLS])> {
     let shape = goal.shape();
     let side = shape.rows();
     let image = |cell: usize| (cell % side) * side + cell / side;
     if shape.cols() != side || image(goal.blank()) != goal.blank() {
         return None;
     }
-    let mut cells = [0u8; SMALL_CELLS];
-    let mut names = [0u8; SMALL_CELLS];
+    let mut cells = [0u8; MAX_CELLS];
+    let mut names = [0u8; MAX_CELLS];
     for (cell, &tile) in goal.cells().iter().enumerate() {
         cells[cell] = image(cell) as u8;
         names[usize::from(tile)] = goal.cells()[image(cell)];
@@ -218,7 +218,7 @@ pub struct MtmSearcher {
     described: Option<String>,
     /// Positions a search tries with the walking distances alone.
     walking_alone: u64,
-    neighbors: [[Option<u8>; 4]; SMALL_CELLS],
+    neighbors: [[Option<u8>; 4]; MAX_CELLS],
     estimates: Mutex<Vec<(Board, Arc<Estimate>)>>,
     /// The threads a long search runs on.
     threads: usize,
@@ -228,6 +228,9 @@ pub struct MtmSearcher {
     /// The file the databases are read from in place, looked at every
     /// few thousand positions: a search over a file that changed stops.
     watch: Option<crate::map::Watch>,
+    /// For databases made at start on a shape whose boards they cannot all
+    /// answer: when a search gives up, and the command that makes them.
+    near: Option<Near>,
 }
 
 impl MtmSearcher {
@@ -242,7 +245,21 @@ impl MtmSearcher {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             parallel_after: PARALLEL_AFTER,
             watch: None,
+            near: None,
         }
+    }
+
+    /// Gives up on a board with [`SolveError::TooFar`] once a budget starts
+    /// after `nodes` positions, naming `build`, the command that makes
+    /// databases for every board, and its `cost`.
+    pub(crate) fn near(mut self, nodes: u64, build: String, cost: &'static str) -> MtmSearcher {
+        self.near = Some(Near { nodes, build, cost });
+        self
+    }
+
+    /// Whether the search gives up on far boards ([`MtmSearcher::near`]).
+    pub(crate) fn near_only(&self) -> bool {
+        self.near.is_some()
     }
 
     /// Stops every search with [`SolveError::Changed`] once `watch` says
@@ -358,11 +375,11 @@ impl MtmSearcher {
         let canonical = Board::canonical(self.shape, goal.blank());
         let start = start.relabelled(goal, &canonical);
         let estimate = self.estimate(&canonical);
-        let mut target = [0u8; SMALL_CELLS];
+        let mut target = [0u8; MAX_CELLS];
         target[..canonical.cells().len()].copy_from_slice(canonical.cells());
-        let mut cells = [0u8; SMALL_CELLS];
+        let mut cells = [0u8; MAX_CELLS];
         cells[..start.cells().len()].copy_from_slice(start.cells());
-        let mut cell_of = [0u8; SMALL_CELLS];
+        let mut cell_of = [0u8; MAX_CELLS];
         for (cell, &tile) in start.cells().iter().enumerate() {
             cell_of[usize::from(tile)] = cell as u8;
         }
@@ -389,6 +406,7 @@ impl MtmSearcher {
             watch: self.watch.as_ref(),
             report: report.as_ref(),
             counted: 0,
+            near: self.near.as_ref(),
         };
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them.
@@ -447,18 +465,26 @@ impl std::fmt::Debug for MtmSearcher {
     }
 }
 
-/// Tiles in a group of a pattern database of the multi-tile metric.
-const GROUP: usize = 5;
+/// Tiles in a group of a pattern database of the multi-tile metric built
+/// at start: 5 on up to 16 cells (5.8 million placements on 4x4), 4 beyond
+/// (6.4 million on 5x5), where databases of every board are made by
+/// `eight-gen`.
+fn group(shape: Shape) -> usize {
+    match shape.small() {
+        true => 5,
+        false => 4,
+    }
+}
 
 /// Positions a search tries with the walking distances alone.
 const WALKING_ALONE: u64 = 1 << 20;
 
 struct Search<'a> {
-    neighbors: &'a [[Option<u8>; 4]; SMALL_CELLS],
+    neighbors: &'a [[Option<u8>; 4]; MAX_CELLS],
     estimate: &'a Estimate,
     databases: &'a [MtmPdb],
     n: usize,
-    target: [u8; SMALL_CELLS],
+    target: [u8; MAX_CELLS],
     /// The start, with no budget.
     root: Node,
 }
@@ -466,7 +492,7 @@ struct Search<'a> {
 impl Search<'_> {
     /// The estimate of the board of `keys` whose tile `t` is on cell
     /// `cell_of[t]`.
-    fn bound(&self, keys: Keys, cell_of: &[u8; SMALL_CELLS]) -> u32 {
+    fn bound(&self, keys: Keys, cell_of: &[u8; MAX_CELLS]) -> u32 {
         let walking = self.estimate.of(keys);
         let mirrored = self.mirrored(cell_of);
         std::iter::once(cell_of)
@@ -478,7 +504,7 @@ impl Search<'_> {
     /// Whether the board may be `left` moves from the goal: no estimate
     /// says more.
     #[inline(always)]
-    fn may(&self, keys: Keys, cell_of: &[u8; SMALL_CELLS], left: u32) -> bool {
+    fn may(&self, keys: Keys, cell_of: &[u8; MAX_CELLS], left: u32) -> bool {
         if self.estimate.of(keys) > left
             || self
                 .databases
@@ -499,13 +525,13 @@ impl Search<'_> {
     /// Where each tile of the mirrored board stands, if the databases are
     /// probed on it (see [`Estimate::mirror`]).
     #[inline(always)]
-    fn mirrored(&self, cell_of: &[u8; SMALL_CELLS]) -> Option<[u8; SMALL_CELLS]> {
+    fn mirrored(&self, cell_of: &[u8; MAX_CELLS]) -> Option<[u8; MAX_CELLS]> {
         let (cells, names) = self
             .estimate
             .mirror
             .as_ref()
             .filter(|_| !self.databases.is_empty())?;
-        let mut mirrored = [0u8; SMALL_CELLS];
+        let mut mirrored = [0u8; MAX_CELLS];
         for tile in 0..self.n {
             mirrored[usize::from(names[tile])] = cells[usize::from(cell_of[tile])];
         }
@@ -520,8 +546,8 @@ impl Search<'_> {
     fn down(
         &self,
         walk: &mut Walk<'_>,
-        cells: &mut [u8; SMALL_CELLS],
-        cell_of: &mut [u8; SMALL_CELLS],
+        cells: &mut [u8; MAX_CELLS],
+        cell_of: &mut [u8; MAX_CELLS],
         blank: usize,
         keys: Keys,
         run: Option<Move>,
@@ -589,8 +615,8 @@ impl Search<'_> {
     /// `way` it is in ends, somewhere along it.
     fn within(
         &self,
-        cells: &[u8; SMALL_CELLS],
-        cell_of: &[u8; SMALL_CELLS],
+        cells: &[u8; MAX_CELLS],
+        cell_of: &[u8; MAX_CELLS],
         blank: usize,
         keys: Keys,
         way: Move,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::data;
 use crate::map::OpenError;
 use crate::pdb::PdbError;
-use crate::shape::{SMALL_CELLS, Shape};
+use crate::shape::Shape;
 use crate::table::TableError;
 
 /// Why the data a solver needs could not be used. Every message names the
@@ -23,15 +23,6 @@ pub enum DataError {
         shape: Shape,
         /// What is wrong.
         problem: TableError,
-    },
-    /// The multi-tile metric on a board beyond [`SMALL_CELLS`] cells.
-    #[error(
-        "{shape} boards are answered in the single-tile metric only: the multi-tile metric is \
-         answered on boards of at most {SMALL_CELLS} cells"
-    )]
-    MetricUnsupported {
-        /// The shape.
-        shape: Shape,
     },
     /// No data folder to look in.
     #[error(transparent)]

@@ -179,7 +179,6 @@ impl Solver {
         metric: Metric,
     ) -> Option<Result<Solver, DataError>> {
         match (metric, is_builtin(shape)) {
-            (Metric::Mtm, _) if !shape.small() => Some(Err(DataError::MetricUnsupported { shape })),
             (Metric::Stm, true) => Some(Solver::builtin(shape)),
             (Metric::Stm, false) => {
                 let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
@@ -192,7 +191,14 @@ impl Solver {
             }
             (Metric::Mtm, true) => Some(Solver::builtin_table(shape, Metric::Mtm)),
             (Metric::Mtm, false) => Some(Ok(Solver {
-                engine: Arc::new(Engine::JumpSearch(MtmSearcher::new(shape))),
+                engine: Arc::new(Engine::JumpSearch(match shape.small() {
+                    true => MtmSearcher::new(shape),
+                    // Databases made at start answer near boards only.
+                    false => {
+                        let file = DataFile::usual(shape, Metric::Mtm, blank);
+                        MtmSearcher::new(shape).near(NEAR_NODES, file.command_to(None), file.cost())
+                    }
+                })),
                 origin: Origin::Builtin,
                 awaited: None,
                 stop: Stop::new(),
@@ -268,7 +274,6 @@ impl Solver {
         progress: Option<&mut dyn FnMut(&Proving<'_>)>,
     ) -> Result<Solver, DataError> {
         let solver = match (metric, is_builtin(shape), Method::of(shape)) {
-            (Metric::Mtm, ..) if !shape.small() => Err(DataError::MetricUnsupported { shape }),
             (Metric::Mtm, ..) => Solver::open_mtm(shape, blank, dir, progress),
             (Metric::Stm, true, _) => Solver::builtin(shape),
             (Metric::Stm, false, Method::Table) => Solver::load_table(shape, blank, dir, progress),

@@ -3,13 +3,13 @@
 
 use crate::deepen::{Step, Tree, Walk};
 use crate::mtm::search::{Keys, Search};
-use crate::shape::{Move, SMALL_CELLS};
+use crate::shape::{MAX_CELLS, Move};
 
 /// A position of the search, and the moves left to it.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
-    pub(super) cells: [u8; SMALL_CELLS],
-    pub(super) cell_of: [u8; SMALL_CELLS],
+    pub(super) cells: [u8; MAX_CELLS],
+    pub(super) cell_of: [u8; MAX_CELLS],
     pub(super) blank: usize,
     pub(super) keys: Keys,
     /// The way of the run it is in.

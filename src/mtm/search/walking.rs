@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::shape::SMALL_CELLS;
+use crate::shape::MAX_CELLS;
 
 /// A hasher for keys that are already well spread: walking-distance counts.
 #[derive(Default)]
@@ -33,8 +33,11 @@ impl Hasher for Spread {
     }
 }
 
+/// The most lines of an axis: 2x12's twelve columns.
+const MAX_LINES: usize = MAX_CELLS / 2;
+
 /// How many tiles of each goal line stand in each line.
-pub(super) type Counts = [[u8; SMALL_CELLS / 2]; SMALL_CELLS / 2];
+pub(super) type Counts = [[u8; MAX_LINES]; MAX_LINES];
 
 /// The walking distance along one axis: `lines` lines (rows, or columns)
 /// of `len` cells each.
@@ -66,7 +69,7 @@ impl Walking {
         if !walking.counted {
             return walking;
         }
-        let mut goal: Counts = [[0; SMALL_CELLS / 2]; SMALL_CELLS / 2];
+        let mut goal: Counts = [[0; MAX_LINES]; MAX_LINES];
         for (line, counts) in goal.iter_mut().enumerate().take(lines) {
             counts[line] = (len - usize::from(line == blank)) as u8;
         }
@@ -135,6 +138,10 @@ impl Walking {
     /// goes from line `from` to line `to`, the blank the other way.
     #[inline(always)]
     pub(super) fn step(&self, key: u128, goal: usize, from: usize, to: usize) -> u128 {
+        // An axis not counted has no key: its counts need not fit one.
+        if !self.counted {
+            return 0;
+        }
         let counts = self.lines * (self.lines - 1);
         let one = |line: usize| -> u128 {
             match goal + 1 < self.lines {
@@ -151,6 +158,9 @@ impl Walking {
     /// The key of a count: every line's counts but its last goal line's
     /// (the line's size tells it), then the blank's line.
     pub(super) fn key(&self, counts: &Counts, blank: usize) -> u128 {
+        if !self.counted {
+            return 0;
+        }
         let mut key = blank as u128;
         for line in &counts[..self.lines] {
             for &count in &line[..self.lines - 1] {
