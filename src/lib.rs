@@ -16,10 +16,13 @@
 //! Larger boards (the 15-puzzle has 10^13, the 24-puzzle 7.8 * 10^24) are
 //! solved by IDA* (a [`Searcher`]) guided by additive pattern databases
 //! ([`PdbTable`]), built offline into files of the same format. Moves are
-//! counted a tile at a time, or with [`Metric::Mtm`] (up to 16 cells) a run
-//! of tiles slid at once a move: each metric has tables and searches of its
-//! own behind the same [`Solver`], and [`data`] says which shape is answered
-//! how, from which data, and where it lives. [`Solver::solve_many`] is the
+//! counted a tile at a time, or with [`Metric::Mtm`] a run of tiles slid at
+//! once a move: each metric has tables and a search of its own (one IDA*
+//! driver, the metric a parameter) behind the same [`Solver`], and [`data`]
+//! says which shape is answered how, from which data, and where it lives.
+//! [`Solvers`] answer any goal: each goal's solver loaded on first use,
+//! from the built-in data and the data folder, a failure typed
+//! ([`DataError`]). [`Solver::solve_many`] is the
 //! fast way to answer many boards, and [`Solver::lengths_many`] to count
 //! their moves: values straight from the tables' fast paths (answers derived
 //! in bulk, walks side by side), on every core. A search stops when its
@@ -103,7 +106,9 @@ pub use crate::mtm::MtmSearcher;
 pub use crate::parse::{Item, Parser};
 pub use crate::pdb::{PdbError, PdbTable};
 pub use crate::shape::{Move, Notation, Shape, Symmetry};
-pub use crate::solver::{Answer, Damage, Data, DataError, Origin, Proving, Solutions, Solver};
+pub use crate::solver::{
+    Answer, Damage, Data, DataError, Loading, Origin, Proving, Solutions, Solver, Solvers,
+};
 pub use crate::stop::Stop;
 pub use crate::table::Table;
 

@@ -16,6 +16,7 @@ mod batch;
 mod error;
 mod load;
 mod open;
+mod set;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,6 +35,7 @@ use crate::table::{LengthLines, LetterLines, Lines, Table};
 pub use self::batch::{Answer, Solutions};
 pub use self::error::{Damage, DataError};
 pub use self::open::{Data, Proving};
+pub use self::set::{Loading, Solvers};
 
 /// Where a solver's data comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,7 +13,7 @@
 //! once.
 //!
 //! [`Solvers`] loads each goal's data on first use, from the built-in data
-//! or a [`DataDir`](crate::DataDir), and keeps it for later runs. A [`Host`] tells the engine whether to
+//! or a [`DataDir`](crate::data::DataDir), and keeps it for later runs. A [`Host`] tells the engine whether to
 //! stop, runs its threads and hears of its progress: the `eight` program's
 //! host stops at SIGINT and SIGTERM; [`Quiet`] never stops and tells
 //! nothing.
@@ -21,14 +21,15 @@
 //! # Example
 //!
 //! ```
-//! use eight::stream::{self, Config, Io, Quiet, Solvers};
+//! use eight::Solvers;
+//! use eight::stream::{self, Config, Io, Quiet};
 //! use eight::Layout;
 //!
 //! let input = &b"2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\nnot a board\n"[..];
 //! let mut answers = Vec::new();
 //! let mut messages = Vec::new();
 //! let io = Io::new(input, &mut answers, &mut messages);
-//! let mut solvers = Solvers::new(&Quiet);
+//! let mut solvers = Solvers::new();
 //! let finish = stream::run(Config::new(Layout::Auto), &mut solvers, io, &Quiet)?;
 //! assert_eq!(answers, b"dlurullddrurdllurdr\n\nunsolvable\ninvalid\n");
 //! assert!(finish.invalid);
@@ -46,7 +47,6 @@ mod pairs;
 mod pipeline;
 mod render;
 mod report;
-mod solvers;
 mod work;
 
 use std::fmt;
@@ -57,11 +57,10 @@ use std::thread;
 use crate::answer::SolveError;
 use crate::board::{Board, Layout};
 use crate::progress::Deepening;
-use crate::solver::{Proving, Solver};
+use crate::solver::{Solver, Solvers};
 
 pub use crate::stream::engine::run;
 pub use crate::stream::render::{Form, Style};
-pub use crate::stream::solvers::Solvers;
 
 /// How the boards are read and answered.
 #[derive(Clone, Debug)]
@@ -179,7 +178,7 @@ impl fmt::Debug for Io<'_> {
 
 /// What the program around the engine decides: whether to stop, how
 /// threads start, and what to tell of data being proven or loaded.
-pub trait Host: Sync {
+pub trait Host: crate::solver::Loading {
     /// The signal (or other cause, as a number) that asks the run to stop,
     /// if one came. The engine looks at it whenever it waits and after each
     /// batch it writes, and then ends after every finished answer with
@@ -199,16 +198,6 @@ pub trait Host: Sync {
         thread::spawn(work)
     }
 
-    /// Data is being proven before its first use.
-    fn proving(&self, proving: &Proving<'_>) {
-        let _ = proving;
-    }
-
-    /// A goal's data was loaded: `message` says which data answers it.
-    fn loaded(&self, message: &str) {
-        let _ = message;
-    }
-
     /// A search on one of the engine's threads deepened, or ended
     /// ([`crate::progress`]).
     fn searching(&self, deepening: &Deepening) {
@@ -221,6 +210,8 @@ pub trait Host: Sync {
 pub struct Quiet;
 
 impl Host for Quiet {}
+
+impl crate::solver::Loading for Quiet {}
 
 /// How a run ended that answered every board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -287,9 +278,11 @@ impl StreamError {
     /// Why the data could not be loaded, if that ended the run: missing or
     /// damaged, with the command that makes it.
     pub fn data_error(&self) -> Option<&crate::solver::DataError> {
-        self.0
-            .chain()
-            .find_map(|cause| cause.downcast_ref::<crate::solver::DataError>())
+        self.0.chain().find_map(|cause| {
+            cause
+                .downcast_ref::<crate::solver::DataError>()
+                .or_else(|| cause.downcast_ref::<pipeline::Unavailable>().map(|u| &*u.0))
+        })
     }
 }
 
@@ -330,7 +323,8 @@ impl Answers {
 /// # Example
 ///
 /// ```
-/// use eight::stream::{self, Config, Quiet, Solvers};
+/// use eight::Solvers;
+/// use eight::stream::{self, Config, Quiet};
 /// use eight::{Board, Layout};
 ///
 /// let boards: Vec<Board> = ["2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x", "1 2/3 x"]
@@ -338,7 +332,7 @@ impl Answers {
 ///     .map(|text| text.parse())
 ///     .collect::<Result<_, _>>()?;
 /// let config = Config::new(Layout::Auto);
-/// let mut solvers = Solvers::new(&Quiet);
+/// let mut solvers = Solvers::new();
 /// let answers = stream::answer_boards(&boards, config, &mut solvers, &Quiet)?;
 /// let lines: Vec<&[u8]> = answers.lines().collect();
 /// assert_eq!(lines, [&b"dlurullddrurdllurdr"[..], b"", b""]);
@@ -394,7 +388,7 @@ pub fn answer_text(
 }
 
 /// A solver's data failed while it answered: the run ends. Typed, so that a
-/// caller of the engine ([`Solver::solve_many`](crate::Solver::solve_many))
+/// caller of the engine ([`Solver::solve_many`](crate::solver::Solver::solve_many))
 /// gets the [`SolveError`] back.
 #[derive(Debug, thiserror::Error)]
 #[error("{solver}: {error}")]
@@ -418,7 +412,7 @@ pub(crate) fn failed(solver: &Solver, error: SolveError) -> anyhow::Error {
 #[error("stopped by signal {0}")]
 struct Stopped(i32);
 
-/// The number a run stopped by its solvers' [`Stop`](crate::Stop) is told
+/// The number a run stopped by its solvers' [`Stop`](crate::stop::Stop) is told
 /// by: SIGINT's, as if interrupted.
 const SIGINT: i32 = 2;
 

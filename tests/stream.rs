@@ -810,7 +810,8 @@ fn forms() -> [(eight::stream::Style, &'static [&'static str]); 3] {
 #[test]
 fn the_library_engine_answers_as_the_program_does() {
     use eight::Layout;
-    use eight::stream::{self, Config, Io, Quiet, Solvers};
+    use eight::Solvers;
+    use eight::stream::{self, Config, Io, Quiet};
 
     let mut rng = common::Rng(77);
     let mut input = String::new();
@@ -832,7 +833,7 @@ fn the_library_engine_answers_as_the_program_does() {
             &mut out,
             &mut err,
         );
-        let finish = stream::run(config, &mut Solvers::new(&Quiet), io, &Quiet).unwrap();
+        let finish = stream::run(config, &mut Solvers::new(), io, &Quiet).unwrap();
         let [from_file, _] = both_ways(args, input.as_bytes());
         assert!(out == from_file.0, "{args:?}: the same answers");
         assert!(err == from_file.1, "{args:?}: the same messages");
@@ -875,7 +876,8 @@ fn a_table_remade_under_a_run_leaves_it_answering() {
 #[test]
 fn a_table_changed_between_runs_is_read_anew_by_the_next() {
     use eight::Layout;
-    use eight::stream::{self, Config, Quiet, Solvers};
+    use eight::Solvers;
+    use eight::stream::{self, Config, Quiet};
 
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
@@ -885,7 +887,7 @@ fn a_table_changed_between_runs_is_read_anew_by_the_next() {
         .success();
     let path = dir.path().join("2x5-blank9.table");
     let right = std::fs::read(&path).unwrap();
-    let mut solvers = Solvers::new(&Quiet).with_data(Ok(eight::DataDir::at(dir.path())));
+    let mut solvers = Solvers::new().with_data(Ok(eight::DataDir::at(dir.path())));
     let boards = b"1 2 3 4 5 6 7 8 x 9\n1 2 3 4 5 x 6 7 8 9\n".to_vec();
     let config = || Config::new(Layout::Fixed("2x5".parse().unwrap()));
     let answers = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
@@ -923,13 +925,16 @@ fn a_table_changed_between_runs_is_read_anew_by_the_next() {
     // Remade by eight-gen (a new file renamed over the old): loaded anew at
     // the next run, once.
     struct Loads(AtomicUsize);
-    impl stream::Host for Loads {
+    impl eight::Loading for Loads {
         fn loaded(&self, _: &str) {
             self.0.fetch_add(1, Ordering::SeqCst);
         }
     }
+    impl stream::Host for Loads {}
     let loads: &'static Loads = Box::leak(Box::new(Loads(AtomicUsize::new(0))));
-    let mut solvers = Solvers::new(loads).with_data(Ok(eight::DataDir::at(dir.path())));
+    let mut solvers = Solvers::new()
+        .telling(loads)
+        .with_data(Ok(eight::DataDir::at(dir.path())));
     let run = |solvers: &mut Solvers| {
         let answers = stream::answer_text(boards.clone(), config(), solvers, loads).unwrap();
         assert_eq!(answers.text, b"r\nrrrr\n");
@@ -950,7 +955,8 @@ fn a_table_changed_between_runs_is_read_anew_by_the_next() {
 /// a file, in every form.
 #[test]
 fn the_typed_batch_answers_as_the_program_does() {
-    use eight::stream::{self, Config, Form, Quiet, Solvers};
+    use eight::Solvers;
+    use eight::stream::{self, Config, Form, Quiet};
     use eight::{Board, Layout};
 
     let mut rng = common::Rng(78);
@@ -987,8 +993,7 @@ fn the_typed_batch_answers_as_the_program_does() {
             _ => boards.len(),
         };
         let (boards, input) = (&boards[..count], &input[..input_end[count - 1]]);
-        let answers =
-            stream::answer_boards(boards, config, &mut Solvers::new(&Quiet), &Quiet).unwrap();
+        let answers = stream::answer_boards(boards, config, &mut Solvers::new(), &Quiet).unwrap();
         let (out, err, code) = run_from_file(args, input);
         assert_eq!((err.as_str(), code), ("", 0), "{args:?}");
         assert!(answers.text == out.as_bytes(), "{args:?}: the same answers");
@@ -1001,11 +1006,12 @@ fn the_typed_batch_answers_as_the_program_does() {
 /// why in types.
 #[test]
 fn a_run_that_ends_on_its_data_says_why_in_types() {
-    use eight::stream::{self, Config, Quiet, Solvers};
+    use eight::Solvers;
+    use eight::stream::{self, Config, Quiet};
     use eight::{Board, DataError, Layout};
 
     let dir = tempfile::tempdir().unwrap();
-    let mut solvers = Solvers::new(&Quiet).with_data(Ok(eight::DataDir::at(dir.path())));
+    let mut solvers = Solvers::new().with_data(Ok(eight::DataDir::at(dir.path())));
     let boards: Vec<Board> = ["12345678x", "1 2 3 4/5 6 7 8/9 10 x 11"]
         .iter()
         .map(|text| text.parse().unwrap())
@@ -1021,14 +1027,13 @@ fn a_run_that_ends_on_its_data_says_why_in_types() {
     );
     solvers.refresh();
     let err = solvers.get(&Board::goal(boards[1].shape())).unwrap_err();
-    match err.data_error() {
-        Some(DataError::Missing { build, .. }) => assert!(
+    match &*err {
+        DataError::Missing { build, .. } => assert!(
             build.starts_with("eight-gen --shape 3x4 --blank 11 --out "),
             "{build}"
         ),
         other => panic!("{other:?}: {err}"),
     }
-    assert!(err.solve_error().is_none() && err.stopped().is_none());
 }
 
 /// A good board whose data is missing keeps its line: `unanswered` in the

@@ -8,9 +8,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use eight::Solvers;
 use eight::data::NoDataDir;
 use eight::random::{DepthError, Draw, Near};
-use eight::stream::{Quiet, Solvers, StreamError};
 use eight::{Board, DataDir, Metric, Notation, Shape, SolveError, Solver, Stop};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyTimeoutError, PyValueError};
@@ -124,11 +124,16 @@ impl PyErrText {
 /// The message of a run that failed on its data, with the call that makes
 /// missing data from Python (`eight.generate`, the same as the `eight-gen`
 /// command the message names).
-pub(crate) fn data_message(err: &StreamError) -> String {
+pub(crate) fn data_message(err: &eight::DataError) -> String {
     let mut text = err.to_string();
-    if let Some(eight::DataError::Missing {
+    let mut source = std::error::Error::source(err);
+    while let Some(cause) = source {
+        text += &format!(": {cause}");
+        source = cause.source();
+    }
+    if let eight::DataError::Missing {
         file, path, build, ..
-    }) = err.data_error()
+    } = err
     {
         // The folder, where the command names one.
         let folder = path.parent().filter(|_| build.contains(" --out "));
@@ -177,9 +182,7 @@ fn data_dir(data: Option<PathBuf>) -> Result<DataDir, NoDataDir> {
 /// Solvers reading data from `data` (see [`data_dir`]), counting in
 /// `metric`.
 pub(crate) fn new_solvers(data: Option<PathBuf>, metric: Metric) -> Solvers {
-    Solvers::new(&Quiet)
-        .with_data(data_dir(data))
-        .with_metric(metric)
+    Solvers::new().with_data(data_dir(data)).with_metric(metric)
 }
 
 /// Where a call's solvers come from.
@@ -325,12 +328,11 @@ impl Call<'_> {
                 let mut loaded = Vec::with_capacity(groups.len());
                 for (goal, members) in &groups {
                     let index = members.first().copied().unwrap_or(0);
-                    let solver = solvers.get(goal).map_err(|err| match err.stopped() {
-                        Some(_) => PyErrText::Interrupted,
-                        None => PyErrText::Unanswered(
+                    let solver = solvers.get(goal).map_err(|err| {
+                        PyErrText::Unanswered(
                             format!("board {index}: {}", data_message(&err)),
                             vec![index],
-                        ),
+                        )
                     })?;
                     loaded.push(solver.stopping(stop.clone()));
                 }

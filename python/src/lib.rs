@@ -1,5 +1,6 @@
 //! `eight` for Python: exact sliding-puzzle answers, numpy-first, over the
-//! same engine as the `eight` program (`eight::stream`), at its speed.
+//! typed batch of the library the `eight` program answers with, at its
+//! speed.
 //!
 //! A board is a string in any layout the program reads, a sequence of ints
 //! (0 the blank), or a row of a 2-D numpy array `(n, cells)` of small ints;
@@ -12,8 +13,8 @@ mod read;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use eight::Solvers;
 use eight::data::{self, DataFile};
-use eight::stream::Solvers;
 use eight::{Board, DataDir, Metric, Shape, Stop};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyTypeError, PyValueError};

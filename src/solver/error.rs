@@ -24,6 +24,17 @@ pub enum DataError {
         /// What is wrong.
         problem: TableError,
     },
+    /// The one table given answers no goal with this blank cell.
+    #[error(
+        "--table {}: it has no section for goals with the blank at cell {blank}",
+        path.display()
+    )]
+    NoSection {
+        /// The table.
+        path: PathBuf,
+        /// The goal's blank cell.
+        blank: usize,
+    },
     /// No data folder to look in.
     #[error(transparent)]
     NoDataDir(#[from] data::NoDataDir),

@@ -21,6 +21,7 @@ use anyhow::Result;
 use crate::answer::Walk;
 use crate::board::Board;
 use crate::parse::{Item, Parser};
+use crate::solver::Solvers;
 use crate::stream::chunk::other_shapes;
 use crate::stream::input::{FULL_READ, Input};
 use crate::stream::judge::{JudgeLine, JudgeLines, MAX_HEAD};
@@ -28,7 +29,7 @@ use crate::stream::pipeline::{Pipeline, Unavailable};
 use crate::stream::render::{Form, Job, Judged, Rejected};
 use crate::stream::report::Reporter;
 use crate::stream::work::{Chunk, Work};
-use crate::stream::{Config, Finish, Host, Io, Solvers, StreamError};
+use crate::stream::{Config, Finish, Host, Io, StreamError};
 
 /// Answers every board of `io`'s input, writing one answer per board to its
 /// output, in input order, and a message for each bad board to its errors.

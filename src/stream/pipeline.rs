@@ -13,6 +13,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use crate::board::{Board, Layout};
 use crate::progress::Deepening;
 use crate::solver::Solver;
+use crate::solver::Solvers;
 use crate::stream::batch::answer_batch;
 use crate::stream::chunk::{answer_chunk, answer_run, board_lines, clean_cut};
 use crate::stream::input::{IO_BUFFER, LOOK_EVERY};
@@ -20,7 +21,7 @@ use crate::stream::pairs::{PAIRS_CHUNK, answer_pairs_chunk};
 use crate::stream::render::{Job, Scratch, Style};
 use crate::stream::report::Reporter;
 use crate::stream::work::{Ahead, Chunk, Done, PairsAt, Reading, Run, Work};
-use crate::stream::{Config, Host, Solvers, check};
+use crate::stream::{Config, Host, check};
 
 /// Jobs sent to a worker at once; a search takes long enough to go alone.
 pub(super) const TABLE_BATCH: usize = 4096;
@@ -204,11 +205,15 @@ impl<'a> Pipeline<'a> {
     }
 
     /// Fails with the host's signal if it asks the run to stop, or as
-    /// stopped by SIGINT if the solvers' [`Stop`](crate::Stop) is asked
+    /// stopped by SIGINT if the solvers' [`Stop`](crate::stop::Stop) is asked
     /// for.
     fn stop_check(&self) -> Result<()> {
         check(self.host)?;
-        match self.solvers.stop().is_some_and(crate::Stop::is_stopped) {
+        match self
+            .solvers
+            .stop()
+            .is_some_and(crate::stop::Stop::is_stopped)
+        {
             true => Err(super::Stopped(super::SIGINT).into()),
             false => Ok(()),
         }
@@ -651,6 +656,20 @@ impl<'a> Pipeline<'a> {
 
 /// A solver that cannot be had: its data is missing or refused. The boards
 /// that need it are left `unanswered`; the run goes on.
-#[derive(Debug, thiserror::Error)]
-#[error("{0:#}")]
-pub(super) struct Unavailable(anyhow::Error);
+#[derive(Debug)]
+pub(crate) struct Unavailable(pub(crate) Arc<crate::solver::DataError>);
+
+/// The error, then each cause behind it.
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = std::error::Error::source(&*self.0);
+        while let Some(cause) = source {
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Unavailable {}

@@ -30,9 +30,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
+use eight::Solvers;
 use eight::data::{self, DataDir, Method};
 use eight::generate::parse_sizes;
-use eight::stream::{self, Config, Form, Solvers, Style};
+use eight::stream::{self, Config, Form, Style};
 use eight::{Board, Layout, Metric, Notation, Shape, Solver};
 
 use crate::signals::Cli;
@@ -254,7 +255,8 @@ fn run(args: &Args) -> Result<u8> {
         false => args.shape,
     };
     let host = Cli::new(args.verbose);
-    let mut solvers = Solvers::new(host)
+    let mut solvers = Solvers::new()
+        .telling(host)
         .with_data(dir)
         .verifying(args.verify)
         .with_metric(args.metric);

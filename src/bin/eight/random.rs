@@ -5,8 +5,8 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::{Context, Result, anyhow};
 use eight::Board;
+use eight::Solvers;
 use eight::random::{self, Draw, Near};
-use eight::stream::Solvers;
 
 /// Writes `count` boards, one a line, in the input format: drawn uniformly
 /// from all boards that can reach `goal`, or `near` it.

@@ -28,8 +28,9 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use eight::Solvers;
 use eight::data::{self, DataDir, Method};
-use eight::stream::{self, Config, Form, Quiet, Solvers, Style};
+use eight::stream::{self, Config, Form, Quiet, Style};
 use eight::{Board, Layout, Metric, Notation, Shape, Stop};
 use serde::Deserialize;
 use serde_json::json;
@@ -90,9 +91,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<u8> {
     let solvers = [Metric::Stm, Metric::Mtm]
         .into_iter()
         .map(|metric| {
-            let solvers = Solvers::new(&Quiet)
-                .with_data(dir.clone())
-                .with_metric(metric);
+            let solvers = Solvers::new().with_data(dir.clone()).with_metric(metric);
             (metric, Mutex::new(solvers))
         })
         .collect();

@@ -16,9 +16,9 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use eight::Proving;
 use eight::progress::Deepening;
 use eight::stream::Host;
+use eight::{Loading, Proving};
 
 /// How long a search runs before `--verbose` tells of it.
 const SHOW_SEARCH_AFTER: Duration = Duration::from_secs(1);
@@ -54,19 +54,7 @@ impl Cli {
     }
 }
 
-impl Host for Cli {
-    fn stopped(&self) -> Option<i32> {
-        stopped()
-    }
-
-    fn at_once(&self, work: &mut dyn FnMut()) {
-        at_once(work)
-    }
-
-    fn spawn(&self, work: Box<dyn FnOnce() + Send>) -> thread::JoinHandle<()> {
-        spawn(work)
-    }
-
+impl Loading for Cli {
     /// On a terminal, a line on stderr kept up to date; its end, where the
     /// proof is recorded, with `--verbose` too.
     fn proving(&self, proving: &Proving<'_>) {
@@ -116,19 +104,33 @@ impl Host for Cli {
         );
     }
 
-    /// With `--verbose`, a search past a second says how it ended.
-    fn searching(&self, deepening: &Deepening) {
-        if self.verbose && deepening.done && deepening.elapsed >= SHOW_SEARCH_AFTER {
-            let text = format!("eight: a {} board {deepening}\n", deepening.shape);
-            let _ = io::stderr().lock().write_all(text.as_bytes());
-        }
-    }
-
     fn loaded(&self, message: &str) {
         if self.verbose {
             let _ = io::stderr()
                 .lock()
                 .write_all(format!("eight: {message}\n").as_bytes());
+        }
+    }
+}
+
+impl Host for Cli {
+    fn stopped(&self) -> Option<i32> {
+        stopped()
+    }
+
+    fn at_once(&self, work: &mut dyn FnMut()) {
+        at_once(work)
+    }
+
+    fn spawn(&self, work: Box<dyn FnOnce() + Send>) -> thread::JoinHandle<()> {
+        spawn(work)
+    }
+
+    /// With `--verbose`, a search past a second says how it ended.
+    fn searching(&self, deepening: &Deepening) {
+        if self.verbose && deepening.done && deepening.elapsed >= SHOW_SEARCH_AFTER {
+            let text = format!("eight: a {} board {deepening}\n", deepening.shape);
+            let _ = io::stderr().lock().write_all(text.as_bytes());
         }
     }
 }

@@ -1,15 +1,31 @@
-//! The solvers of a run: one per goal met, loaded on first use.
+//! Solvers for any goal: one per goal met, loaded on first use.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Result, bail};
-
 use crate::board::Board;
 use crate::data::{self, DataDir, NoDataDir};
 use crate::metric::Metric;
-use crate::solver::{Proving, Solver};
-use crate::stream::{Host, StreamError};
+use crate::solver::{DataError, Proving, Solver};
+
+/// What [`Solvers`] tell as they load data: a program shows it, a library
+/// caller may ignore it (the default does nothing).
+pub trait Loading: Sync {
+    /// Data is being proven before its first use.
+    fn proving(&self, proving: &Proving<'_>) {
+        let _ = proving;
+    }
+
+    /// A goal's data was loaded: `message` says which data answers it.
+    fn loaded(&self, message: &str) {
+        let _ = message;
+    }
+}
+
+/// Tells nothing.
+struct Silent;
+
+impl Loading for Silent {}
 
 /// The solvers loaded so far, and how to load more: each goal's data is
 /// loaded (and proven, for data-folder files not proven before) the first
@@ -23,8 +39,8 @@ pub struct Solvers {
     list: Vec<Arc<Solver>>,
     /// A goal whose solver could not be loaded, and why: asked again, it
     /// fails again without a second try.
-    failed: Option<(Board, String)>,
-    host: &'static dyn Host,
+    failed: Option<(Board, Arc<DataError>)>,
+    host: &'static dyn Loading,
     metric: Metric,
     /// What stops the searches of every solver here, if anything does.
     stop: Option<crate::stop::Stop>,
@@ -42,10 +58,16 @@ impl std::fmt::Debug for Solvers {
     }
 }
 
+impl Default for Solvers {
+    fn default() -> Solvers {
+        Solvers::new()
+    }
+}
+
 impl Solvers {
     /// Solvers from the built-in data and the data folder
-    /// ([`DataDir::locate`]), telling `host` of data proven and loaded.
-    pub fn new(host: &'static dyn Host) -> Solvers {
+    /// ([`DataDir::locate`]), in the single-tile metric.
+    pub fn new() -> Solvers {
         Solvers {
             dir: DataDir::locate(),
             sizes: None,
@@ -53,10 +75,16 @@ impl Solvers {
             table: None,
             list: Vec::new(),
             failed: None,
-            host,
+            host: &Silent,
             metric: Metric::Stm,
             stop: None,
         }
+    }
+
+    /// Tells `host` of data proven and loaded.
+    pub fn telling(mut self, host: &'static dyn Loading) -> Solvers {
+        self.host = host;
+        self
     }
 
     /// Reads data from `dir` instead.
@@ -98,7 +126,7 @@ impl Solvers {
     }
 
     /// The same solvers (their data shared), whose searches end with
-    /// [`SolveError::Stopped`](crate::SolveError::Stopped) once `stop` is
+    /// [`SolveError::Stopped`](crate::answer::SolveError::Stopped) once `stop` is
     /// asked for or its deadline passes; solvers loaded later by the copy
     /// too. What the copy loads is its own.
     pub fn stopping(&self, stop: &crate::stop::Stop) -> Solvers {
@@ -129,10 +157,8 @@ impl Solvers {
     /// failed to load, so that the next board toward their goals reads the
     /// data as it is now: a process that lives on (a notebook, a server, a
     /// worker) goes on working while `eight-gen` remakes its data. Every
-    /// [`run`] starts with it; a solver given with [`Solvers::only`] is
-    /// kept.
-    ///
-    /// [`run`]: crate::stream::run
+    /// run of the program's stream starts with it; a solver given with
+    /// [`Solvers::only`] is kept.
     pub fn refresh(&mut self) {
         self.failed = None;
         if self.table.is_none() {
@@ -151,8 +177,8 @@ impl Solvers {
     ///
     /// Fails if its data is missing or wrong; asked again for the same goal,
     /// fails again without a second try.
-    pub fn get(&mut self, goal: &Board) -> Result<Arc<Solver>, StreamError> {
-        let index = self.find(goal).map_err(StreamError::new)?;
+    pub fn get(&mut self, goal: &Board) -> Result<Arc<Solver>, Arc<DataError>> {
+        let index = self.find(goal)?;
         Ok(Arc::clone(&self.list[index]))
     }
 
@@ -164,7 +190,7 @@ impl Solvers {
     /// As [`Solvers::get`]; and where the shape's boards could be answered
     /// from a table (up to 12 cells) but a search answers them, names the
     /// table and the command that makes it.
-    pub fn get_table(&mut self, goal: &Board) -> Result<Arc<Solver>, StreamError> {
+    pub fn get_table(&mut self, goal: &Board) -> Result<Arc<Solver>, Arc<DataError>> {
         let solver = self.get(goal)?;
         let (shape, blank) = (goal.shape(), goal.blank());
         if !solver.searches() || data::Method::of(shape) != data::Method::Table {
@@ -173,9 +199,9 @@ impl Solvers {
         let dir = self
             .dir
             .as_ref()
-            .map_err(|err| StreamError::new(anyhow::anyhow!("{err}")))?;
+            .map_err(|err| Arc::new(DataError::from(err.clone())))?;
         let file = data::DataFile::table(shape, self.metric, Some(blank));
-        let missing = crate::solver::DataError::Missing {
+        let missing = DataError::Missing {
             what: format!(
                 "boards drawn at an exact depth need the {shape} table{} for goals with the \
                  blank at cell {blank}",
@@ -189,7 +215,7 @@ impl Solvers {
             cost: file.cost(),
             file: Box::new(file),
         };
-        Err(StreamError::new(anyhow::Error::new(missing)))
+        Err(Arc::new(missing))
     }
 
     /// The index of the solver that answers toward `goal`, if it is loaded.
@@ -199,27 +225,29 @@ impl Solvers {
 
     /// The index of the solver that answers toward `goal`, loading it if
     /// need be.
-    pub(crate) fn find(&mut self, goal: &Board) -> Result<usize> {
+    pub(crate) fn find(&mut self, goal: &Board) -> Result<usize, Arc<DataError>> {
         if let Some(index) = self.loaded(goal) {
             return Ok(index);
         }
         if let Some((failed, why)) = &self.failed
             && failed == goal
         {
-            bail!("{why}");
+            return Err(Arc::clone(why));
         }
-        self.load(goal)
-            .inspect_err(|err| self.failed = Some((*goal, format!("{err:#}"))))
+        self.load(goal).map_err(|err| {
+            let err = Arc::new(err);
+            self.failed = Some((*goal, Arc::clone(&err)));
+            err
+        })
     }
 
     /// Loads the solver for `goal`; its index.
-    fn load(&mut self, goal: &Board) -> Result<usize> {
+    fn load(&mut self, goal: &Board) -> Result<usize, DataError> {
         if let Some(path) = &self.table {
-            bail!(
-                "--table {}: it has no section for goals with the blank at cell {}",
-                path.display(),
-                goal.blank()
-            );
+            return Err(DataError::NoSection {
+                path: path.clone(),
+                blank: goal.blank(),
+            });
         }
         let dir = match &self.dir {
             Ok(dir) => dir,
