@@ -40,7 +40,7 @@ impl fmt::Display for Solution {
     }
 }
 
-/// What [`Solver::judge`](crate::Solver::judge) says of moves someone found.
+/// What [`Solver::judge`](crate::solver::Solver::judge) says of moves someone found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Legal, reaching the goal, as short as the shortest answer (whichever
@@ -73,7 +73,7 @@ impl fmt::Display for Verdict {
 }
 
 /// Moves someone found, followed from their start board as their letters
-/// come, for [`Solver::judge_walk`](crate::Solver::judge_walk). However many the moves, a walk holds
+/// come, for [`Solver::judge_walk`](crate::solver::Solver::judge_walk). However many the moves, a walk holds
 /// two boards and two counts: a line of ten million moves is judged in the
 /// memory of one.
 ///
@@ -274,7 +274,7 @@ pub enum SolveError {
     /// [`crate::map`]).
     #[error("a data file was changed or cut short while it was read")]
     Changed,
-    /// The search was asked to stop, or its deadline passed ([`crate::Stop`]).
+    /// The search was asked to stop, or its deadline passed ([`crate::stop::Stop`]).
     #[error("the search was stopped before it found an answer")]
     Stopped,
     /// Moves that reach the goal are fewer than the shortest answer the data
@@ -339,7 +339,7 @@ pub enum TableError {
     },
 }
 
-/// What [`prove`](crate::table::prove) found wrong with a table's moves.
+/// What the proof of a table (`table::prove`) found wrong with its moves.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Proof {

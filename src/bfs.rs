@@ -1,5 +1,6 @@
 //! The reverse breadth-first search that makes next-move codes, and the
-//! layered search machinery it shares with the [proof](crate::table::prove).
+//! layered search machinery it shares with the proof of a table
+//! (`table::prove`).
 //!
 //! From a goal, the search visits every board that can reach it, layer by
 //! layer. A board first met at depth `d + 1` from a board at depth `d` by the

@@ -554,7 +554,7 @@ pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
 /// The groups of tiles of the compact 4x4 databases built into the program,
 /// toward the goal with the blank at `blank` (0, 1 or 5): 6-6-3, chosen by
 /// measurement. Where one group walls the blank's cell in, its entries count
-/// the moves that let the blank back ([`PdbTable`](crate::PdbTable)).
+/// the moves that let the blank back ([`PdbTable`](crate::pdb::PdbTable)).
 ///
 /// - The corner: the two left columns but for the corner and the bottom
 ///   cell, the two right columns but for the bottom row, and the rest of

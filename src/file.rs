@@ -2,8 +2,8 @@
 //! else, and the raw reader and writer that the typed files are built on.
 //!
 //! A file holds sections of entries for one board shape: the next moves
-//! toward goals ([`Table`](crate::Table)), or pattern databases
-//! ([`PdbTable`](crate::PdbTable)).
+//! toward goals ([`Table`](crate::table::Table)), or pattern databases
+//! ([`PdbTable`](crate::pdb::PdbTable)).
 //!
 //! # Layout
 //!
@@ -36,8 +36,8 @@
 //!   `entries = n! / 2`. The section is one zstd frame (with a content
 //!   checksum) of `raw_len = ceil(entries / 4)` bytes: 2-bit codes, four to a
 //!   byte, entry `i` in bits `2·(i % 4)` and up of byte `i / 4`. A board's
-//!   entry is its [rank](crate::Board::rank)` / 2`. A code is a
-//!   [`Move`](crate::Move) ([`Move::from_code`](crate::Move::from_code):
+//!   entry is its [rank](crate::board::Board::rank)` / 2`. A code is a
+//!   [`Move`](crate::shape::Move) ([`Move::from_code`](crate::shape::Move::from_code):
 //!   `0 d`, `1 l`, `2 r`, `3 u`): the lexicographically smallest move that
 //!   brings the board one step closer to the goal. The goal's own entry is
 //!   `0` and never read. `max_depth` is the longest shortest answer.
@@ -46,7 +46,7 @@
 //!   bits, two to a byte (entry `i` in the low half of byte `i / 2` when
 //!   `i` is even), `raw_len = ceil(entries / 2)`: the code of the jump that
 //!   starts the board's canonical answer in the [multi-tile
-//!   metric](crate::Metric), its place in the list of the shape's jumps by
+//!   metric](crate::metric::Metric), its place in the list of the shape's jumps by
 //!   direction (`d l r u`), then length (on 3x3, `0` is `d`, `1` `dd`, `2`
 //!   `l`, …). `max_depth` counts multi-tile moves.
 //! - **Pattern databases** ([`RankScheme::Placement`]): one section per
@@ -116,7 +116,7 @@ pub struct Header {
 #[non_exhaustive]
 pub enum RankScheme {
     /// The Lehmer rank of the board's positions (the cell of the blank, then
-    /// of tile 1, 2, …), halved: [`Board::rank`](crate::Board::rank) `/ 2`.
+    /// of tile 1, 2, …), halved: [`Board::rank`](crate::board::Board::rank) `/ 2`.
     LehmerHalf,
     /// The rank of the cells of the section's tiles, in the order of its
     /// tiles, among all placements of that many tiles (`k`-permutations of
@@ -145,16 +145,16 @@ pub enum Codec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Kind {
-    /// Next moves toward canonical goals, read by [`Table`](crate::Table).
+    /// Next moves toward canonical goals, read by [`Table`](crate::table::Table).
     NextMoves,
     /// Next moves of the multi-tile metric toward canonical goals, read
-    /// by [`Table`](crate::Table) too.
+    /// by [`Table`](crate::table::Table) too.
     NextJumps,
     /// Pattern databases of the multi-tile metric of one goal, read by
-    /// [`MtmSearcher`](crate::MtmSearcher).
+    /// [`MtmSearcher`](crate::mtm::MtmSearcher).
     JumpDbs,
     /// Pattern databases of one goal, read by
-    /// [`PdbTable`](crate::PdbTable).
+    /// [`PdbTable`](crate::pdb::PdbTable).
     PatternDbs,
 }
 

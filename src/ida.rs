@@ -35,7 +35,7 @@
 //! with a move sequence another does as well, shorter or smaller
 //! ([`crate::prune`]): no answer to give holds one.
 //!
-//! The bound never passes the shape's [diameter](crate::Shape::diameter_bound):
+//! The bound never passes the shape's [diameter](crate::shape::Shape::diameter_bound):
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
@@ -409,7 +409,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         let report = Reporter::start(goal.shape());
         let deepen = Deepen {
             shape: goal.shape(),
-            metric: crate::Metric::Stm,
+            metric: crate::metric::Metric::Stm,
             most: self.bound,
             threads: self.threads,
             parallel_after: self.parallel_after,

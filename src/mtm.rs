@@ -6,11 +6,11 @@
 //! the blank passes (`ddl` is two moves: two cells down, then one left).
 //! Two moves of a shortest answer never go the same way one after the
 //! other (they would be one move), so the runs of equal letters are the
-//! moves, and [`Metric::count`](crate::Metric::count) counts them. Of the answers with the fewest
+//! moves, and [`Metric::count`](crate::metric::Metric::count) counts them. Of the answers with the fewest
 //! moves, the canonical one is the lexicographically smallest letter string
 //! (`d < l < r < u`).
 //!
-//! Boards of up to 12 cells are answered by a [`Table`](crate::Table) of
+//! Boards of up to 12 cells are answered by a [`Table`](crate::table::Table) of
 //! next jumps: for every board, the jump that starts its canonical
 //! answer, 4 bits a board, made by a breadth-first search in the MTM graph
 //! ([`generate`]). Larger boards are searched ([`MtmSearcher`]).

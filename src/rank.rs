@@ -170,7 +170,7 @@ pub(crate) fn pack(cells: &[u8]) -> u64 {
 
 /// The 16 bytes in the 16 lanes of a vector, the first lowest: for the work
 /// on a board's cells all at once, here and in
-/// [`Board::relabelled`](crate::Board::relabelled).
+/// [`Board::relabelled`](crate::board::Board::relabelled).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 #[inline]

@@ -2,7 +2,7 @@
 //!
 //! Searches look at their [`Stop`] where they look for a changed data file
 //! (every few thousand positions, well under a millisecond apart) and end
-//! with [`SolveError::Stopped`](crate::SolveError::Stopped); table walks
+//! with [`SolveError::Stopped`](crate::answer::SolveError::Stopped); table walks
 //! take microseconds and do not look.
 
 use std::sync::Arc;

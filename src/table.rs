@@ -2,7 +2,7 @@
 //! table's moves are right.
 //!
 //! A [`Table`] reads a file of [next moves](crate::file) in place from any
-//! bytes, in either [metric](crate::Metric): single steps of the blank, or
+//! bytes, in either [metric](crate::metric::Metric): single steps of the blank, or
 //! the multi-tile metric's jumps (`table::jumps`). A board is answered by
 //! following its codes to the goal, at most [`Shape::diameter_bound`]
 //! moves, each one checked to stay on the board; the proof that the moves
@@ -162,7 +162,7 @@ pub(crate) fn section_toward(
 /// It is one search over the tree the codes make, as fast as making them.
 /// A table of next jumps is proven alike, a move being a jump, and every
 /// code checked to start the canonical answer of the multi-tile metric
-/// (see [`Metric`](crate::Metric)).
+/// (see [`Metric`](crate::metric::Metric)).
 pub struct Table<D> {
     /// The file, its sections and their codes.
     sections: Sections<D>,
@@ -494,7 +494,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Solves `start` toward `goal` as [`Table::solve_each`] does, appending
     /// the letters of the answer to `out`; the number of moves, or `None` if
     /// unsolvable. Many boards are answered faster by
-    /// [`Solver::solve_many`](crate::Solver::solve_many), on every core.
+    /// [`Solver::solve_many`](crate::solver::Solver::solve_many), on every core.
     ///
     /// Once 8,192 boards (or a 32nd of the section's, if more) have asked a
     /// section, its answers are

@@ -4,8 +4,8 @@
 //! entry and its checksums made right again passes them. So a file of the
 //! data folder answers nothing until it is **proven**: a table, that every
 //! board reaches the goal in the fewest moves by the lexicographically
-//! smallest letters ([`crate::table::prove`]); pattern databases, that every
-//! entry is what their search makes ([`crate::pdb::PdbTable::prove`]).
+//! smallest letters (`table::prove`); pattern databases, that every entry
+//! is what their search makes (`PdbTable::prove`).
 //!
 //! A proof costs about what making the file costs (a 12-cell table 25 s,
 //! the 15-puzzle's 7-8 databases a few minutes), so it is recorded, keyed

@@ -672,3 +672,61 @@ fn searches_stop_when_asked() {
     let answer = mtm.stopping(Stop::new()).solve(&near).unwrap();
     assert_eq!(letters(&answer), "rd");
 }
+
+/// A search tells each bound it starts, rising, and then its end, with
+/// the answer's length and the nodes it returns; a thread without a
+/// sink, and a thread whose sink is gone, hear nothing.
+#[test]
+fn a_search_tells_its_bounds_then_its_end_to_its_thread_alone() {
+    use eight::progress::{self, Deepening};
+    use std::sync::{Arc, Mutex};
+
+    let data = data::builtin_pdb(Shape::FIFTEEN, 0).unwrap();
+    let searcher = Searcher::new(PdbTable::new(data).unwrap()).threads(1, 0);
+    let board: Board = "3 4 13 14 1 9 x 8 2 12 15 7 10 5 11 6".parse().unwrap();
+    let goal = Board::goal(Shape::FIFTEEN);
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let (solution, nodes) = progress::with(
+        {
+            let heard = Arc::clone(&heard);
+            move |d: &Deepening| heard.lock().unwrap().push(*d)
+        },
+        || searcher.solve_to(&board, &goal).unwrap(),
+    );
+    let all = heard;
+    let heard = all.lock().unwrap().clone();
+    let (last, bounds) = heard.split_last().unwrap();
+    assert!(bounds.len() > 1 && bounds.iter().all(|d| !d.done));
+    assert!(
+        bounds
+            .windows(2)
+            .all(|w| w[0].bound < w[1].bound && w[0].nodes <= w[1].nodes)
+    );
+    assert!(last.done && last.answered);
+    let moves = solution.moves().unwrap().len();
+    assert_eq!((last.bound as usize, last.nodes), (moves, nodes));
+    assert_eq!(last.shape, Shape::FIFTEEN);
+    // Nothing told once the sink is gone.
+    searcher.solve_to(&board, &goal).unwrap();
+    assert_eq!(all.lock().unwrap().len(), heard.len());
+    let told = format!(
+        "{}",
+        Deepening {
+            done: false,
+            ..*last
+        }
+    );
+    assert_eq!(
+        told,
+        format!(
+            "searching {} moves or more, {nodes} positions in {:.1} s ({:.1} million a second)",
+            last.bound,
+            last.elapsed.as_secs_f64(),
+            nodes as f64 / last.elapsed.as_secs_f64().max(1e-9) / 1e6
+        )
+    );
+    assert!(format!("{last}").starts_with(&format!(
+        "answered in {} moves: {nodes} positions",
+        last.bound
+    )));
+}

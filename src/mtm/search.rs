@@ -205,7 +205,7 @@ struct Keys {
     cols: u128,
 }
 
-/// Optimal answers in the [multi-tile metric](crate::Metric) by IDA*
+/// Optimal answers in the [multi-tile metric](crate::metric::Metric) by IDA*
 /// over walking distances and pattern databases (`docs/metric.md` says why
 /// they are admissible):
 /// any shape, any goal, no data files. The distances toward each goal's
@@ -305,7 +305,7 @@ impl MtmSearcher {
     }
 
     /// Proves the databases read from a file right again (see
-    /// [`Solver::verify`](crate::Solver::verify)): the file's checksums, then each
+    /// [`Solver::verify`](crate::solver::Solver::verify)): the file's checksums, then each
     /// database made anew.
     ///
     /// # Errors
@@ -339,8 +339,8 @@ impl MtmSearcher {
 
     /// Solves `start` toward `goal`: the canonical answer, one step of the
     /// blank a letter (a move is a run of equal letters: see
-    /// [`Metric::count`](crate::Metric::count)), and the number of
-    /// positions searched, as [`Searcher::solve_to`](crate::Searcher::solve_to)
+    /// [`Metric::count`](crate::metric::Metric::count)), and the number of
+    /// positions searched, as [`Searcher::solve_to`](crate::ida::Searcher::solve_to)
     /// gives them in the single-tile metric.
     ///
     /// # Errors
@@ -395,7 +395,7 @@ impl MtmSearcher {
         let report = Reporter::start(self.shape);
         let mut deepen = Deepen {
             shape: self.shape,
-            metric: crate::Metric::Mtm,
+            metric: crate::metric::Metric::Mtm,
             // No answer is longer in this metric than in the single-tile
             // one: a budget past the shape's diameter means wrong data.
             most: self.shape.diameter_bound(),

@@ -75,7 +75,7 @@ pub(super) fn prove_layer<const P: usize>(
 }
 
 /// Proves the packed 2-bit `codes` of a table toward `goal` right, as the
-/// [`Table`](crate::Table) docs say; returns the number of boards at each distance.
+/// [`Table`](crate::table::Table) docs say; returns the number of boards at each distance.
 ///
 /// # Errors
 ///

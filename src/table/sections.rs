@@ -3,7 +3,7 @@
 //! goals, each section's codes checked, decoded and proven on first use (or
 //! read from codes decoded when the program was built), and the boards
 //! asked of each so far. The moves, their walks and their derived answers
-//! are [`Table`](crate::Table)'s.
+//! are [`Table`](crate::table::Table)'s.
 
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicU64;
