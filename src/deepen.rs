@@ -164,24 +164,45 @@ pub(crate) struct Near {
     pub(crate) cost: &'static str,
 }
 
+/// What a searcher keeps for every search it deepens, whatever its metric.
+pub(crate) struct Settings {
+    /// The threads a long search runs on.
+    pub(crate) threads: usize,
+    /// The nodes of a bound after which the next is split over them.
+    pub(crate) parallel_after: u64,
+    /// The file the heuristic reads in place, if it does: a search over a
+    /// file that changed stops.
+    pub(crate) watch: Option<Watch>,
+    /// Where a bound starts only below some nodes, if it does.
+    pub(crate) near: Option<Near>,
+}
+
+/// One thread a core, the split after [`PARALLEL_AFTER`] nodes, no file,
+/// no limit.
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            parallel_after: PARALLEL_AFTER,
+            watch: None,
+            near: None,
+        }
+    }
+}
+
 /// How a search deepens, and what it is told and checks as it goes.
 pub(crate) struct Deepen<'a> {
     pub(crate) shape: Shape,
     pub(crate) metric: Metric,
     /// The largest bound searched: past it the heuristic's data is wrong.
     pub(crate) most: u32,
-    pub(crate) threads: usize,
-    /// The nodes of a bound after which the next is split.
-    pub(crate) parallel_after: u64,
+    pub(crate) settings: &'a Settings,
     /// The nodes after which the search ends with [`Deepened::Limit`].
     pub(crate) limit: u64,
     pub(crate) stop: &'a Stop,
-    pub(crate) watch: Option<&'a Watch>,
     pub(crate) report: Option<&'a Reporter>,
     /// The nodes an earlier search of the same board counted.
     pub(crate) counted: u64,
-    /// Where a bound starts only below some nodes, if it does.
-    pub(crate) near: Option<&'a Near>,
 }
 
 /// How a deepening search ended without an error.
@@ -216,7 +237,7 @@ impl Deepen<'_> {
             again_after: u64::MAX,
             first: None,
             halt: self.stop,
-            watch: self.watch,
+            watch: self.settings.watch.as_ref(),
         };
         if tree.is_goal(&tree.root(bound)) {
             return Ok(self.found(walk));
@@ -234,7 +255,7 @@ impl Deepen<'_> {
                 });
             }
             let nodes = self.counted + walk.nodes;
-            if let Some(near) = self.near
+            if let Some(near) = &self.settings.near
                 && nodes >= near.nodes
             {
                 return Err(SolveError::TooFar {
@@ -251,13 +272,18 @@ impl Deepen<'_> {
                 report.bound(bound, self.counted + before);
             }
             // Each bound takes some times the nodes of the one before.
-            let split = self.threads > 1 && self.limit == u64::MAX && last >= self.parallel_after;
+            let Settings {
+                threads,
+                parallel_after,
+                ..
+            } = *self.settings;
+            let split = threads > 1 && self.limit == u64::MAX && last >= parallel_after;
             let step = match split {
                 true => self.split(&*tree, &mut walk, bound),
                 false => tree.down(&mut walk, &mut tree.root(bound), bound),
             };
             // What a bound read from a file that changed is dropped.
-            if self.watch.is_some_and(Watch::changed) {
+            if self.settings.watch.as_ref().is_some_and(Watch::changed) {
                 return Err(SolveError::Changed);
             }
             match step {
@@ -313,7 +339,7 @@ impl Deepen<'_> {
             // and the cut has walked the whole search.
             if whole
                 || tasks.is_empty()
-                || tasks.len() >= TASKS_PER_THREAD * self.threads
+                || tasks.len() >= TASKS_PER_THREAD * self.settings.threads
                 || depth >= bound as usize
             {
                 break;
@@ -339,7 +365,7 @@ impl Deepen<'_> {
             let step = tree.down(&mut walk, &mut task.node.clone(), bound);
             (step, walk.nodes, walk.path)
         };
-        let results = split::in_order(&tasks, self.threads, search, |(step, _, _)| {
+        let results = split::in_order(&tasks, self.settings.threads, search, |(step, _, _)| {
             matches!(step, Step::Found)
         });
         let mut done = 0;

@@ -39,7 +39,7 @@
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
-use crate::deepen::{Deepen, Deepened, Near, PARALLEL_AFTER};
+use crate::deepen::{Deepen, Deepened, Near, Settings};
 use crate::ida::search::{PRUNE_AFTER, Search};
 use crate::ida::spread::{Group, SPREAD_AFTER, spreads};
 use crate::ida::state::State;
@@ -113,11 +113,8 @@ pub struct Searcher<D> {
     views: Vec<Symmetry>,
     /// The longest answer the search looks for.
     bound: u32,
-    /// The threads a long search runs on.
-    threads: usize,
-    /// The nodes of a bound after which the next is searched on
-    /// [`Searcher::threads`] threads.
-    parallel_after: u64,
+    /// The threads, the file watched and when a far board is given up.
+    deepen: Settings,
     /// The nodes of one search after which its next bounds leave out the
     /// paths that end with a [redundant](crate::prune) move sequence.
     prune_after: Option<u64>,
@@ -126,14 +123,6 @@ pub struct Searcher<D> {
     ahead: bool,
     /// Whether every group's entries are in bytes.
     bytes: bool,
-    /// The file the databases are read from in place, looked at as the
-    /// search goes ([`crate::deepen`]): a search over a file that changed
-    /// stops.
-    watch: Option<crate::map::Watch>,
-    /// For databases made at start, too weak for far boards: the nodes
-    /// after which a search gives up with [`SolveError::TooFar`], and the
-    /// command that makes databases for every board.
-    near: Option<Near>,
 }
 
 impl<D> std::fmt::Debug for Searcher<D> {
@@ -233,11 +222,8 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             bound: shape.diameter_bound(),
             ahead,
             bytes,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            parallel_after: PARALLEL_AFTER,
+            deepen: Settings::default(),
             prune_after: Some(PRUNE_AFTER),
-            watch: None,
-            near: None,
         }
     }
 
@@ -246,19 +232,19 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// databases that answer it, and its `cost`: for databases made at
     /// start.
     pub(crate) fn near(mut self, nodes: u64, build: String, cost: &'static str) -> Searcher<D> {
-        self.near = Some(Near { nodes, build, cost });
+        self.deepen.near = Some(Near { nodes, build, cost });
         self
     }
 
     /// Whether the search gives up on far boards ([`Searcher::near`]).
     pub(crate) fn near_only(&self) -> bool {
-        self.near.is_some()
+        self.deepen.near.is_some()
     }
 
     /// Stops every search with [`SolveError::Changed`] once `watch` says
     /// the file the databases are read from changed.
     pub(crate) fn watching(mut self, watch: Option<crate::map::Watch>) -> Searcher<D> {
-        self.watch = watch;
+        self.deepen.watch = watch;
         self
     }
 
@@ -289,8 +275,8 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// uses them: it is split into subtrees, searched in turn by every
     /// thread. The answers and the nodes are the same either way.
     pub fn threads(mut self, threads: usize, after: u64) -> Searcher<D> {
-        self.threads = threads.max(1);
-        self.parallel_after = after;
+        self.deepen.threads = threads.max(1);
+        self.deepen.parallel_after = after;
         self
     }
 
@@ -411,14 +397,11 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             shape: goal.shape(),
             metric: crate::metric::Metric::Stm,
             most: self.bound,
-            threads: self.threads,
-            parallel_after: self.parallel_after,
+            settings: &self.deepen,
             limit: u64::MAX,
             stop,
-            watch: self.watch.as_ref(),
             report: report.as_ref(),
             counted: 0,
-            near: self.near.as_ref(),
         };
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
         let searched = match views.len() {

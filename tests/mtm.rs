@@ -217,25 +217,8 @@ fn the_search_matches_the_oracle_on_short_4x4_boards() {
     // positions: here from the first, on near boards toward two goals.
     // And on two threads, every budget cut up: the same answers, and the
     // same positions counted.
-    let strong = MtmSearcher::new(shape).with_databases_at_once();
-    let split = MtmSearcher::new(shape)
-        .with_databases_at_once()
-        .threads(2, 0);
     for goal_cells in [canonical(16, 15), canonical(16, 5)] {
-        let oracle = MtmOracle::new(4, &goal_cells, 6);
-        let goal = board(shape, &goal_cells);
-        let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
-        near.sort();
-        for _ in 0..150 {
-            let cells = near[rng.below(near.len())];
-            let (found, nodes) = strong.solve_to(&board(shape, cells), &goal).unwrap();
-            let letters = found
-                .moves()
-                .map(|moves| moves.iter().map(|m| m.letter()).collect());
-            assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
-            let on_two = split.solve_to(&board(shape, cells), &goal).unwrap();
-            assert_eq!(on_two, (found, nodes), "{}", common::text(cells));
-        }
+        over_databases_at_once(shape, &goal_cells, 6, 150, &mut rng);
     }
     let swapped = board(
         shape,
@@ -778,25 +761,39 @@ fn the_multi_tile_metric_answers_every_shape_of_17_to_25_cells() {
     for shape in ["5x5", "2x9"] {
         let shape: Shape = shape.parse().unwrap();
         let goal_cells = canonical(shape.cells(), shape.cells() - 1);
-        let oracle = MtmOracle::new(shape.cols(), &goal_cells, 4);
-        let goal = board(shape, &goal_cells);
-        let strong = MtmSearcher::new(shape)
-            .with_databases_at_once()
-            .threads(1, 0);
-        let split = MtmSearcher::new(shape)
-            .with_databases_at_once()
-            .threads(2, 0);
-        let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
-        near.sort();
-        for _ in 0..20 {
-            let cells = near[rng.below(near.len())];
-            let (found, nodes) = strong.solve_to(&board(shape, cells), &goal).unwrap();
-            let letters = found
-                .moves()
-                .map(|moves| moves.iter().map(|m| m.letter()).collect());
-            assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
-            let on_two = split.solve_to(&board(shape, cells), &goal).unwrap();
-            assert_eq!(on_two, (found, nodes), "{}", common::text(cells));
-        }
+        over_databases_at_once(shape, &goal_cells, 4, 20, &mut rng);
+    }
+}
+
+/// `count` boards up to `depth` moves from `goal_cells`, searched over the
+/// multi-tile databases from the first position: the oracle's answer, and
+/// on one thread and on two (every budget cut up) the same answer and the
+/// same positions counted.
+fn over_databases_at_once(
+    shape: Shape,
+    goal_cells: &[u8],
+    depth: u32,
+    count: usize,
+    rng: &mut Rng,
+) {
+    let oracle = MtmOracle::new(shape.cols(), goal_cells, depth);
+    let goal = board(shape, goal_cells);
+    let strong = MtmSearcher::new(shape)
+        .with_databases_at_once()
+        .threads(1, 0);
+    let split = MtmSearcher::new(shape)
+        .with_databases_at_once()
+        .threads(2, 0);
+    let mut near: Vec<&Vec<u8>> = oracle.distance.keys().collect();
+    near.sort();
+    for _ in 0..count {
+        let cells = near[rng.below(near.len())];
+        let (found, nodes) = strong.solve_to(&board(shape, cells), &goal).unwrap();
+        let letters = found
+            .moves()
+            .map(|moves| moves.iter().map(|m| m.letter()).collect());
+        assert_eq!(letters, oracle.best_path(cells), "{}", common::text(cells));
+        let on_two = split.solve_to(&board(shape, cells), &goal).unwrap();
+        assert_eq!(on_two, (found, nodes), "{}", common::text(cells));
     }
 }

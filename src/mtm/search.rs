@@ -39,7 +39,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::answer::{Solution, SolveError};
 use crate::board::Board;
-use crate::deepen::{Deepen, Deepened, Near, PARALLEL_AFTER, Step, Walk};
+use crate::deepen::{Deepen, Deepened, Near, Settings, Step, Walk};
 use crate::mtm::pdb::MtmPdb;
 use crate::progress::Reporter;
 use crate::shape::{MAX_CELLS, Move, Shape};
@@ -220,17 +220,8 @@ pub struct MtmSearcher {
     walking_alone: u64,
     neighbors: [[Option<u8>; 4]; MAX_CELLS],
     estimates: Mutex<Vec<(Board, Arc<Estimate>)>>,
-    /// The threads a long search runs on.
-    threads: usize,
-    /// The positions of a budget after which the next is searched on
-    /// [`MtmSearcher::threads`] threads.
-    parallel_after: u64,
-    /// The file the databases are read from in place, looked at every
-    /// few thousand positions: a search over a file that changed stops.
-    watch: Option<crate::map::Watch>,
-    /// For databases made at start on a shape whose boards they cannot all
-    /// answer: when a search gives up, and the command that makes them.
-    near: Option<Near>,
+    /// The threads, the file watched and when a far board is given up.
+    deepen: Settings,
 }
 
 impl MtmSearcher {
@@ -242,10 +233,7 @@ impl MtmSearcher {
             walking_alone: WALKING_ALONE,
             neighbors: shape.neighbor_table(),
             estimates: Mutex::new(Vec::new()),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            parallel_after: PARALLEL_AFTER,
-            watch: None,
-            near: None,
+            deepen: Settings::default(),
         }
     }
 
@@ -253,33 +241,33 @@ impl MtmSearcher {
     /// after `nodes` positions, naming `build`, the command that makes
     /// databases for every board, and its `cost`.
     pub(crate) fn near(mut self, nodes: u64, build: String, cost: &'static str) -> MtmSearcher {
-        self.near = Some(Near { nodes, build, cost });
+        self.deepen.near = Some(Near { nodes, build, cost });
         self
     }
 
     /// Whether the search gives up on far boards ([`MtmSearcher::near`]).
     pub(crate) fn near_only(&self) -> bool {
-        self.near.is_some()
+        self.deepen.near.is_some()
     }
 
     /// Stops every search with [`SolveError::Changed`] once `watch` says
     /// the file the databases are read from changed.
     pub(crate) fn watching(mut self, watch: Option<crate::map::Watch>) -> MtmSearcher {
-        self.watch = watch;
+        self.deepen.watch = watch;
         self
     }
 
     /// The watch on the file the databases are read from, if they are.
     pub(crate) fn watch(&self) -> Option<&crate::map::Watch> {
-        self.watch.as_ref()
+        self.deepen.watch.as_ref()
     }
 
     /// Sets the threads a long search runs on (by default one a core), and
     /// the positions of a budget after which the next is searched on them.
     /// The answers and the positions counted are the same either way.
     pub fn threads(mut self, threads: usize, after: u64) -> MtmSearcher {
-        self.threads = threads.max(1);
-        self.parallel_after = after;
+        self.deepen.threads = threads.max(1);
+        self.deepen.parallel_after = after;
         self
     }
 
@@ -399,14 +387,11 @@ impl MtmSearcher {
             // No answer is longer in this metric than in the single-tile
             // one: a budget past the shape's diameter means wrong data.
             most: self.shape.diameter_bound(),
-            threads: self.threads,
-            parallel_after: self.parallel_after,
+            settings: &self.deepen,
             limit: u64::MAX,
             stop,
-            watch: self.watch.as_ref(),
             report: report.as_ref(),
             counted: 0,
-            near: self.near.as_ref(),
         };
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them.
