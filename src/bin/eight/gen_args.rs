@@ -14,8 +14,10 @@ use eight::{Metric, Shape};
 /// tables of next moves for shapes of up to 12 cells (one file per goal's
 /// blank cell), pattern databases for larger ones. With --metric mtm: the
 /// tables of the multi-tile metric instead, and for larger shapes its
-/// pattern databases (7-7-1 on 16 cells, groups of six tiles on fewer),
-/// which make its searches faster than those it builds itself.
+/// pattern databases (7-7-1 on 16 cells, groups of six tiles on 13 to 15,
+/// of five on 17 to 25), which make its searches faster than those it
+/// builds itself, and answer boards of more than 16 cells far from the
+/// goal.
 #[derive(clap::Parser, Debug)]
 #[command(name = "eight-gen", version)]
 pub struct Args {
