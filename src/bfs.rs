@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use crate::board::Board;
 use crate::file::{self, Codec, NewSection, RankScheme};
 use crate::mem::prefetch;
+use crate::progress::Step;
 use crate::rank::{PackedMoves, cells_rank, factorial, pack};
 use crate::shape::{Move, SMALL_CELLS, Shape};
 use crate::stop::Stop;
@@ -323,17 +324,6 @@ fn blank_of(board: u64, n: usize) -> usize {
     ((any ^ LOW).trailing_zeros() / 4) as usize
 }
 
-/// A goal finished by [`generate`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GoalDone {
-    /// The goal.
-    pub goal: Board,
-    /// Boards that reach it, the goal included.
-    pub boards: u64,
-    /// The longest shortest path to it.
-    pub max_depth: u32,
-}
-
 /// One goal's codes packed and compressed, ready to be placed in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Frame {
@@ -373,11 +363,7 @@ impl Frame {
 ///
 /// Panics if the board has more than [`MAX_TABLE_CELLS`] cells, or `blanks`
 /// are not distinct cells of the shape in increasing order.
-pub fn generate(
-    shape: Shape,
-    blanks: &[usize],
-    progress: impl FnMut(Option<&Layer>, Option<&GoalDone>),
-) -> Vec<u8> {
+pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(Step<'_>)) -> Vec<u8> {
     generate_until(shape, blanks, progress, &Stop::new()).expect("a making with no stop ends")
 }
 
@@ -385,7 +371,7 @@ pub fn generate(
 pub(crate) fn generate_until(
     shape: Shape,
     blanks: &[usize],
-    mut progress: impl FnMut(Option<&Layer>, Option<&GoalDone>),
+    mut progress: impl FnMut(Step<'_>),
     stop: &Stop,
 ) -> Option<Vec<u8>> {
     assert!(
@@ -396,14 +382,14 @@ pub(crate) fn generate_until(
         .iter()
         .map(|&blank| Board::canonical(shape, blank))
         .collect();
-    let done = |goal: Board, search: &Search| {
-        let frame = Frame::new(goal, search);
-        let report = GoalDone {
-            goal,
-            boards: search.histogram.iter().sum(),
-            max_depth: search.max_depth(),
-        };
-        (report, frame)
+    // Each goal done, its depth the longest answer (a large goal tells
+    // each layer instead).
+    let count = goals.len() as u64;
+    let goal_done = |index: usize, search: &Search| Step {
+        part: "goals",
+        done: index as u64 + 1,
+        total: count,
+        depth: Some(search.max_depth()),
     };
     let frames: Vec<Frame> = match entries(shape) < PARALLEL_LAYER as u64 * 8 {
         true => {
@@ -411,14 +397,15 @@ pub(crate) fn generate_until(
             let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
             let results = crate::split::each(goals.len(), threads, |index| {
                 let goal = goals[index];
-                search_until(&goal, |_| {}, stop).map(|found| done(goal, &found))
+                search_until(&goal, |_| {}, stop).map(|found| (Frame::new(goal, &found), found))
             });
             // A goal not searched was stopped.
             results
                 .into_iter()
-                .map(|result| {
-                    let (report, frame) = result?;
-                    progress(None, Some(&report));
+                .enumerate()
+                .map(|(index, result)| {
+                    let (frame, found) = result?;
+                    progress(goal_done(index, &found));
                     Some(frame)
                 })
                 .collect::<Option<_>>()?
@@ -426,10 +413,15 @@ pub(crate) fn generate_until(
         false => goals
             .iter()
             .map(|goal| {
-                let found = search_until(goal, |layer| progress(Some(layer), None), stop)?;
-                let (report, frame) = done(*goal, &found);
-                progress(None, Some(&report));
-                Some(frame)
+                let total = entries(shape);
+                let layer = |layer: &Layer| Step {
+                    part: "boards",
+                    done: layer.reached,
+                    total,
+                    depth: Some(layer.depth),
+                };
+                let found = search_until(goal, |done| progress(layer(done)), stop)?;
+                Some(Frame::new(*goal, &found))
             })
             .collect::<Option<_>>()?,
     };

@@ -14,7 +14,7 @@
 //!
 //! // The 2x3 table toward the goal with the blank in its last cell.
 //! let shape: Shape = "2x3".parse()?;
-//! let bytes = generate::generate(shape, &[5], |_layer, _goal| {});
+//! let bytes = generate::generate(shape, &[5], |_step| {});
 //! let table = Table::new(bytes)?;
 //! table.verify()?;
 //! let board = Board::parse(shape, b"1 2 3 4 x 5")?;
@@ -22,14 +22,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use crate::bfs::{GoalDone, Layer, entries, generate};
+pub use crate::bfs::{entries, generate};
 pub use crate::file::Codec;
-pub use crate::generate::make::{PublishError, Step, make, make_until, publish};
+pub use crate::generate::make::{PublishError, make, make_until, publish};
 pub use crate::mtm::{generate as generate_mtm, generate_databases as generate_mtm_databases};
 pub use crate::pdb::{
-    PartitionError, PatternDb, Progress, build_memory, parse_sizes, partition,
-    write as write_databases,
+    PartitionError, PatternDb, build_memory, parse_sizes, partition, write as write_databases,
 };
+pub use crate::progress::Step;
 pub use crate::rank::placements;
 pub use crate::trust::{holds as file_holds, record as record_proof};
 

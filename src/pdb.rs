@@ -46,7 +46,7 @@ use crate::rank::{placements, rank_placement, unrank_placement};
 
 mod build;
 
-pub use crate::pdb::build::{PatternDb, Progress, UNREACHED, build_memory, write};
+pub use crate::pdb::build::{PatternDb, UNREACHED, build_memory, write};
 
 /// Entries sampled per group when databases are opened: enough to refuse
 /// databases of zeros or of 255s, few because each sample of a mapped file
@@ -324,7 +324,7 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
         for (group, &count) in counts.iter().enumerate() {
             let tiles = self.tiles(group);
             let made = PatternDb::generate(&self.goal, tiles, |step| {
-                progress(before + step.reached, all);
+                progress(before + step.done, all);
             });
             let wrong = match self.values(group) {
                 Values::Bytes(bytes) => bytes

@@ -46,6 +46,21 @@ impl std::fmt::Display for Deepening {
     }
 }
 
+/// How far making data has come, as every builder tells it: the part
+/// being made (`boards`, `goals`, a database's tiles), its steps done,
+/// their number, and the depth its breadth-first search has reached.
+#[derive(Clone, Copy, Debug)]
+pub struct Step<'a> {
+    /// What is being made.
+    pub part: &'a str,
+    /// Steps done.
+    pub done: u64,
+    /// Steps in all.
+    pub total: u64,
+    /// The depth of the breadth-first search reached, if it has one.
+    pub depth: Option<u32>,
+}
+
 /// A sink of [`Deepening`]s.
 type Sink = Box<dyn Fn(&Deepening)>;
 

@@ -15,7 +15,7 @@ fn board(shape: Shape, cells: &[u8]) -> Board {
 /// Every board of `shape` toward the goal with the blank at `blank`: the
 /// table's answer is the oracle's, letter for letter.
 fn every_board(shape: Shape, blank: usize) -> MtmOracle {
-    let table = Table::new(generate_mtm(shape, &[blank], |_, _, _| {})).expect("a table");
+    let table = Table::new(generate_mtm(shape, &[blank], |_| {})).expect("a table");
     table.verify().expect("the table proves right");
     let goal_cells = canonical(shape.cells(), blank);
     let goal = board(shape, &goal_cells);
@@ -105,7 +105,7 @@ fn every_2x4_and_4x2_board() {
 #[test]
 fn the_table_counts_in_moves_and_keeps_the_boards_at_each_distance() {
     let shape = Shape::EIGHT;
-    let bytes = generate_mtm(shape, &[8], |_, _, _| {});
+    let bytes = generate_mtm(shape, &[8], |_| {});
     let table = Table::new(&bytes[..]).unwrap();
     assert_eq!(
         table.metric(),
@@ -148,7 +148,7 @@ fn the_table_counts_in_moves_and_keeps_the_boards_at_each_distance() {
 #[test]
 fn a_wrong_code_is_refused() {
     let shape: Shape = "2x3".parse().unwrap();
-    let bytes = generate_mtm(shape, &[5], |_, _, _| {});
+    let bytes = generate_mtm(shape, &[5], |_| {});
     // Decode, change one board's code, and write the file anew.
     let table = Table::new(bytes.clone()).unwrap();
     assert!(table.verify().is_ok());
@@ -512,7 +512,7 @@ fn the_search_matches_a_table_on_random_2x5_boards() {
     // Boards of every depth: the search, with and without its pattern
     // databases, against the table (itself checked against the oracle).
     let shape: Shape = "2x5".parse().unwrap();
-    let table = Table::new(generate_mtm(shape, &[2, 9], |_, _, _| {})).unwrap();
+    let table = Table::new(generate_mtm(shape, &[2, 9], |_| {})).unwrap();
     table.verify().unwrap();
     let walking = MtmSearcher::new(shape);
     let strong = MtmSearcher::new(shape).with_databases_at_once();

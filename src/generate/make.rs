@@ -11,21 +11,8 @@ use crate::data::{DataFile, builtin_groups, database_blank, database_shape};
 use crate::file::Codec;
 use crate::metric::Metric;
 use crate::pdb::{PartitionError, PatternDb, partition};
+use crate::progress::Step;
 use crate::stop::Stop;
-
-/// How far making a file has come: the part being made (`boards`, or a
-/// database's tiles), its steps done, and their number.
-#[derive(Clone, Copy, Debug)]
-pub struct Step<'a> {
-    /// What is being made.
-    pub part: &'a str,
-    /// Steps done.
-    pub done: u64,
-    /// Steps in all.
-    pub total: u64,
-    /// The depth of the breadth-first search reached, if it has one.
-    pub depth: Option<u32>,
-}
 
 /// Makes `file` as `eight-gen` does (the same bytes), `progress` told how
 /// far it has come.
@@ -62,48 +49,19 @@ pub fn make_until(
         Some(blank) => vec![blank],
         None => (0..shape.cells()).collect(),
     };
-    // A table's boards: a shape of up to 12 cells.
-    let total = || crate::bfs::entries(shape);
     match (&file.sizes, file.metric) {
-        (None, Metric::Stm) => {
-            let total = total();
-            Ok(crate::bfs::generate_until(
-                shape,
-                &blanks,
-                |layer, _| {
-                    if let Some(layer) = layer {
-                        progress(Step {
-                            part: "boards",
-                            done: layer.reached,
-                            total,
-                            depth: Some(layer.depth),
-                        });
-                    }
-                },
-                stop,
-            ))
-        }
-        (None, Metric::Mtm) => {
-            let total = total();
-            let mut reached = 0;
-            Ok(crate::mtm::generate_until(
-                shape,
-                &blanks,
-                |_, depth, boards| {
-                    reached = match depth {
-                        0 => boards,
-                        _ => reached + boards,
-                    };
-                    progress(Step {
-                        part: "boards",
-                        done: reached,
-                        total,
-                        depth: Some(depth as u32),
-                    });
-                },
-                stop,
-            ))
-        }
+        (None, Metric::Stm) => Ok(crate::bfs::generate_until(
+            shape,
+            &blanks,
+            &mut progress,
+            stop,
+        )),
+        (None, Metric::Mtm) => Ok(crate::mtm::generate_until(
+            shape,
+            &blanks,
+            &mut progress,
+            stop,
+        )),
         (Some(sizes), Metric::Stm) => {
             // A symmetry class's databases, on the shape with no more rows
             // than columns.
@@ -119,12 +77,10 @@ pub fn make_until(
                 let made = PatternDb::generate_until(
                     &goal,
                     tiles,
-                    |done| {
+                    |step| {
                         progress(Step {
                             part: &part,
-                            done: done.reached,
-                            total: done.placements,
-                            depth: Some(done.depth),
+                            ..step
                         })
                     },
                     stop,
@@ -142,18 +98,10 @@ pub fn make_until(
         (Some(sizes), Metric::Mtm) => {
             let goal = Board::canonical(shape, blanks[0]);
             partition(&goal, sizes)?;
-            let count = sizes.len() as u64;
             Ok(crate::mtm::generate_databases_until(
                 &goal,
                 sizes,
-                |done, _| {
-                    progress(Step {
-                        part: "databases",
-                        done: done as u64,
-                        total: count,
-                        depth: None,
-                    })
-                },
+                &mut progress,
                 stop,
             ))
         }

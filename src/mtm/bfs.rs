@@ -9,6 +9,7 @@ use crate::bfs::{LARGE_LEVEL, SMALL_LEVEL, UNSEEN, entries};
 use crate::board::{Board, board_rank};
 use crate::file::{self, Codec, NewSection, RankScheme};
 use crate::mtm::{Jumps, code_at, next_code};
+use crate::progress;
 use crate::shape::{SMALL_CELLS, Shape};
 
 /// Sections of at most this many bytes of codes are compressed hardest.
@@ -162,15 +163,19 @@ pub(crate) fn codes(jumps: &Jumps, goal: &Board, distance: &[u8]) -> Vec<u8> {
 
 /// Searches from the canonical goals of `shape` with the blank at each of
 /// `blanks` in the MTM graph and writes the table file of their next moves
-/// (see [`crate::file`]); `progress` hears of each layer (the blank, the
-/// depth, the boards). The bytes depend only on the shape and the blanks.
+/// (see [`crate::file`]); `progress` hears of each layer (the boards
+/// reached, the depth). The bytes depend only on the shape and the blanks.
 ///
 /// # Panics
 ///
 /// Panics if the board has more than
 /// [`MAX_TABLE_CELLS`](crate::bfs::MAX_TABLE_CELLS) cells, or `blanks` are
 /// not distinct cells of the shape in increasing order.
-pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(usize, u8, u64)) -> Vec<u8> {
+pub fn generate(
+    shape: Shape,
+    blanks: &[usize],
+    progress: impl FnMut(progress::Step<'_>),
+) -> Vec<u8> {
     generate_until(shape, blanks, progress, &crate::stop::Stop::new())
         .expect("a making with no stop ends")
 }
@@ -179,7 +184,7 @@ pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(usize, u8, 
 pub(crate) fn generate_until(
     shape: Shape,
     blanks: &[usize],
-    mut progress: impl FnMut(usize, u8, u64),
+    mut progress: impl FnMut(progress::Step<'_>),
     stop: &crate::stop::Stop,
 ) -> Option<Vec<u8>> {
     assert!(
@@ -195,12 +200,21 @@ pub(crate) fn generate_until(
         .iter()
         .map(|&blank| {
             let goal = Board::canonical(shape, blank);
-            let distance = distances_until(
-                &jumps,
-                &goal,
-                |depth, boards| progress(blank, depth, boards),
-                stop,
-            )?;
+            let mut reached = 0;
+            let total = entries(shape);
+            let layer = |depth: u8, boards: u64| {
+                reached = match depth {
+                    0 => boards,
+                    _ => reached + boards,
+                };
+                progress(progress::Step {
+                    part: "boards",
+                    done: reached,
+                    total,
+                    depth: Some(u32::from(depth)),
+                })
+            };
+            let distance = distances_until(&jumps, &goal, layer, stop)?;
             let max_depth = distance.iter().copied().max().unwrap_or(0);
             let raw = codes(&jumps, &goal, &distance);
             let level = match raw.len() as u64 <= SMALL_SECTION {

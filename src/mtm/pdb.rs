@@ -16,6 +16,7 @@ use crate::board::Board;
 use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile};
 use crate::mtm::bfs::layers_until;
 use crate::pdb::PdbError;
+use crate::progress::Step;
 use crate::rank::{placements, rank_placement, unrank_placement};
 use crate::shape::{MAX_CELLS, Move, Shape};
 
@@ -136,7 +137,7 @@ impl MtmPdb {
 pub fn generate_databases(
     goal: &Board,
     sizes: &[usize],
-    progress: impl FnMut(usize, usize),
+    progress: impl FnMut(Step<'_>),
 ) -> Vec<u8> {
     generate_databases_until(goal, sizes, progress, &crate::stop::Stop::new())
         .expect("a making with no stop ends")
@@ -146,7 +147,7 @@ pub fn generate_databases(
 pub(crate) fn generate_databases_until(
     goal: &Board,
     sizes: &[usize],
-    mut progress: impl FnMut(usize, usize),
+    mut progress: impl FnMut(Step<'_>),
     stop: &crate::stop::Stop,
 ) -> Option<Vec<u8>> {
     let tiles: Vec<u8> = (1..goal.shape().cells() as u8).collect();
@@ -162,7 +163,12 @@ pub(crate) fn generate_databases_until(
         .map(|(index, &size)| {
             let db = MtmPdb::build_until(goal, &tiles[first..first + size], stop)?;
             first += size;
-            progress(index + 1, sizes.len());
+            progress(Step {
+                part: "databases",
+                done: index as u64 + 1,
+                total: sizes.len() as u64,
+                depth: None,
+            });
             Some(db)
         })
         .collect::<Option<_>>()?;

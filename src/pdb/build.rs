@@ -5,6 +5,7 @@ use crate::board::Board;
 use crate::file::{self, Codec, NewSection, RankScheme};
 use crate::mem;
 use crate::mem::prefetch;
+use crate::progress::Step;
 use crate::rank::{placements, rank_placement, unrank_placement};
 use crate::shape::{MAX_CELLS, Move, Shape};
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -12,19 +13,6 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, 
 /// The value of an entry no search has reached: never read for a placement
 /// of a board that can be solved.
 pub const UNREACHED: u8 = u8::MAX;
-
-/// How far [`PatternDb::generate`] has come, told after each depth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// The depth just finished.
-    pub depth: u32,
-    /// States of the search at that depth.
-    pub states: u64,
-    /// Placements whose entry is known.
-    pub reached: u64,
-    /// All placements.
-    pub placements: u64,
-}
 
 /// A group of tiles and its database.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +33,7 @@ impl PatternDb {
     ///
     /// Panics if `tiles` is empty, holds the blank, a tile twice, or a tile
     /// not on the board.
-    pub fn generate(goal: &Board, tiles: &[u8], progress: impl FnMut(&Progress)) -> PatternDb {
+    pub fn generate(goal: &Board, tiles: &[u8], progress: impl FnMut(Step<'_>)) -> PatternDb {
         PatternDb::generate_until(goal, tiles, progress, &crate::stop::Stop::new())
             .expect("a making with no stop ends")
     }
@@ -55,7 +43,7 @@ impl PatternDb {
     pub(crate) fn generate_until(
         goal: &Board,
         tiles: &[u8],
-        mut progress: impl FnMut(&Progress),
+        mut progress: impl FnMut(Step<'_>),
         stop: &crate::stop::Stop,
     ) -> Option<PatternDb> {
         let shape = goal.shape();
@@ -312,7 +300,7 @@ pub(super) fn search<W: Slots>(
     shape: Shape,
     homes: &[u8],
     blank: usize,
-    progress: &mut impl FnMut(&Progress),
+    progress: &mut impl FnMut(Step<'_>),
     stop: &crate::stop::Stop,
 ) -> Option<Vec<u8>> {
     let n = shape.cells();
@@ -484,11 +472,11 @@ pub(super) fn search<W: Slots>(
             break;
         }
         reached += newly;
-        progress(&Progress {
-            depth,
-            states,
-            reached,
-            placements: count as u64,
+        progress(Step {
+            part: "placements",
+            done: reached,
+            total: count as u64,
+            depth: Some(depth),
         });
     }
     Some(entries.into_iter().map(AtomicU8::into_inner).collect())
