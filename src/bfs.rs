@@ -382,15 +382,6 @@ pub(crate) fn generate_until(
         .iter()
         .map(|&blank| Board::canonical(shape, blank))
         .collect();
-    // Each goal done, its depth the longest answer (a large goal tells
-    // each layer instead).
-    let count = goals.len() as u64;
-    let goal_done = |index: usize, search: &Search| Step {
-        part: "goals",
-        done: index as u64 + 1,
-        total: count,
-        depth: Some(search.max_depth()),
-    };
     let frames: Vec<Frame> = match entries(shape) < PARALLEL_LAYER as u64 * 8 {
         true => {
             // Small shapes: a goal a core at once, each searched whole.
@@ -405,25 +396,33 @@ pub(crate) fn generate_until(
                 .enumerate()
                 .map(|(index, result)| {
                     let (frame, found) = result?;
-                    progress(goal_done(index, &found));
+                    // Each goal done, its depth the longest answer.
+                    progress(Step {
+                        part: "goals",
+                        done: index as u64 + 1,
+                        total: goals.len() as u64,
+                        depth: Some(found.max_depth()),
+                    });
                     Some(frame)
                 })
                 .collect::<Option<_>>()?
         }
-        false => goals
-            .iter()
-            .map(|goal| {
-                let total = entries(shape);
-                let layer = |layer: &Layer| Step {
+        // Large shapes: each goal on every core, its layers told.
+        false => {
+            let total = entries(shape);
+            let mut layer = |layer: &Layer| {
+                progress(Step {
                     part: "boards",
                     done: layer.reached,
                     total,
                     depth: Some(layer.depth),
-                };
-                let found = search_until(goal, |done| progress(layer(done)), stop)?;
-                Some(Frame::new(*goal, &found))
-            })
-            .collect::<Option<_>>()?,
+                })
+            };
+            goals
+                .iter()
+                .map(|goal| Some(Frame::new(*goal, &search_until(goal, &mut layer, stop)?)))
+                .collect::<Option<_>>()?
+        }
     };
     let sections: Vec<NewSection<'_>> = frames
         .iter()

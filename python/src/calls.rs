@@ -125,12 +125,8 @@ impl PyErrText {
 /// missing data from Python (`eight.generate`, the same as the `eight-gen`
 /// command the message names).
 pub(crate) fn data_message(err: &eight::DataError) -> String {
+    // A `DataError` says its causes in its own message.
     let mut text = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        text += &format!(": {cause}");
-        source = cause.source();
-    }
     if let eight::DataError::Missing {
         file, path, build, ..
     } = err

@@ -393,18 +393,18 @@ impl MtmSearcher {
             report: report.as_ref(),
             counted: 0,
         };
+        let mut search = Search {
+            neighbors: &self.neighbors,
+            estimate: &estimate,
+            databases: &[],
+            n: self.shape.cells(),
+            target,
+            root,
+        };
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them.
         if !estimate.read && self.walking_alone > 0 {
             deepen.limit = self.walking_alone;
-            let mut search = Search {
-                neighbors: &self.neighbors,
-                estimate: &estimate,
-                databases: &[],
-                n: self.shape.cells(),
-                target,
-                root,
-            };
             let budget = search.bound(keys, &cell_of);
             match deepen.run(&mut search, budget)? {
                 Deepened::Found(moves, nodes) => return Ok((Solution::Moves(moves), nodes)),
@@ -415,14 +415,7 @@ impl MtmSearcher {
         let Some(databases) = estimate.databases_until(stop) else {
             return Err(SolveError::Stopped);
         };
-        let mut search = Search {
-            neighbors: &self.neighbors,
-            estimate: &estimate,
-            databases,
-            n: self.shape.cells(),
-            target,
-            root,
-        };
+        search.databases = databases;
         let budget = search.bound(keys, &cell_of);
         match deepen.run(&mut search, budget)? {
             Deepened::Found(moves, nodes) => Ok((Solution::Moves(moves), nodes)),

@@ -655,21 +655,8 @@ impl<'a> Pipeline<'a> {
 }
 
 /// A solver that cannot be had: its data is missing or refused. The boards
-/// that need it are left `unanswered`; the run goes on.
-#[derive(Debug)]
+/// that need it are left `unanswered`; the run goes on. (A `DataError`
+/// says its causes in its own message.)
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub(crate) struct Unavailable(pub(crate) Arc<crate::solver::DataError>);
-
-/// The error, then each cause behind it.
-impl std::fmt::Display for Unavailable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)?;
-        let mut source = std::error::Error::source(&*self.0);
-        while let Some(cause) = source {
-            write!(f, ": {cause}")?;
-            source = cause.source();
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Unavailable {}
