@@ -83,7 +83,7 @@ pub(crate) fn expand<R: Send>(
     layer: &[Node],
     work: impl Fn(&[Node], &mut Vec<Node>, bool) -> R + Sync,
 ) -> (Vec<Node>, Vec<R>) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = crate::split::threads();
     if layer.len() < PARALLEL_LAYER || threads == 1 {
         let mut next = Vec::new();
         let result = work(layer, &mut next, true);
@@ -385,7 +385,7 @@ pub(crate) fn generate_until(
     let frames: Vec<Frame> = match entries(shape) < PARALLEL_LAYER as u64 * 8 {
         true => {
             // Small shapes: a goal a core at once, each searched whole.
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let threads = crate::split::threads();
             let results = crate::split::each(goals.len(), threads, |index| {
                 let goal = goals[index];
                 search_until(&goal, |_| {}, stop).map(|found| (Frame::new(goal, &found), found))

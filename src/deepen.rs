@@ -182,7 +182,7 @@ pub(crate) struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: crate::split::threads(),
             parallel_after: PARALLEL_AFTER,
             watch: None,
             near: None,

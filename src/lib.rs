@@ -29,9 +29,6 @@
 //! [`Stop`] is asked for, from another thread or at a deadline
 //! ([`Solver::stopping`]).
 //!
-//! - [`stream`] is the engine the `eight` program runs: boards in as text,
-//!   answers out in input order, each the fastest way (groups of walks,
-//!   answers derived in bulk, every core).
 //! - [`generate`] makes the data, as `eight-gen` does.
 //! - [`parse`] is the input rule; [`file`](mod@file) the file format; [`map`] the
 //!   memory maps data files are read through.
@@ -92,7 +89,7 @@ mod shape;
 mod solver;
 mod split;
 mod stop;
-pub mod stream;
+
 mod table;
 mod trust;
 
@@ -162,24 +159,25 @@ pub mod internals {
             table.derive_answers(goal)
         }
 
-        /// See `Table::write_answers`.
+        /// See `Table::write_answers`: the answers, appended to `out`.
         pub fn write_answers<D: AsRef<[u8]>>(
             table: &Table<D>,
             starts: &[Board],
             goal: &Board,
-            out: &mut Vec<u8>,
+            out: &mut crate::Solutions,
         ) -> Result<bool, SolveError> {
-            table.write_answers(starts, goal, &mut crate::table::LetterLines(out))
+            table.write_answers(starts, goal, out)
         }
 
-        /// See `Table::write_answers`: the lengths of the answers.
+        /// See `Table::write_answers`: the lengths of the answers, appended
+        /// to `out`.
         pub fn write_lengths<D: AsRef<[u8]>>(
             table: &Table<D>,
             starts: &[Board],
             goal: &Board,
-            out: &mut Vec<u8>,
+            out: &mut Vec<Option<u16>>,
         ) -> Result<bool, SolveError> {
-            table.write_answers(starts, goal, &mut crate::table::LengthLines(out))
+            table.write_answers(starts, goal, out)
         }
 
         /// The table a solver walks, if it walks one.

@@ -30,7 +30,7 @@ use crate::metric::Metric;
 use crate::mtm::MtmSearcher;
 use crate::shape::{Move, Shape};
 use crate::stop::Stop;
-use crate::table::{LengthLines, LetterLines, Lines, Table};
+use crate::table::Table;
 
 pub use self::batch::{Answer, Solutions};
 pub use self::error::{Damage, DataError};
@@ -334,30 +334,6 @@ impl Solver {
         match &*self.engine {
             Engine::Table(table) => table.write_answer(start, goal, out),
             _ => self.solve_each(start, goal, |mv| out.push(mv.letter() as u8)),
-        }
-    }
-
-    /// Answers a run of boards toward one goal a line each into `out`, the
-    /// letters or the lengths as `lines` says, as [`Table::write_answers`]
-    /// does; `false`, writing nothing, where that does not apply
-    /// (searches, tables whose answers are not derived).
-    ///
-    /// # Errors
-    ///
-    /// As [`Solver::solve_each`].
-    pub(crate) fn write_answers(
-        &self,
-        starts: &[Board],
-        goal: &Board,
-        lines: Lines,
-        out: &mut Vec<u8>,
-    ) -> Result<bool, SolveError> {
-        match &*self.engine {
-            Engine::Table(table) => match lines {
-                Lines::Letters => table.write_answers(starts, goal, &mut LetterLines(out)),
-                Lines::Length => table.write_answers(starts, goal, &mut LengthLines(out)),
-            },
-            _ => Ok(false),
         }
     }
 

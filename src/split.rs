@@ -1,9 +1,18 @@
-//! A search cut into subtrees, searched on every core in the order the
-//! search in one piece meets them: the first subtree that holds an answer
-//! gives it, so answers and counts do not depend on the threads.
+//! Work shared among the cores: a search cut into subtrees, searched in
+//! the order the search in one piece meets them (the first subtree that
+//! holds an answer gives it, so answers and counts do not depend on the
+//! threads), and a queue of independent items.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// The number of threads work is shared among: the cores this process may
+/// use, read once (on Linux the count reads files of the control groups,
+/// tens of microseconds a call).
+pub(crate) fn threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
 
 /// Searches `tasks` on `threads` threads (this one among them), each
 /// thread taking the next task not taken. `search` is handed a task, its

@@ -224,9 +224,8 @@ impl Word for u64 {
     }
 }
 
-/// Where a run of answers goes, one a board, in order: lines of text for
-/// the stream, or values for the typed batch (`Solver::solve_many`,
-/// `Solver::lengths_many`).
+/// Where a run of answers goes, one a board, in order: the values of the
+/// typed batch (`Solver::solve_many`, `Solver::lengths_many`).
 pub(crate) trait Sink {
     /// A derived answer.
     fn word<W: Word>(&mut self, answer: W);
@@ -234,47 +233,6 @@ pub(crate) trait Sink {
     fn letters(&mut self, letters: &[u8], moves: usize);
     /// No answer: the board cannot reach the goal.
     fn unsolvable(&mut self);
-}
-
-/// Answers as the stream's lines of letters (`unsolvable` for none).
-pub(crate) struct LetterLines<'a>(pub(crate) &'a mut Vec<u8>);
-
-impl Sink for LetterLines<'_> {
-    #[inline(always)]
-    fn word<W: Word>(&mut self, answer: W) {
-        answer.spell(true, self.0);
-    }
-
-    fn letters(&mut self, letters: &[u8], _: usize) {
-        self.0.extend_from_slice(letters);
-        self.0.push(b'\n');
-    }
-
-    fn unsolvable(&mut self) {
-        self.0.extend_from_slice(b"unsolvable\n");
-    }
-}
-
-/// Answers as the stream's lines of `--length`: the number of moves
-/// (`unsolvable` for none).
-pub(crate) struct LengthLines<'a>(pub(crate) &'a mut Vec<u8>);
-
-impl Sink for LengthLines<'_> {
-    #[inline(always)]
-    fn word<W: Word>(&mut self, answer: W) {
-        self.letters(&[], answer.moves());
-    }
-
-    #[inline(always)]
-    fn letters(&mut self, _: &[u8], moves: usize) {
-        self.0
-            .extend_from_slice(itoa::Buffer::new().format(moves).as_bytes());
-        self.0.push(b'\n');
-    }
-
-    fn unsolvable(&mut self) {
-        self.0.extend_from_slice(b"unsolvable\n");
-    }
 }
 
 /// Answers as numbers of moves, `None` for none.
@@ -291,16 +249,6 @@ impl Sink for Vec<Option<u16>> {
     fn unsolvable(&mut self) {
         self.push(None);
     }
-}
-
-/// What a line of answers from derived answers holds (see
-/// [`Table::write_answers`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Lines {
-    /// The letters of the answer.
-    Letters,
-    /// The number of its moves, in the table's metric.
-    Length,
 }
 
 impl<D: AsRef<[u8]>> Table<D> {

@@ -178,17 +178,21 @@ fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
         }
     }
     assert!(one_by_one == expected, "{shape} toward {goal}: one by one");
-    let mut in_runs = Vec::new();
+    let mut in_runs = eight::Solutions::default();
     for run in starts.chunks(1000) {
         assert!(fast::write_answers(&table, run, goal, &mut in_runs).unwrap());
     }
+    let in_runs: Vec<u8> = in_runs
+        .iter()
+        .flat_map(|answer| format!("{answer}\n").into_bytes())
+        .collect();
     assert!(in_runs == expected, "{shape} toward {goal}: in runs");
-    // Their lengths, as `--length` writes them.
-    let lengths: Vec<u8> = expected
+    // Their lengths.
+    let lengths: Vec<Option<u16>> = expected
         .split_inclusive(|&b| b == b'\n')
-        .flat_map(|line| match line {
-            b"unsolvable\n" => line.to_vec(),
-            _ => format!("{}\n", line.len() - 1).into_bytes(),
+        .map(|line| match line {
+            b"unsolvable\n" => None,
+            _ => Some(line.len() as u16 - 1),
         })
         .collect();
     let mut in_runs = Vec::new();

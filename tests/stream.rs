@@ -781,66 +781,6 @@ fn any_mix_of_lines_in_any_mode_never_crashes() {
     }
 }
 
-/// The output forms the library and the program both have: the library's
-/// style, and the program's flags for it.
-fn forms() -> [(eight::stream::Style, &'static [&'static str]); 3] {
-    use eight::stream::{Form, Style};
-    [
-        (Style::default(), &[]),
-        (
-            Style {
-                form: Form::Json,
-                ..Style::default()
-            },
-            &["--json"],
-        ),
-        (
-            Style {
-                length: true,
-                ..Style::default()
-            },
-            &["--length"],
-        ),
-    ]
-}
-
-/// The library's engine, fed from memory, answers exactly as the program
-/// does from a file: the same answers and messages, in every form, for
-/// mixed input of every kind (the program is a thin layer over it).
-#[test]
-fn the_library_engine_answers_as_the_program_does() {
-    use eight::Layout;
-    use eight::Solvers;
-    use eight::stream::{self, Config, Io, Quiet};
-
-    let mut rng = common::Rng(77);
-    let mut input = String::new();
-    while input.len() < 1 << 20 {
-        match rng.below(12) {
-            0..=8 => input += &(common::text(&rng.board(9)) + "\n"),
-            9 => input += &format!("{F}\n"),
-            _ => input += &format!("{}\n", rng.pick(common::BAD_LINES)),
-        }
-    }
-    for (style, args) in forms() {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let config = Config {
-            style,
-            ..Config::new(Layout::Auto)
-        };
-        let io = Io::new(
-            std::io::Cursor::new(input.clone().into_bytes()),
-            &mut out,
-            &mut err,
-        );
-        let finish = stream::run(config, &mut Solvers::new(), io, &Quiet).unwrap();
-        let [from_file, _] = both_ways(args, input.as_bytes());
-        assert!(out == from_file.0, "{args:?}: the same answers");
-        assert!(err == from_file.1, "{args:?}: the same messages");
-        assert!(finish.invalid && from_file.2 == Some(1), "{args:?}");
-    }
-}
-
 /// `eight-gen` remaking a table while `eight` answers from it renames a
 /// new file over the old one, whose bytes stay as they were: the run goes
 /// on from the mapping it holds, with every answer and exit 0.
@@ -870,14 +810,13 @@ fn a_table_remade_under_a_run_leaves_it_answering() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
 
-/// A table rewritten in place under a run ends it naming the file; a
-/// process that goes on (a library user's, Python's) reads the file as it
-/// is at its next run, and answers only the boards that need it from it.
+/// A table rewritten in place between two batches is read anew: a
+/// process that goes on (a library user's, Python's, the server) reads the
+/// file as it is at its next [`Solvers::refresh`], refuses it cut short,
+/// naming it, and reads it again once it is made again.
 #[test]
-fn a_table_changed_between_runs_is_read_anew_by_the_next() {
-    use eight::Layout;
-    use eight::Solvers;
-    use eight::stream::{self, Config, Quiet};
+fn a_table_changed_between_batches_is_read_anew_by_the_next() {
+    use eight::{Board, Solvers};
 
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
@@ -887,77 +826,71 @@ fn a_table_changed_between_runs_is_read_anew_by_the_next() {
         .success();
     let path = dir.path().join("2x5-blank9.table");
     let right = std::fs::read(&path).unwrap();
+    let shape = "2x5".parse().unwrap();
+    let goal = Board::goal(shape);
+    let boards: Vec<Board> = ["1 2 3 4 5 6 7 8 x 9", "1 2 3 4 5 x 6 7 8 9"]
+        .iter()
+        .map(|text| Board::parse(shape, text.as_bytes()).unwrap())
+        .collect();
+    let answer = |solvers: &mut Solvers| {
+        solvers.refresh();
+        let solver = solvers.get(&goal).map_err(|err| err.to_string())?;
+        let answers = solver.solve_many(&boards, &goal).unwrap();
+        Ok::<_, String>(answers.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    };
     let mut solvers = Solvers::new().with_data(Ok(eight::DataDir::at(dir.path())));
-    let boards = b"1 2 3 4 5 6 7 8 x 9\n1 2 3 4 5 x 6 7 8 9\n".to_vec();
-    let config = || Config::new(Layout::Fixed("2x5".parse().unwrap()));
-    let answers = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
-    assert_eq!(answers.text, b"r\nrrrr\n");
+    assert_eq!(answer(&mut solvers).unwrap(), ["r", "rrrr"]);
     // Rewritten in place, the same bytes, a tick of the clock later: the
     // file's stamp is another, so its bytes may be.
     std::thread::sleep(Duration::from_millis(30));
     std::fs::write(&path, &right).unwrap();
-    let answers = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
-    assert_eq!(answers.text, b"r\nrrrr\n", "loaded and proven anew");
-    // Cut short: the boards that need it are unanswered, naming it; others
-    // answer.
+    assert_eq!(answer(&mut solvers).unwrap(), ["r", "rrrr"], "loaded anew");
+    // Cut short: refused, naming it; other goals answer.
     std::fs::OpenOptions::new()
         .write(true)
         .open(&path)
         .unwrap()
         .set_len(100)
         .unwrap();
-    let cut = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
-    assert_eq!(cut.text, b"unanswered\nunanswered\n");
-    assert!(cut.unanswered && !cut.invalid);
-    let messages = String::from_utf8_lossy(&cut.messages);
-    assert!(messages.contains("2x5-blank9.table"), "{messages}");
-    assert_eq!(messages.lines().count(), 1, "said once: {messages}");
-    let eight = stream::answer_text(
-        b"1 2 3 4 5 6 7 x 8\n".to_vec(),
-        Config::new(Layout::Auto),
-        &mut solvers,
-        &Quiet,
-    );
-    assert_eq!(eight.unwrap().text, b"r\n");
+    let refused = answer(&mut solvers).unwrap_err();
+    assert!(refused.contains("2x5-blank9.table"), "{refused}");
+    let eight = solvers.get(&Board::goal(eight::Shape::EIGHT)).unwrap();
+    let near = "1 2 3 4 5 6 7 x 8".parse().unwrap();
+    assert_eq!(eight.solve(&near).unwrap().to_string(), "r");
     std::fs::write(&path, &right).unwrap();
-    let answers = stream::answer_text(boards.clone(), config(), &mut solvers, &Quiet).unwrap();
-    assert_eq!(answers.text, b"r\nrrrr\n", "made again, read again");
+    assert_eq!(answer(&mut solvers).unwrap(), ["r", "rrrr"], "made again");
     // Remade by eight-gen (a new file renamed over the old): loaded anew at
-    // the next run, once.
+    // the next batch, once.
     struct Loads(AtomicUsize);
     impl eight::Loading for Loads {
         fn loaded(&self, _: &str) {
             self.0.fetch_add(1, Ordering::SeqCst);
         }
     }
-    impl stream::Host for Loads {}
     let loads: &'static Loads = Box::leak(Box::new(Loads(AtomicUsize::new(0))));
     let mut solvers = Solvers::new()
         .telling(loads)
         .with_data(Ok(eight::DataDir::at(dir.path())));
-    let run = |solvers: &mut Solvers| {
-        let answers = stream::answer_text(boards.clone(), config(), solvers, loads).unwrap();
-        assert_eq!(answers.text, b"r\nrrrr\n");
+    let mut run = || {
+        assert_eq!(answer(&mut solvers).unwrap(), ["r", "rrrr"]);
         loads.0.load(Ordering::SeqCst)
     };
-    assert_eq!(run(&mut solvers), 1);
-    assert_eq!(run(&mut solvers), 1, "kept while unchanged");
+    assert_eq!(run(), 1);
+    assert_eq!(run(), 1, "kept while unchanged");
     common::eight_gen()
         .args(["--quiet", "--shape", "2x5", "--out", data])
         .assert()
         .success();
-    assert_eq!(run(&mut solvers), 2, "the new file read");
-    assert_eq!(run(&mut solvers), 2);
+    assert_eq!(run(), 2, "the new file read");
+    assert_eq!(run(), 2);
 }
 
-/// The library's typed batch (boards parsed already, of mixed shapes)
-/// answers a million boards exactly as the program answers them read from
-/// a file, in every form.
+/// The library's typed batch (boards parsed already, of mixed shapes, each
+/// shape's toward its solver) answers a million boards exactly as the
+/// program answers them read from a file, the moves and the lengths.
 #[test]
 fn the_typed_batch_answers_as_the_program_does() {
-    use eight::Solvers;
-    use eight::stream::{self, Config, Form, Quiet};
-    use eight::{Board, Layout};
+    use eight::{Board, Solvers};
 
     let mut rng = common::Rng(78);
     let fifteen = common::canonical(16, 15);
@@ -976,39 +909,43 @@ fn the_typed_batch_answers_as_the_program_does() {
             text.parse().unwrap()
         })
         .collect();
-    let mut input = String::new();
-    let mut input_end = Vec::with_capacity(boards.len());
-    for board in &boards {
-        input += &format!("{board}\n");
-        input_end.push(input.len());
+    let input: String = boards.iter().map(|board| format!("{board}\n")).collect();
+    // Each shape's boards answered in one batch, put back in input order.
+    let mut solvers = Solvers::new();
+    let mut moves = vec![String::new(); boards.len()];
+    let mut lengths = vec![String::new(); boards.len()];
+    let mut shapes: Vec<_> = boards.iter().map(Board::shape).collect();
+    shapes.sort_by_key(|shape| (shape.rows(), shape.cols()));
+    shapes.dedup();
+    for shape in shapes {
+        let at: Vec<usize> = (0..boards.len())
+            .filter(|&i| boards[i].shape() == shape)
+            .collect();
+        let starts: Vec<Board> = at.iter().map(|&i| boards[i]).collect();
+        let goal = Board::goal(shape);
+        let solver = solvers.get(&goal).unwrap();
+        let answers = solver.solve_many(&starts, &goal).unwrap();
+        let counted = solver.lengths_many(&starts, &goal).unwrap();
+        for ((&i, answer), length) in at.iter().zip(answers.iter()).zip(counted) {
+            moves[i] = format!("{answer}\n");
+            lengths[i] = match length {
+                Some(n) => format!("{n}\n"),
+                None => "unsolvable\n".to_string(),
+            };
+        }
     }
-    for (style, args) in forms() {
-        let config = Config {
-            style,
-            ..Config::new(Layout::Auto)
-        };
-        // JSON, slower a board, on the first tenth.
-        let count = match style.form {
-            Form::Json => boards.len() / 10,
-            _ => boards.len(),
-        };
-        let (boards, input) = (&boards[..count], &input[..input_end[count - 1]]);
-        let answers = stream::answer_boards(boards, config, &mut Solvers::new(), &Quiet).unwrap();
-        let (out, err, code) = run_from_file(args, input);
+    for (args, typed) in [(&[][..], moves), (&["--length"][..], lengths)] {
+        let (out, err, code) = run_from_file(args, &input);
         assert_eq!((err.as_str(), code), ("", 0), "{args:?}");
-        assert!(answers.text == out.as_bytes(), "{args:?}: the same answers");
-        assert!(!answers.invalid && answers.messages.is_empty());
+        assert!(typed.concat() == out, "{args:?}: the same answers");
     }
 }
 
-/// A board whose data is missing is `unanswered`, with the command that
-/// makes the data, and the others are answered; the solver asked for says
-/// why in types.
+/// A board whose data is missing is refused in types, with the command
+/// that makes the data; a board of another shape still answers.
 #[test]
-fn a_run_that_ends_on_its_data_says_why_in_types() {
-    use eight::Solvers;
-    use eight::stream::{self, Config, Quiet};
-    use eight::{Board, DataError, Layout};
+fn missing_data_says_why_in_types() {
+    use eight::{Board, DataError, Solvers};
 
     let dir = tempfile::tempdir().unwrap();
     let mut solvers = Solvers::new().with_data(Ok(eight::DataDir::at(dir.path())));
@@ -1016,16 +953,8 @@ fn a_run_that_ends_on_its_data_says_why_in_types() {
         .iter()
         .map(|text| text.parse().unwrap())
         .collect();
-    let answers =
-        stream::answer_boards(&boards, Config::new(Layout::Auto), &mut solvers, &Quiet).unwrap();
-    assert_eq!(answers.text, b"\nunanswered\n");
-    assert!(answers.unanswered && !answers.invalid);
-    let messages = String::from_utf8_lossy(&answers.messages);
-    assert!(
-        messages.starts_with("eight: <stdin>:2: ") && messages.contains("eight-gen --shape 3x4"),
-        "{messages}"
-    );
-    solvers.refresh();
+    let eight = solvers.get(&Board::goal(boards[0].shape())).unwrap();
+    assert_eq!(eight.solve(&boards[0]).unwrap().to_string(), "");
     let err = solvers.get(&Board::goal(boards[1].shape())).unwrap_err();
     match &*err {
         DataError::Missing { build, .. } => assert!(

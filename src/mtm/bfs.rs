@@ -15,14 +15,10 @@ use crate::shape::{SMALL_CELLS, Shape};
 /// Sections of at most this many bytes of codes are compressed hardest.
 const SMALL_SECTION: u64 = 1 << 20;
 
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// Runs `work` on every core, each on its share of `0..len` (split at even
 /// numbers), and returns their results in order.
 fn on_every_core<R: Send>(len: u64, work: impl Fn(u64, u64) -> R + Sync) -> Vec<R> {
-    let threads = threads() as u64;
+    let threads = crate::split::threads() as u64;
     let bound = |part: u64| (len * part / threads) & !1;
     std::thread::scope(|scope| {
         let work = &work;

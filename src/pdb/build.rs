@@ -335,7 +335,7 @@ pub(super) fn search<W: Slots>(
         weights[i] = weight;
         weight *= n - i;
     }
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let threads = crate::split::threads();
     let mut reached = 0u64;
     for depth in 0u32.. {
         let code = 1 + depth % 2;

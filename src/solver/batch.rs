@@ -15,18 +15,26 @@ use crate::table::{GROUP, Sink, Table, Word};
 /// Boards a thread answers at least, in a batch split among threads.
 const PART: usize = 1 << 15;
 
-/// Boards walked side by side at once ([`Table::solve_packed`]).
-const LANES_RUN: usize = 1 << 12;
+/// Boards walked side by side at once ([`Table::solve_packed`]): their
+/// goals and answers stay small enough (27 KB) for the allocator to hand
+/// back memory it holds, so that a caller asking run after run (the
+/// stream) maps no fresh pages each time.
+const LANES_RUN: usize = 1 << 10;
 
 /// What a batch's answers are gathered in: a [`Sink`] whose parts, answered
 /// on threads of their own, are appended in order.
 trait Batch: Sink + Default + Send {
     fn append(&mut self, part: Self);
+    fn clear(&mut self);
 }
 
 impl Batch for Vec<Option<u16>> {
     fn append(&mut self, mut part: Self) {
         Vec::append(self, &mut part);
+    }
+
+    fn clear(&mut self) {
+        Vec::clear(self);
     }
 }
 
@@ -68,9 +76,26 @@ impl Solver {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn solve_many(&self, starts: &[Board], goal: &Board) -> Result<Solutions, SolveError> {
-        let mut solutions: Solutions = self.answer_many(starts, goal)?;
-        solutions.metric = self.metric();
-        Ok(solutions)
+        let mut answers = Solutions::default();
+        self.solve_many_into(starts, goal, &mut answers)?;
+        Ok(answers)
+    }
+
+    /// As [`Solver::solve_many`], into `answers`: its answers replaced, its
+    /// memory used again (a caller answering run after run allocates
+    /// nothing). On an error it holds no answer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_many`].
+    pub fn solve_many_into(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        answers: &mut Solutions,
+    ) -> Result<(), SolveError> {
+        answers.metric = self.metric();
+        self.answer_many(starts, Goals::One(goal), answers)
     }
 
     /// The number of moves of each answer of [`Solver::solve_many`], in
@@ -101,53 +126,175 @@ impl Solver {
         starts: &[Board],
         goal: &Board,
     ) -> Result<Vec<Option<u16>>, SolveError> {
-        self.answer_many(starts, goal)
+        let mut lengths = Vec::new();
+        self.lengths_many_into(starts, goal, &mut lengths)?;
+        Ok(lengths)
     }
 
-    /// The answers of `starts` toward `goal` gathered in a `B`: boards
-    /// walked in a table split among every core in parts of at least
-    /// [`PART`], searched boards one after another (each search runs on
-    /// every core).
-    fn answer_many<B: Batch>(&self, starts: &[Board], goal: &Board) -> Result<B, SolveError> {
+    /// As [`Solver::lengths_many`], into `lengths`: its numbers replaced,
+    /// its memory used again. On an error it holds none.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_many`].
+    pub fn lengths_many_into(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        lengths: &mut Vec<Option<u16>>,
+    ) -> Result<(), SolveError> {
+        self.answer_many(starts, Goals::One(goal), lengths)
+    }
+
+    /// Answers every board of `starts` toward the goal beside it in
+    /// `goals` (the cases of HDU 3567 "Eight II", each a start and a
+    /// target), in order: walks side by side in a table, as
+    /// [`Solver::solve_many`] does toward one goal.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_many`]; a goal this solver does not serve is
+    /// an error at its index ([`SolveError::At`]).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `goals` and `starts` differ in length.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use eight::{Board, Shape, Solver};
+    ///
+    /// let solver = Solver::builtin(Shape::EIGHT)?;
+    /// let starts: Vec<Board> = vec!["12X453786".parse()?, "12345678X".parse()?];
+    /// let goals: Vec<Board> = vec!["12345678X".parse()?, "12345678X".parse()?];
+    /// let answers = solver.solve_pairs(&starts, &goals)?;
+    /// assert_eq!(answers.get(0).unwrap().letters(), Some("dd"));
+    /// assert_eq!(answers.get(1).unwrap().letters(), Some(""));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn solve_pairs(&self, starts: &[Board], goals: &[Board]) -> Result<Solutions, SolveError> {
+        let mut answers = Solutions::default();
+        self.solve_pairs_into(starts, goals, &mut answers)?;
+        Ok(answers)
+    }
+
+    /// As [`Solver::solve_pairs`], into `answers`: its answers replaced,
+    /// its memory used again. On an error it holds no answer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_pairs`].
+    ///
+    /// # Panics
+    ///
+    /// Panics if `goals` and `starts` differ in length.
+    pub fn solve_pairs_into(
+        &self,
+        starts: &[Board],
+        goals: &[Board],
+        answers: &mut Solutions,
+    ) -> Result<(), SolveError> {
+        assert_eq!(starts.len(), goals.len(), "a goal beside every start");
+        answers.metric = self.metric();
+        self.answer_many(starts, Goals::Each(goals), answers)
+    }
+
+    /// Why this solver cannot answer a board toward `goal`, if it cannot.
+    fn refuses(&self, goal: &Board) -> Option<SolveError> {
         // Databases serve their shape's transpose too: the goal's shape is
         // the boards'.
-        if !self.serves(goal) {
-            return Err(match goal.shape() == self.shape() {
-                true => SolveError::NoData {
-                    shape: goal.shape(),
-                    blank: goal.blank(),
-                },
-                false => SolveError::Shape {
-                    expected: self.shape(),
-                    got: goal.shape(),
-                },
-            });
+        if self.serves(goal) {
+            return None;
         }
-        let shape = goal.shape();
-        if let Some(index) = starts.iter().position(|start| start.shape() != shape) {
-            return Err(SolveError::At {
-                index,
-                error: Box::new(SolveError::Shape {
-                    expected: shape,
-                    got: starts[index].shape(),
-                }),
-            });
+        Some(match goal.shape() == self.shape() {
+            true => SolveError::NoData {
+                shape: goal.shape(),
+                blank: goal.blank(),
+            },
+            false => SolveError::Shape {
+                expected: self.shape(),
+                got: goal.shape(),
+            },
+        })
+    }
+
+    /// The answers of `starts` toward `goals` gathered in `batch`, emptied
+    /// first (and again on an error): boards walked in a table split among
+    /// every core in parts of at least [`PART`], searched boards one after
+    /// another (each search runs on every core).
+    fn answer_many<B: Batch>(
+        &self,
+        starts: &[Board],
+        goals: Goals<'_>,
+        batch: &mut B,
+    ) -> Result<(), SolveError> {
+        batch.clear();
+        let answered = self.answer_parts(starts, goals, batch);
+        if answered.is_err() {
+            batch.clear();
         }
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let parts = (starts.len() / PART).clamp(1, threads);
-        if parts == 1 || self.searches() {
-            let mut batch = B::default();
-            self.answer_into(starts, goal, &mut batch)?;
-            return Ok(batch);
+        answered
+    }
+
+    /// The work of [`Solver::answer_many`], into an empty `batch`.
+    fn answer_parts<B: Batch>(
+        &self,
+        starts: &[Board],
+        goals: Goals<'_>,
+        batch: &mut B,
+    ) -> Result<(), SolveError> {
+        let at = |index: usize, error: SolveError| SolveError::At {
+            index,
+            error: Box::new(error),
+        };
+        match goals {
+            Goals::One(goal) => {
+                if let Some(error) = self.refuses(goal) {
+                    return Err(error);
+                }
+                if let Some(index) = starts.iter().position(|s| s.shape() != goal.shape()) {
+                    let error = SolveError::Shape {
+                        expected: goal.shape(),
+                        got: starts[index].shape(),
+                    };
+                    return Err(at(index, error));
+                }
+            }
+            Goals::Each(goals) => {
+                for (index, (start, goal)) in starts.iter().zip(goals).enumerate() {
+                    if let Some(error) = self.refuses(goal) {
+                        return Err(at(index, error));
+                    }
+                    if start.shape() != goal.shape() {
+                        let error = SolveError::Shape {
+                            expected: goal.shape(),
+                            got: start.shape(),
+                        };
+                        return Err(at(index, error));
+                    }
+                }
+            }
+        }
+        // A run too short to split asks nothing of the system (the number
+        // of cores is read from files on Linux).
+        let parts = match starts.len() < 2 * PART || self.searches() {
+            true => 1,
+            false => (starts.len() / PART).clamp(1, crate::split::threads()),
+        };
+        if parts == 1 {
+            return self.answer_into(starts, goals, batch);
         }
         let size = starts.len().div_ceil(parts);
         let answered: Vec<Result<B, SolveError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = starts
-                .chunks(size)
-                .map(|part| {
+            let handles: Vec<_> = (0..starts.len())
+                .step_by(size)
+                .map(|from| {
+                    let to = (from + size).min(starts.len());
                     scope.spawn(move || {
                         let mut batch = B::default();
-                        self.answer_into(part, goal, &mut batch).map(|()| batch)
+                        self.answer_into(&starts[from..to], goals.part(from, to), &mut batch)
+                            .map(|()| batch)
                     })
                 })
                 .collect();
@@ -160,30 +307,29 @@ impl Solver {
                 })
                 .collect()
         });
-        let mut batch = B::default();
-        for (at, part) in answered.into_iter().enumerate() {
-            match part {
-                Ok(part) => batch.append(part),
+        for (part, answers) in answered.into_iter().enumerate() {
+            match answers {
+                Ok(answers) => batch.append(answers),
                 Err(SolveError::At { index, error }) => {
                     return Err(SolveError::At {
-                        index: at * size + index,
+                        index: part * size + index,
                         error,
                     });
                 }
                 Err(err) => return Err(err),
             }
         }
-        Ok(batch)
+        Ok(())
     }
 
-    /// Answers `starts` (of the solver's shape) toward `goal` (which it
+    /// Answers `starts` (of the solver's shape) toward `goals` (which it
     /// serves) into `sink`, in order, the fastest way the data allows:
     /// answers derived in bulk, else interleaved walks, else groups of
     /// walks, else one walk or one search a board.
     fn answer_into<S: Sink>(
         &self,
         starts: &[Board],
-        goal: &Board,
+        goals: Goals<'_>,
         sink: &mut S,
     ) -> Result<(), SolveError> {
         let at = |index: usize| {
@@ -197,9 +343,10 @@ impl Solver {
             _ => {
                 // One search a board, the boards shared among the cores
                 // (a long search also splits its bounds among them).
-                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let threads = crate::split::threads();
                 let answers = crate::split::each(starts.len(), threads, |index| {
                     let mut letters = Vec::new();
+                    let goal = goals.get(index);
                     self.solve_each(&starts[index], goal, |mv| letters.push(mv.letter() as u8))
                         .map(|found| (letters, found))
                 });
@@ -210,14 +357,25 @@ impl Solver {
                 return Ok(());
             }
         };
-        if starts.len() >= 8 && table.write_answers(starts, goal, sink)? {
+        if let Goals::One(goal) = goals
+            && starts.len() >= 8
+            && table.write_answers(starts, goal, sink)?
+        {
             return Ok(());
         }
-        let goals = vec![*goal; LANES_RUN.min(starts.len())];
+        let one = match goals {
+            Goals::One(goal) => vec![*goal; LANES_RUN.min(starts.len())],
+            Goals::Each(_) => Vec::new(),
+        };
         let mut packed = Vec::new();
-        let mut letters = vec![Vec::new(); GROUP];
+        let mut letters: Vec<Vec<u8>> = Vec::new();
         for (run, chunk) in starts.chunks(LANES_RUN).enumerate() {
-            if table.solve_packed(chunk, &goals[..chunk.len()], &mut packed)? {
+            let from = run * LANES_RUN;
+            let chunk_goals = match goals {
+                Goals::One(_) => &one[..chunk.len()],
+                Goals::Each(goals) => &goals[from..from + chunk.len()],
+            };
+            if table.solve_packed(chunk, chunk_goals, &mut packed)? {
                 for answer in &packed {
                     match answer {
                         Some(answer) => sink.word(answer.word()),
@@ -226,7 +384,10 @@ impl Solver {
                 }
                 continue;
             }
-            if table.groups_pay() {
+            if let Goals::One(goal) = goals
+                && table.groups_pay()
+            {
+                letters.resize_with(GROUP, Vec::new);
                 for group in chunk.chunks(GROUP) {
                     let mut found = [None; GROUP];
                     table.solve_group(group, goal, &mut letters, &mut found)?;
@@ -236,15 +397,40 @@ impl Solver {
                 }
                 continue;
             }
-            for (index, start) in chunk.iter().enumerate() {
+            letters.resize_with(1, Vec::new);
+            for (index, (start, goal)) in chunk.iter().zip(chunk_goals).enumerate() {
                 let letters = &mut letters[0];
                 letters.clear();
-                let found =
-                    walk(table, start, goal, letters).map_err(at(run * LANES_RUN + index))?;
+                let found = walk(table, start, goal, letters).map_err(at(from + index))?;
                 put(sink, letters, found);
             }
         }
         Ok(())
+    }
+}
+
+/// The goal of each start of a batch: one for all, or one beside each.
+#[derive(Clone, Copy)]
+enum Goals<'a> {
+    One(&'a Board),
+    Each(&'a [Board]),
+}
+
+impl<'a> Goals<'a> {
+    /// The goal of the start at `index`.
+    fn get(self, index: usize) -> &'a Board {
+        match self {
+            Goals::One(goal) => goal,
+            Goals::Each(goals) => &goals[index],
+        }
+    }
+
+    /// The goals of the starts from `from` to `to`.
+    fn part(self, from: usize, to: usize) -> Goals<'a> {
+        match self {
+            Goals::One(goal) => Goals::One(goal),
+            Goals::Each(goals) => Goals::Each(&goals[from..to]),
+        }
     }
 }
 
@@ -304,6 +490,11 @@ impl Batch for Solutions {
         self.letters.extend_from_slice(&part.letters);
         self.ends.extend(part.ends.iter().map(|end| end + offset));
     }
+
+    fn clear(&mut self) {
+        self.letters.clear();
+        self.ends.clear();
+    }
 }
 
 impl Solutions {
@@ -332,7 +523,18 @@ impl Solutions {
 
     /// The answers, in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Answer<'_>> + '_ {
-        (0..self.len()).map(|index| self.get(index).expect("an index below the length"))
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let letters = match end & UNSOLVABLE {
+                0 => Some(&self.letters[start..end]),
+                _ => None,
+            };
+            start = end & !UNSOLVABLE;
+            Answer {
+                letters,
+                metric: self.metric,
+            }
+        })
     }
 }
 
@@ -350,6 +552,12 @@ impl<'a> Answer<'a> {
         // Answers are move letters, ASCII.
         self.letters
             .map(|letters| std::str::from_utf8(letters).expect("move letters are ASCII"))
+    }
+
+    /// The letters as bytes, for a caller that writes them out as they
+    /// are; `None` if the board cannot reach the goal.
+    pub fn letter_bytes(&self) -> Option<&'a [u8]> {
+        self.letters
     }
 
     /// The moves, a cell of the blank each; `None` if unsolvable.

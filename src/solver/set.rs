@@ -148,7 +148,7 @@ impl Solvers {
     }
 
     /// What stops these solvers' searches, if anything does.
-    pub(crate) fn stop(&self) -> Option<&crate::stop::Stop> {
+    pub fn stop(&self) -> Option<&crate::stop::Stop> {
         self.stop.as_ref()
     }
 
@@ -218,15 +218,15 @@ impl Solvers {
         Err(Arc::new(missing))
     }
 
-    /// The index of the solver that answers toward `goal`, if it is loaded.
-    pub(crate) fn loaded(&self, goal: &Board) -> Option<usize> {
-        self.list.iter().position(|s| s.serves(goal))
+    /// The solvers loaded so far, in the order they were loaded.
+    pub fn loaded(&self) -> &[Arc<Solver>] {
+        &self.list
     }
 
     /// The index of the solver that answers toward `goal`, loading it if
     /// need be.
-    pub(crate) fn find(&mut self, goal: &Board) -> Result<usize, Arc<DataError>> {
-        if let Some(index) = self.loaded(goal) {
+    fn find(&mut self, goal: &Board) -> Result<usize, Arc<DataError>> {
+        if let Some(index) = self.list.iter().position(|s| s.serves(goal)) {
             return Ok(index);
         }
         if let Some((failed, why)) = &self.failed
@@ -294,10 +294,5 @@ impl Solvers {
         };
         self.list.push(Arc::new(solver));
         self.list.len() - 1
-    }
-
-    /// The solvers, for the workers.
-    pub(crate) fn list(&self) -> &[Arc<Solver>] {
-        &self.list
     }
 }

@@ -181,7 +181,7 @@ pub(super) fn derive_answers<const P: usize>(
             walk.visit::<P>(root);
         }
     };
-    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::split::threads();
     thread::scope(|scope| {
         for _ in 1..cores.min(4) {
             // A thread that cannot be started leaves its share to the rest.

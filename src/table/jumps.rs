@@ -278,7 +278,7 @@ fn derive<const P: usize>(moves: &JumpMoves, goal: &Board, codes: &[u8]) -> Opti
             walk.visit(node);
         }
     };
-    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::split::threads();
     thread::scope(|scope| {
         for _ in 1..cores.min(4) {
             // A thread that cannot be started leaves its share to the rest.

@@ -7,7 +7,7 @@ use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
-use eight::stream::Io;
+use crate::stream::Io;
 
 /// One source of boards.
 pub enum Source {

@@ -25,15 +25,16 @@ mod random;
 mod serve;
 mod signals;
 mod start;
+mod stream;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use crate::stream::{Config, Form, Style};
 use anyhow::{Context, Result, anyhow, bail};
 use eight::Solvers;
 use eight::data::{self, DataDir, Method};
 use eight::generate::parse_sizes;
-use eight::stream::{self, Config, Form, Style};
 use eight::{Board, Layout, Metric, Notation, Shape, Solver};
 
 use crate::signals::Cli;

@@ -21,6 +21,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::stream::{self, Config, Form, Quiet, Style};
 use anyhow::{Context, Result};
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
@@ -30,7 +31,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use eight::Solvers;
 use eight::data::{self, DataDir, Method};
-use eight::stream::{self, Config, Form, Quiet, Style};
 use eight::{Board, Layout, Metric, Notation, Shape, Stop};
 use serde::Deserialize;
 use serde_json::json;

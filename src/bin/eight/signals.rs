@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::stream::Host;
 use eight::progress::Deepening;
-use eight::stream::Host;
 use eight::{Loading, Proving};
 
 /// How long a search runs before `--verbose` tells of it.

@@ -4,7 +4,7 @@ use std::ffi::{CStr, OsStr, OsString, c_char, c_int};
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 
-use eight::stream::StreamError;
+use crate::stream::StreamError;
 
 use crate::args::{self, FATAL};
 use crate::{ANSWERED, Args, run, signals};

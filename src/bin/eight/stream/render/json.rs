@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{Job, Outcome, Style};
-use crate::metric::Metric;
+use eight::Metric;
 
 /// One line of `--json` output.
 #[derive(Serialize)]

@@ -10,10 +10,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use crate::board::{Board, Layout};
-use crate::progress::Deepening;
-use crate::solver::Solver;
-use crate::solver::Solvers;
 use crate::stream::batch::answer_batch;
 use crate::stream::chunk::{answer_chunk, answer_run, board_lines, clean_cut};
 use crate::stream::input::{IO_BUFFER, LOOK_EVERY};
@@ -22,6 +18,10 @@ use crate::stream::render::{Job, Scratch, Style};
 use crate::stream::report::Reporter;
 use crate::stream::work::{Ahead, Chunk, Done, PairsAt, Reading, Run, Work};
 use crate::stream::{Config, Host, check};
+use eight::Solver;
+use eight::Solvers;
+use eight::progress::Deepening;
+use eight::{Board, Layout};
 
 /// Jobs sent to a worker at once; a search takes long enough to go alone.
 pub(super) const TABLE_BATCH: usize = 4096;
@@ -95,7 +95,7 @@ impl<'a> Pipeline<'a> {
         reporter: Reporter<'a>,
         host: &'static dyn Host,
     ) -> Pipeline<'a> {
-        let shared = Arc::new(solvers.list().to_vec());
+        let shared = Arc::new(solvers.loaded().to_vec());
         // Searched boards go one to a batch, so that their answers stream:
         // known now if the boards' goal is, else once a board's goal is met
         // ([`Pipeline::find`]). Solvers loaded for earlier runs and not
@@ -105,9 +105,14 @@ impl<'a> Pipeline<'a> {
             (None, Layout::Fixed(shape)) => Some(Board::goal(shape)),
             (None, Layout::Auto) => None,
         };
-        let batch_size = match goal.and_then(|goal| solvers.loaded(&goal)) {
-            Some(index) if shared[index].searches() => 1,
-            _ => TABLE_BATCH,
+        let searches = goal.is_some_and(|goal| {
+            (shared.iter())
+                .find(|solver| solver.serves(&goal))
+                .is_some_and(|solver| solver.searches())
+        });
+        let batch_size = match searches {
+            true => 1,
+            false => TABLE_BATCH,
         };
         Pipeline {
             style: config.style,
@@ -145,7 +150,7 @@ impl<'a> Pipeline<'a> {
     /// Fails with [`Unavailable`] if the solver cannot be had (its data is
     /// missing or refused), else if the answers so far cannot be written.
     pub(super) fn find(&mut self, goal: &Board) -> Result<usize> {
-        let index = match self.solvers.loaded(goal) {
+        let index = match self.loaded(goal) {
             Some(index) => index,
             // Loading may take long (a proof): the answers so far are
             // flushed, and a signal meanwhile ends the program at once.
@@ -153,19 +158,26 @@ impl<'a> Pipeline<'a> {
                 self.flush()?;
                 let mut found = None;
                 let solvers = &mut self.solvers;
-                self.host.at_once(&mut || found = Some(solvers.find(goal)));
-                found
+                self.host.at_once(&mut || found = Some(solvers.get(goal)));
+                let solver = found
                     .expect("at_once runs its work")
-                    .map_err(|err| anyhow::Error::new(Unavailable(err)))?
+                    .map_err(|err| anyhow::Error::new(Unavailable(err)))?;
+                let mut shared = self.shared.to_vec();
+                shared.push(solver);
+                self.shared = Arc::new(shared);
+                self.shared.len() - 1
             }
         };
-        if self.shared.len() != self.solvers.list().len() {
-            self.shared = Arc::new(self.solvers.list().to_vec());
-        }
         if self.shared[index].searches() {
             self.batch_size = 1;
         }
         Ok(index)
+    }
+
+    /// The index of the solver shared with the workers that serves
+    /// `goal`, if one does.
+    pub(super) fn loaded(&self, goal: &Board) -> Option<usize> {
+        self.shared.iter().position(|solver| solver.serves(goal))
     }
 
     /// Adds a job to the batch, and sends the batch once it is full. A
@@ -205,15 +217,11 @@ impl<'a> Pipeline<'a> {
     }
 
     /// Fails with the host's signal if it asks the run to stop, or as
-    /// stopped by SIGINT if the solvers' [`Stop`](crate::stop::Stop) is asked
+    /// stopped by SIGINT if the solvers' [`Stop`](eight::Stop) is asked
     /// for.
     fn stop_check(&self) -> Result<()> {
         check(self.host)?;
-        match self
-            .solvers
-            .stop()
-            .is_some_and(crate::stop::Stop::is_stopped)
-        {
+        match self.solvers.stop().is_some_and(eight::Stop::is_stopped) {
             true => Err(super::Stopped(super::SIGINT).into()),
             false => Ok(()),
         }
@@ -372,7 +380,7 @@ impl<'a> Pipeline<'a> {
                 let mut scratch = Scratch::default();
                 // The batch answered, for the searches' word.
                 let batch = std::rc::Rc::new(std::cell::Cell::new(0));
-                let _told = crate::progress::install({
+                let _told = eight::progress::install({
                     let batch = std::rc::Rc::clone(&batch);
                     move |deepening: &Deepening| {
                         if let Ok(mut searching) = searching.lock() {
@@ -659,4 +667,4 @@ impl<'a> Pipeline<'a> {
 /// says its causes in its own message.)
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub(crate) struct Unavailable(pub(crate) Arc<crate::solver::DataError>);
+pub(crate) struct Unavailable(pub(crate) Arc<eight::DataError>);

@@ -3,8 +3,8 @@
 
 use std::sync::mpsc;
 
-use crate::board::{Board, Layout};
 use crate::stream::render::{Job, Rejected};
+use eight::{Board, Layout};
 
 /// A batch's answers, and what to report with them.
 #[derive(Default)]

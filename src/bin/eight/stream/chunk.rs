@@ -3,14 +3,13 @@
 
 use std::sync::Arc;
 
-use crate::board::{Board, Layout};
-use crate::parse::{Item, Parser};
-use crate::shape::Shape;
-use crate::solver::Solver;
 use crate::stream::batch::answer_into;
 use crate::stream::render::{self, Job, Rejected, Scratch, Style};
 use crate::stream::work::{Ahead, Chunk, Done, Reading};
-use crate::table::Lines;
+use eight::Shape;
+use eight::Solver;
+use eight::parse::{Item, Parser};
+use eight::{Board, Layout};
 
 /// Where `bytes` may be cut: just after the last whole line that leaves a
 /// parser with nothing pending, a line that is no row of a grid (a board,
@@ -162,7 +161,7 @@ impl ChunkAnswers<'_> {
         }
         // Rejected boards and runs alike are written at once in the forms
         // whose runs a table writes itself.
-        let plain = self.style.lines().is_some();
+        let plain = self.style.runs();
         let line = item.line;
         // A rejected board, in the plain form: its line at once, no job.
         if let (true, Err(error)) = (plain, &item.result) {
@@ -262,11 +261,10 @@ pub(super) fn answer_run(
     done: &mut Done,
 ) {
     let solver = &solvers[index];
-    let lines = style.lines().unwrap_or(Lines::Letters);
-    match solver.write_answers(run, &goal, lines, &mut done.out) {
-        Ok(true) => {}
-        Ok(false) => {
-            let jobs: Vec<Job> = run
+    match render::answer_plain_run(solver, style, run, &goal, scratch, &mut done.out) {
+        Ok(answered) if answered == run.len() => {}
+        Ok(answered) => {
+            let jobs: Vec<Job> = run[answered..]
                 .iter()
                 .map(|&start| Job {
                     line: 0,
@@ -279,7 +277,7 @@ pub(super) fn answer_run(
                 .collect();
             answer_into(&jobs, solvers, style, scratch, done);
         }
-        Err(err) => done.fatal = Some(super::failed(solver, err)),
+        Err(err) => done.fatal = Some(err),
     }
 }
 

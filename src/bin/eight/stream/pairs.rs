@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use crate::board::Board;
-use crate::parse::{Item, Parser};
-use crate::solver::Solver;
 use crate::stream::batch::answer_into;
 use crate::stream::chunk::{answer_jobs, other_shapes, solver_for};
 use crate::stream::render::{self, Job, Rejected, Scratch, Style};
 use crate::stream::work::{Chunk, Done, PairsRead, Reading};
+use eight::Board;
+use eight::Solver;
+use eight::parse::{Item, Parser};
 
 /// Parses a chunk of `--pairs` input and answers its cases, numbered from
 /// where the chunk is said to start; the first board completes the case

@@ -12,31 +12,14 @@
 //! waits, so a program driving the engine line by line gets each answer at
 //! once.
 //!
+//! The answers come from the library's batch ([`eight::Solver::solve_many`]
+//! and its kin), rendered here: the plain form, `--length`, `--json`,
+//! `--show`, the notations, `--pairs` and `--judge` are the program's.
 //! [`Solvers`] loads each goal's data on first use, from the built-in data
-//! or a [`DataDir`](crate::data::DataDir), and keeps it for later runs. A [`Host`] tells the engine whether to
-//! stop, runs its threads and hears of its progress: the `eight` program's
-//! host stops at SIGINT and SIGTERM; [`Quiet`] never stops and tells
-//! nothing.
-//!
-//! # Example
-//!
-//! ```
-//! use eight::Solvers;
-//! use eight::stream::{self, Config, Io, Quiet};
-//! use eight::Layout;
-//!
-//! let input = &b"2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\nnot a board\n"[..];
-//! let mut answers = Vec::new();
-//! let mut messages = Vec::new();
-//! let io = Io::new(input, &mut answers, &mut messages);
-//! let mut solvers = Solvers::new();
-//! let finish = stream::run(Config::new(Layout::Auto), &mut solvers, io, &Quiet)?;
-//! assert_eq!(answers, b"dlurullddrurdllurdr\n\nunsolvable\ninvalid\n");
-//! assert!(finish.invalid);
-//! let messages = String::from_utf8(messages)?;
-//! assert!(messages.starts_with("eight: <stdin>:4: unknown tile \"not\""));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! or a [`DataDir`](eight::data::DataDir), and keeps it for later runs. A
+//! [`Host`] tells the engine whether to stop, runs its threads and hears of
+//! its progress: the program's host stops at SIGINT and SIGTERM; [`Quiet`]
+//! (the server's) never stops and tells nothing.
 
 mod batch;
 mod chunk;
@@ -54,10 +37,10 @@ use std::io::{self, Read, Write};
 use std::os::fd::RawFd;
 use std::thread;
 
-use crate::answer::SolveError;
-use crate::board::{Board, Layout};
-use crate::progress::Deepening;
-use crate::solver::{Solver, Solvers};
+use eight::SolveError;
+use eight::progress::Deepening;
+use eight::{Board, Layout};
+use eight::{Solver, Solvers};
 
 pub use crate::stream::engine::run;
 pub use crate::stream::render::{Form, Style};
@@ -178,7 +161,7 @@ impl fmt::Debug for Io<'_> {
 
 /// What the program around the engine decides: whether to stop, how
 /// threads start, and what to tell of data being proven or loaded.
-pub trait Host: crate::solver::Loading {
+pub trait Host: eight::Loading {
     /// The signal (or other cause, as a number) that asks the run to stop,
     /// if one came. The engine looks at it whenever it waits and after each
     /// batch it writes, and then ends after every finished answer with
@@ -211,7 +194,7 @@ pub struct Quiet;
 
 impl Host for Quiet {}
 
-impl crate::solver::Loading for Quiet {}
+impl eight::Loading for Quiet {}
 
 /// How a run ended that answered every board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,11 +212,6 @@ pub struct Finish {
 pub struct StreamError(anyhow::Error);
 
 impl StreamError {
-    /// The signal that stopped the run, if [`Host::stopped`] did.
-    pub fn stopped(&self) -> Option<i32> {
-        self.0.downcast_ref::<Stopped>().map(|stopped| stopped.0)
-    }
-
     /// Whether the answers' reader went away (a broken pipe): a run ends
     /// quietly then.
     pub fn is_broken_pipe(&self) -> bool {
@@ -254,35 +232,9 @@ impl fmt::Display for StreamError {
 impl std::error::Error for StreamError {}
 
 impl StreamError {
-    /// The error behind it, if it is an `E`.
-    pub(crate) fn downcast_ref<E>(&self) -> Option<&E>
-    where
-        E: fmt::Display + fmt::Debug + Send + Sync + 'static,
-    {
-        self.0.downcast_ref()
-    }
-}
-
-impl StreamError {
     /// The run's failure, with what led to it.
     pub(crate) fn new(err: anyhow::Error) -> StreamError {
         StreamError(err)
-    }
-
-    /// What the data failed with while it answered, if that ended the run
-    /// (a damaged table, a search past every answer's length).
-    pub fn solve_error(&self) -> Option<&SolveError> {
-        self.downcast_ref::<Failed>().map(|failed| &failed.error)
-    }
-
-    /// Why the data could not be loaded, if that ended the run: missing or
-    /// damaged, with the command that makes it.
-    pub fn data_error(&self) -> Option<&crate::solver::DataError> {
-        self.0.chain().find_map(|cause| {
-            cause
-                .downcast_ref::<crate::solver::DataError>()
-                .or_else(|| cause.downcast_ref::<pipeline::Unavailable>().map(|u| &*u.0))
-        })
     }
 }
 
@@ -301,15 +253,6 @@ pub struct Answers {
     pub unanswered: bool,
 }
 
-impl Answers {
-    /// The answers' lines, without their ends.
-    pub fn lines(&self) -> impl Iterator<Item = &[u8]> {
-        self.text
-            .split_inclusive(|&b| b == b'\n')
-            .map(|line| line.strip_suffix(b"\n").unwrap_or(line))
-    }
-}
-
 /// Answers `boards`, in order, exactly as [`run`] answers them read one a
 /// line (a board's line is its place, from 1), with no text between: on
 /// every core, each the fastest way, in the style of `config`. Boards of
@@ -319,25 +262,6 @@ impl Answers {
 /// # Errors
 ///
 /// As [`run`]: missing or wrong data, or `host` asking the run to stop.
-///
-/// # Example
-///
-/// ```
-/// use eight::Solvers;
-/// use eight::stream::{self, Config, Quiet};
-/// use eight::{Board, Layout};
-///
-/// let boards: Vec<Board> = ["2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x", "1 2/3 x"]
-///     .iter()
-///     .map(|text| text.parse())
-///     .collect::<Result<_, _>>()?;
-/// let config = Config::new(Layout::Auto);
-/// let mut solvers = Solvers::new();
-/// let answers = stream::answer_boards(&boards, config, &mut solvers, &Quiet)?;
-/// let lines: Vec<&[u8]> = answers.lines().collect();
-/// assert_eq!(lines, [&b"dlurullddrurdllurdr"[..], b"", b""]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn answer_boards(
     boards: &[Board],
     mut config: Config,
@@ -387,16 +311,14 @@ pub fn answer_text(
     Ok(answers)
 }
 
-/// A solver's data failed while it answered: the run ends. Typed, so that a
-/// caller of the engine ([`Solver::solve_many`](crate::solver::Solver::solve_many))
-/// gets the [`SolveError`] back.
+/// A solver's data failed while it answered: the run ends.
 #[derive(Debug, thiserror::Error)]
 #[error("{solver}: {error}")]
 pub(crate) struct Failed {
     /// The solver, described.
     solver: String,
     /// What failed.
-    pub(crate) error: SolveError,
+    error: SolveError,
 }
 
 /// The error that ends a run when `solver` fails with `error`.
@@ -412,7 +334,7 @@ pub(crate) fn failed(solver: &Solver, error: SolveError) -> anyhow::Error {
 #[error("stopped by signal {0}")]
 struct Stopped(i32);
 
-/// The number a run stopped by its solvers' [`Stop`](crate::stop::Stop) is told
+/// The number a run stopped by its solvers' [`Stop`](eight::Stop) is told
 /// by: SIGINT's, as if interrupted.
 const SIGINT: i32 = 2;
 

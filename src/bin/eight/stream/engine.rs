@@ -18,10 +18,6 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::answer::Walk;
-use crate::board::Board;
-use crate::parse::{Item, Parser};
-use crate::solver::Solvers;
 use crate::stream::chunk::other_shapes;
 use crate::stream::input::{FULL_READ, Input};
 use crate::stream::judge::{JudgeLine, JudgeLines, MAX_HEAD};
@@ -30,6 +26,10 @@ use crate::stream::render::{Form, Job, Judged, Rejected};
 use crate::stream::report::Reporter;
 use crate::stream::work::{Chunk, Work};
 use crate::stream::{Config, Finish, Host, Io, StreamError};
+use eight::Board;
+use eight::Solvers;
+use eight::Walk;
+use eight::parse::{Item, Parser};
 
 /// Answers every board of `io`'s input, writing one answer per board to its
 /// output, in input order, and a message for each bad board to its errors.
@@ -417,8 +417,7 @@ impl Session<'_> {
     /// they are, with no job a board; every other board as [`Session::take`]
     /// takes it.
     pub(super) fn take_boards(&mut self, mut line: u64, mut boards: &[Board]) {
-        let plain =
-            self.config.style.lines().is_some() && self.pairs.is_none() && !self.config.judge;
+        let plain = self.config.style.runs() && self.pairs.is_none() && !self.config.judge;
         while let Some(first) = boards.first() {
             let shape = first.shape();
             let same = boards.iter().take_while(|b| b.shape() == shape).count();
@@ -665,7 +664,7 @@ impl Session<'_> {
     /// answer so far is written: loading may take long (a proof), and a
     /// signal meanwhile ends the program at once.
     pub(super) fn load(&mut self, goal: &Board) -> Result<usize> {
-        if self.pipeline.solvers.loaded(goal).is_none() {
+        if self.pipeline.loaded(goal).is_none() {
             self.pipeline.drain()?;
         }
         self.pipeline.find(goal)

@@ -4,12 +4,12 @@ use std::fmt::Display;
 use std::io::Write;
 use std::sync::Arc;
 
-use crate::answer::{Verdict, Walk};
-use crate::board::{Board, ParseError};
-use crate::metric::Metric;
-use crate::shape::{Move, Notation};
-use crate::solver::Solver;
-use crate::table::{GROUP, Lines, Packed};
+use eight::Metric;
+use eight::Solver;
+use eight::{Answer, Solutions, SolveError};
+use eight::{Board, ParseError};
+use eight::{Move, Notation};
+use eight::{Verdict, Walk};
 
 mod json;
 
@@ -51,15 +51,11 @@ impl Style {
         self.form == Form::Plain && !self.length && self.notation == Notation::Blank
     }
 
-    /// What a line holds where a table writes the lines of a run of boards
-    /// itself, from its derived answers: the plain form's letters, or
-    /// `--length`'s counts; `None` in other styles.
-    pub(crate) fn lines(self) -> Option<Lines> {
-        match (self.form, self.length) {
-            (Form::Plain, true) => Some(Lines::Length),
-            _ if self.is_plain() => Some(Lines::Letters),
-            _ => None,
-        }
+    /// Whether runs of boards toward one goal are answered straight from
+    /// the parsed boards ([`answer_plain_run`]): the plain form's letters,
+    /// or `--length`'s counts.
+    pub(crate) fn runs(self) -> bool {
+        (self.form == Form::Plain && self.length) || self.is_plain()
     }
 }
 
@@ -147,22 +143,104 @@ pub(crate) struct Scratch {
     /// The boards of a chunk's run toward one goal, kept from chunk to
     /// chunk: a fresh one grew into memory never touched, each chunk.
     pub chunk_run: Vec<Board>,
-    /// One buffer of letters per walk of a group.
-    group: Vec<Vec<u8>>,
-    /// The goals of a run of `--pairs` jobs, and their answers.
+    /// The goals of a run of `--pairs` jobs.
     goals: Vec<Board>,
-    packed: Vec<Option<Packed>>,
+    /// The answers of a run, and their lengths.
+    answers: Solutions,
+    lengths: Vec<Option<u16>>,
 }
 
-/// Solves a run of jobs that all walk one table toward one goal, as one
-/// group of interleaved walks ([`eight::Table::solve_group`]), and appends
-/// their answers to `out`. Returns `false` if it did not (the jobs are then
-/// to be answered one by one).
+/// Answers `starts`, boards toward `goal` walked in the table of `solver`,
+/// in the plain form or with `--length`, a line each into `out`, in runs of
+/// [`PLAIN_RUN`] at once ([`Solver::solve_many_into`],
+/// [`Solver::lengths_many_into`]). Returns how many it answered: all, or
+/// fewer where that does not apply (searches, or a board the batch
+/// refuses: the rest are then answered on their own, and told there).
 ///
 /// # Errors
 ///
 /// Fails if the data is wrong.
-pub(crate) fn answer_group(
+pub(crate) fn answer_plain_run(
+    solver: &Solver,
+    style: Style,
+    starts: &[Board],
+    goal: &Board,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> anyhow::Result<usize> {
+    if solver.searches() {
+        return Ok(0);
+    }
+    let mut answered = 0;
+    for run in starts.chunks(PLAIN_RUN) {
+        let solved = match style.length {
+            true => solver.lengths_many_into(run, goal, &mut scratch.lengths),
+            false => solver.solve_many_into(run, goal, &mut scratch.answers),
+        };
+        if let Err(err) = solved {
+            return batch_failed(solver, err).map(|_| answered);
+        }
+        match style.length {
+            true => write_lengths(&scratch.lengths, out),
+            false => write_letters(&scratch.answers, out),
+        }
+        answered += run.len();
+    }
+    Ok(answered)
+}
+
+/// The most boards of a plain run answered at once: their answers stay in
+/// the caches until they are written.
+const PLAIN_RUN: usize = 4096;
+
+/// Appends each of `answers` in the plain form: its letters, or
+/// `unsolvable`, a line each.
+fn write_letters(answers: &Solutions, out: &mut Vec<u8>) {
+    for answer in answers.iter() {
+        match answer.letter_bytes() {
+            Some(letters) => {
+                out.extend_from_slice(letters);
+                out.push(b'\n');
+            }
+            None => out.extend_from_slice(b"unsolvable\n"),
+        }
+    }
+}
+
+/// Appends each of `lengths` as `--length` writes it: the number, or
+/// `unsolvable`, a line each.
+fn write_lengths(lengths: &[Option<u16>], out: &mut Vec<u8>) {
+    let mut itoa = itoa::Buffer::new();
+    for &length in lengths {
+        match length {
+            Some(moves) => {
+                out.extend_from_slice(itoa.format(moves).as_bytes());
+                out.push(b'\n');
+            }
+            None => out.extend_from_slice(b"unsolvable\n"),
+        }
+    }
+}
+
+/// What a batch's error comes to: the end of the run if the data is wrong,
+/// else `false`, its boards to be answered one by one.
+fn batch_failed(solver: &Solver, err: SolveError) -> anyhow::Result<bool> {
+    match err.is_data_error() {
+        true => Err(super::failed(solver, err)),
+        false => Ok(false),
+    }
+}
+
+/// Solves a run of jobs that all walk one table, toward one goal or (the
+/// cases of `--pairs`) each toward its own, all at once
+/// ([`Solver::solve_many`], [`Solver::solve_pairs`]), and appends their
+/// answers to `out`. Returns `false` if it did not (the jobs are then to be
+/// answered one by one).
+///
+/// # Errors
+///
+/// Fails if the data is wrong.
+pub(crate) fn answer_run(
     solvers: &[Arc<Solver>],
     style: Style,
     jobs: &[Job],
@@ -170,54 +248,9 @@ pub(crate) fn answer_group(
     out: &mut Vec<u8>,
 ) -> anyhow::Result<bool> {
     let solver = &solvers[jobs[0].solver];
-    let (Some(table), Ok(goal)) = (solver.table(), &jobs[0].goal) else {
-        return Ok(false);
-    };
-    if !table.groups_pay() {
+    if solver.searches() {
         return Ok(false);
     }
-    let mut starts = [*goal; GROUP];
-    for (start, job) in starts.iter_mut().zip(jobs) {
-        let Ok(board) = &job.start else {
-            return Ok(false);
-        };
-        *start = *board;
-    }
-    scratch.group.resize_with(GROUP, Vec::new);
-    let mut found = [None; GROUP];
-    match table.solve_group(&starts[..jobs.len()], goal, &mut scratch.group, &mut found) {
-        Ok(()) => {}
-        Err(err) if err.is_data_error() => return Err(super::failed(solver, err)),
-        Err(_) => return Ok(false),
-    }
-    for (k, job) in jobs.iter().enumerate() {
-        let moves = found[k].map(|_| &scratch.group[k][..]);
-        let outcome = Outcome::Solved {
-            start: &starts[k],
-            goal,
-            moves,
-        };
-        write(style, job, outcome, out);
-    }
-    Ok(true)
-}
-
-/// Solves a run of jobs on one table, each toward its own goal (the cases
-/// of `--pairs`), as interleaved walks ([`eight::Table::solve_packed`]),
-/// and appends their answers to `out`. Returns `false` if it did not (the
-/// jobs are then to be answered one by one).
-///
-/// # Errors
-///
-/// Fails if the data is wrong.
-pub(crate) fn answer_pairs(
-    solvers: &[Arc<Solver>],
-    style: Style,
-    jobs: &[Job],
-    scratch: &mut Scratch,
-    out: &mut Vec<u8>,
-) -> anyhow::Result<bool> {
-    let solver = &solvers[jobs[0].solver];
     scratch.starts.clear();
     scratch.goals.clear();
     for job in jobs {
@@ -227,37 +260,35 @@ pub(crate) fn answer_pairs(
         scratch.starts.push(*start);
         scratch.goals.push(*goal);
     }
-    let (starts, goals) = (&scratch.starts, &scratch.goals);
-    if !solve_packed(solver, starts, goals, &mut scratch.packed)? {
-        return Ok(false);
+    let (starts, goals, answers) = (&scratch.starts, &scratch.goals, &mut scratch.answers);
+    let answered = match jobs[0].case {
+        Some(_) => solver.solve_pairs_into(starts, goals, answers),
+        None => solver.solve_many_into(starts, &goals[0], answers),
+    };
+    if let Err(err) = answered {
+        return batch_failed(solver, err);
     }
-    if style.is_plain() {
-        for (job, &answer) in jobs.iter().zip(&scratch.packed) {
-            let label = CaseLabel::new(job.case.expect("a case of --pairs"));
-            write_plain_case(&label, answer, out);
+    for (k, (job, answer)) in jobs.iter().zip(answers.iter()).enumerate() {
+        match (style.is_plain(), job.case) {
+            (true, Some(case)) => write_plain_case(&CaseLabel::new(case), answer, out),
+            _ => {
+                let moves = answer.letter_bytes();
+                let outcome = Outcome::Solved {
+                    start: &starts[k],
+                    goal: &goals[k],
+                    moves,
+                };
+                write(style, job, outcome, out);
+            }
         }
-        return Ok(true);
-    }
-    for (k, job) in jobs.iter().enumerate() {
-        scratch.letters.clear();
-        if let Some(answer) = scratch.packed[k] {
-            answer.write(&mut scratch.letters);
-        }
-        let outcome = Outcome::Solved {
-            start: &scratch.starts[k],
-            goal: &scratch.goals[k],
-            moves: scratch.packed[k].map(|_| &scratch.letters[..]),
-        };
-        write(style, job, outcome, out);
     }
     Ok(true)
 }
 
 /// Solves `--pairs` cases numbered from `first`, each start toward the goal
-/// beside it, all on the table of `solver`, as interleaved walks
-/// ([`eight::Table::solve_packed`]), and appends their plain answers to
-/// `out`: the hot form, with no job made. Returns `false` if it did not
-/// (nothing is written then).
+/// beside it, all on the table of `solver` ([`Solver::solve_pairs`]), and
+/// appends their plain answers to `out`: the hot form, with no job made.
+/// Returns `false` if it did not (nothing is written then).
 ///
 /// # Errors
 ///
@@ -270,57 +301,37 @@ pub(crate) fn answer_plain_cases(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> anyhow::Result<bool> {
-    if !solve_packed(solver, starts, goals, &mut scratch.packed)? {
+    if solver.searches() {
         return Ok(false);
     }
+    if let Err(err) = solver.solve_pairs_into(starts, goals, &mut scratch.answers) {
+        return batch_failed(solver, err);
+    }
     let mut label = CaseLabel::new(first);
-    for &answer in &scratch.packed {
+    for answer in scratch.answers.iter() {
         write_plain_case(&label, answer, out);
         label.advance();
     }
     Ok(true)
 }
 
-/// [`eight::Table::solve_packed`] on the table of `solver`: `false` if it
-/// has none, or its walks cannot take these cases (they are then answered
-/// one by one, and any other error of a case is told there).
-///
-/// # Errors
-///
-/// Fails if the data is wrong.
-fn solve_packed(
-    solver: &Solver,
-    starts: &[Board],
-    goals: &[Board],
-    answers: &mut Vec<Option<Packed>>,
-) -> anyhow::Result<bool> {
-    let Some(table) = solver.table() else {
-        return Ok(false);
-    };
-    match table.solve_packed(starts, goals, answers) {
-        Ok(solved) => Ok(solved),
-        Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
-        Err(_) => Ok(false),
-    }
-}
-
 /// Appends the plain answer of the case of `label`: `Case k: d`, then its
-/// moves' blank letters straight from the packed answer, in whole words.
-fn write_plain_case(label: &CaseLabel, answer: Option<Packed>, out: &mut Vec<u8>) {
+/// moves' blank letters.
+fn write_plain_case(label: &CaseLabel, answer: Answer<'_>, out: &mut Vec<u8>) {
     label.write(out);
-    match answer {
-        Some(answer) => {
-            match answer.len() {
-                len @ 0..10 => out.push(b'0' + len as u8),
-                len @ 10..100 => {
-                    out.extend_from_slice(&[b'0' + (len / 10) as u8, b'0' + (len % 10) as u8])
+    match (answer.letter_bytes(), answer.length()) {
+        (Some(letters), Some(length)) => {
+            match length {
+                0..10 => out.push(b'0' + length as u8),
+                10..100 => {
+                    out.extend_from_slice(&[b'0' + (length / 10) as u8, b'0' + (length % 10) as u8])
                 }
-                len => out.extend_from_slice(itoa::Buffer::new().format(len).as_bytes()),
+                _ => out.extend_from_slice(itoa::Buffer::new().format(length).as_bytes()),
             }
             out.push(b'\n');
-            answer.write(out);
+            out.extend_from_slice(letters);
         }
-        None => out.extend_from_slice(b"unsolvable\n"),
+        _ => out.extend_from_slice(b"unsolvable\n"),
     }
     out.push(b'\n');
 }
@@ -542,7 +553,7 @@ fn refused(
     style: Style,
     job: &Job,
     (start, goal): (&Board, &Board),
-    err: &crate::answer::SolveError,
+    err: &eight::SolveError,
     out: &mut Vec<u8>,
     errors: &mut Vec<u8>,
 ) -> Mark {

@@ -1,8 +1,8 @@
 //! `--judge` input cut into lines, each a board and the moves to judge,
 //! however long.
 
-use crate::answer::Walk;
-use crate::board::{Board, Layout};
+use eight::Walk;
+use eight::{Board, Layout};
 
 /// `--judge` input, cut into lines as it comes. A line is kept while it is
 /// short, each run of spaces and tabs as one space. Once one of its tokens
@@ -217,7 +217,7 @@ pub(crate) fn split_judged(layout: Layout, text: &[u8]) -> Option<(&[u8], &[u8])
 #[cfg(test)]
 mod tests {
     use super::split_judged;
-    use crate::board::Layout;
+    use eight::Layout;
 
     #[test]
     fn moves_are_the_last_tokens_that_are_moves_after_a_board() {
