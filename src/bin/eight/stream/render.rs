@@ -213,6 +213,14 @@ fn write_lengths(lengths: &[Option<u16>], out: &mut Vec<u8>) {
     let mut itoa = itoa::Buffer::new();
     for &length in lengths {
         match length {
+            // One or two digits and the newline, as one word of known
+            // length: no number formatted, no copy of variable length.
+            Some(moves @ 0..10) => out.extend_from_slice(&[b'0' + moves as u8, b'\n']),
+            Some(moves @ 10..100) => out.extend_from_slice(&[
+                b'0' + (moves / 10) as u8,
+                b'0' + (moves % 10) as u8,
+                b'\n',
+            ]),
             Some(moves) => {
                 out.extend_from_slice(itoa.format(moves).as_bytes());
                 out.push(b'\n');
