@@ -134,6 +134,30 @@ impl Walk {
     /// whole. After the first move that leaves the board or is no move,
     /// moves are only counted.
     pub fn follow(&mut self, text: &[u8]) {
+        self.follow_each(text, |_| {});
+    }
+
+    /// Follows more moves as [`Walk::follow`] does, handing `each` the walk
+    /// after every legal move: the boards a solve passes through, for an
+    /// analysis of it ([`Solver::distances`](crate::Solver::distances)).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use eight::{Board, Walk};
+    ///
+    /// let mut walk = Walk::new("1 2 3 4 5 6 x 7 8".parse()?);
+    /// let mut boards = Vec::new();
+    /// walk.follow_each(b"L2", |walk| boards.push(walk.board().to_string()));
+    /// assert_eq!(boards, ["1 2 3 4 5 6 7 x 8", "1 2 3 4 5 6 7 8 x"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn follow_each(&mut self, text: &[u8], mut each: impl FnMut(&Walk)) {
+        let mut each = |walk: &Walk| {
+            if walk.illegal.is_none() {
+                each(walk)
+            }
+        };
         for &byte in text {
             match byte {
                 b' ' | b'\t' | b'\r' | b'\n' | b'-' => self.run = None,
@@ -145,6 +169,7 @@ impl Walk {
                     *made += more;
                     for _ in 0..more {
                         self.step(letter);
+                        each(self);
                     }
                 }
                 b'D' | b'L' | b'R' | b'U' => {
@@ -154,10 +179,12 @@ impl Walk {
                         .letter() as u8;
                     self.run = Some((letter, 1, 0));
                     self.step(letter);
+                    each(self);
                 }
                 letter => {
                     self.run = None;
                     self.step(letter);
+                    each(self);
                 }
             }
         }
@@ -215,6 +242,38 @@ impl Walk {
     /// blank, move 1).
     pub fn illegal_run(&self) -> Option<usize> {
         self.illegal.map(|(_, run)| run)
+    }
+}
+
+/// The analysis of moves someone found ([`Solver::analyse`]).
+///
+/// [`Solver::analyse`]: crate::Solver::analyse
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// What the moves came to, as [`Solver::judge`](crate::Solver::judge)
+    /// says.
+    pub verdict: Verdict,
+    /// The distance to the goal of the start and of the board after each
+    /// move (after each run in the multi-tile metric); empty if a move is
+    /// illegal or the board cannot reach the goal.
+    pub distances: Vec<usize>,
+}
+
+impl Analysis {
+    /// The moves lost: those made, and those still to make, beyond the
+    /// start's distance; `None` without distances.
+    pub fn lost(&self) -> Option<usize> {
+        let (first, last) = (self.distances.first()?, self.distances.last()?);
+        Some(self.distances.len() - 1 + last - first)
+    }
+
+    /// The numbers of the moves, from 1, that brought the goal no closer.
+    pub fn worse(&self) -> impl Iterator<Item = usize> + '_ {
+        self.distances
+            .windows(2)
+            .enumerate()
+            .filter(|(_, pair)| pair[1] >= pair[0])
+            .map(|(at, _)| at + 1)
     }
 }
 

@@ -93,7 +93,7 @@ mod stop;
 mod table;
 mod trust;
 
-pub use crate::answer::{Proof, Solution, SolveError, TableError, Verdict, Walk};
+pub use crate::answer::{Analysis, Proof, Solution, SolveError, TableError, Verdict, Walk};
 pub use crate::board::{Board, Layout, ParseError};
 pub use crate::data::DataDir;
 pub use crate::file::{FileError, HeaderError};

@@ -21,7 +21,7 @@ mod set;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::answer::{Solution, SolveError, Verdict, Walk};
+use crate::answer::{Analysis, Solution, SolveError, Verdict, Walk};
 use crate::board::Board;
 use crate::data::join_sizes;
 use crate::ida::Searcher;
@@ -355,6 +355,69 @@ impl Solver {
         self.judge_walk(&walk, goal)
     }
 
+    /// Analyses moves someone found from `start` toward `goal`, written in
+    /// any notation [`Walk::follow`] reads: the verdict of
+    /// [`Solver::judge`], and where the moves are legal and the board can
+    /// reach the goal, the distance to the goal of the start and of the
+    /// board after each move (in the multi-tile metric, after each run),
+    /// in the solver's [metric](Solver::metric). Only boards off the
+    /// shortest answer of the board before them are solved.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::judge_walk`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use eight::{Board, Shape, Solver, Verdict};
+    ///
+    /// let solver = Solver::builtin(Shape::EIGHT)?;
+    /// let start: Board = "1 2 3 4 5 6 x 7 8".parse()?;
+    /// // Right, a step back, then right twice: two moves lost.
+    /// let analysis = solver.analyse(&start, &Board::goal(Shape::EIGHT), b"rlrr")?;
+    /// assert_eq!(analysis.verdict, Verdict::LongerBy(2));
+    /// assert_eq!(analysis.distances, [2, 1, 2, 1, 0]);
+    /// assert_eq!(analysis.lost(), Some(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn analyse(
+        &self,
+        start: &Board,
+        goal: &Board,
+        moves: &[u8],
+    ) -> Result<Analysis, SolveError> {
+        let mut walk = Walk::new(*start);
+        let mut boards = vec![*start];
+        let metric = self.metric();
+        walk.follow_each(moves, |walk| {
+            // A run's boards are one: the last of it stands for it.
+            let count = match metric {
+                Metric::Stm => walk.moves(),
+                Metric::Mtm => walk.runs(),
+            };
+            boards.truncate(count);
+            boards.push(*walk.board());
+        });
+        let legal = start.shape() == goal.shape()
+            && start.solvable_to(goal)
+            && self.illegal(&walk).is_none();
+        if !legal {
+            let verdict = self.judge_walk(&walk, goal)?;
+            return Ok(Analysis {
+                verdict,
+                distances: Vec::new(),
+            });
+        }
+        let distances: Vec<usize> = self
+            .distances(&boards, goal)?
+            .into_iter()
+            .map(|distance| distance.expect("a board that can reach the goal"))
+            .collect();
+        let verdict = self.verdict(&walk, goal, distances[0])?;
+        Ok(Analysis { verdict, distances })
+    }
+
     /// Judges moves someone found, followed from their start board (see
     /// [`Walk`]) toward `goal`.
     ///
@@ -374,17 +437,31 @@ impl Solver {
         if !start.solvable_to(goal) {
             return Ok(Verdict::Unsolvable);
         }
-        let illegal = match self.metric() {
-            Metric::Stm => walk.illegal(),
-            Metric::Mtm => walk.illegal_run(),
-        };
-        if let Some(move_number) = illegal {
+        if let Some(move_number) = self.illegal(walk) {
             return Ok(Verdict::IllegalMove(move_number));
         }
         if walk.board() != goal {
             return Ok(Verdict::NotAtGoal);
         }
         let shortest = self.solve_each(start, goal, |_| {})?.unwrap_or(0);
+        self.verdict(walk, goal, shortest)
+    }
+
+    /// The number of the first illegal move of `walk`, counted in the
+    /// solver's metric.
+    fn illegal(&self, walk: &Walk) -> Option<usize> {
+        match self.metric() {
+            Metric::Stm => walk.illegal(),
+            Metric::Mtm => walk.illegal_run(),
+        }
+    }
+
+    /// The verdict on the legal moves of `walk` from a board `shortest`
+    /// moves from `goal`.
+    fn verdict(&self, walk: &Walk, goal: &Board, shortest: usize) -> Result<Verdict, SolveError> {
+        if walk.board() != goal {
+            return Ok(Verdict::NotAtGoal);
+        }
         let moves = match self.metric() {
             Metric::Stm => walk.moves(),
             Metric::Mtm => walk.runs(),
@@ -394,6 +471,52 @@ impl Solver {
             Some(k) => Ok(Verdict::LongerBy(k)),
             None => Err(SolveError::ShorterThanShortest { moves, shortest }),
         }
+    }
+
+    /// The distance of each of `boards` to `goal`, in the solver's
+    /// metric, or `None` for a board that cannot reach it. A board that is
+    /// the next one on the shortest answer of the board before it is one
+    /// move closer, with no search: only boards off that answer are solved.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_each`], the board's index said
+    /// ([`SolveError::At`]).
+    fn distances(&self, boards: &[Board], goal: &Board) -> Result<Vec<Option<usize>>, SolveError> {
+        let mut distances: Vec<Option<usize>> = Vec::with_capacity(boards.len());
+        // The boards ahead on the shortest answer of the last board solved,
+        // the next last.
+        let mut ahead: Vec<Board> = Vec::new();
+        let mut moves = Vec::new();
+        for (index, board) in boards.iter().enumerate() {
+            if let (Some(next), Some(Some(distance))) = (ahead.last(), distances.last())
+                && next == board
+            {
+                let closer = distance - 1;
+                ahead.pop();
+                distances.push(Some(closer));
+                continue;
+            }
+            moves.clear();
+            let found = self
+                .solve_each(board, goal, |mv| moves.push(mv))
+                .map_err(|error| SolveError::At {
+                    index,
+                    error: Box::new(error),
+                })?;
+            distances.push(found);
+            ahead.clear();
+            let mut on = *board;
+            for (at, &mv) in moves.iter().enumerate() {
+                on = on.moved(mv).expect("an answer's moves stay on the board");
+                let run_ends = self.metric() == Metric::Stm || moves.get(at + 1) != Some(&mv);
+                if run_ends {
+                    ahead.push(on);
+                }
+            }
+            ahead.reverse();
+        }
+        Ok(distances)
     }
 
     /// Solves `start` toward `goal`, handing each move of the answer to

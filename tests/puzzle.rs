@@ -448,3 +448,97 @@ fn a_move_line_is_judged_in_full_however_long() {
     assert_eq!(json["verdict"], "longer by 100000");
     assert_eq!(code, 0);
 }
+
+/// `--analyse` gives, for random walks from random boards (detours, steps
+/// back and all), the verdict and the distance of the board and after
+/// every move, each the plain BFS's; in the multi-tile metric after every
+/// run; with `--json` the moves lost and those that brought the goal no
+/// closer.
+#[test]
+fn the_analysis_gives_the_distance_after_every_move() {
+    let goal = common::canonical(9, 8);
+    let oracle = Oracle::new(3, &goal);
+    let mtm = common::MtmOracle::new(3, &goal, 40);
+    let mut rng = common::Rng(52);
+    let (mut input, mut expected, mut expected_mtm) = (String::new(), String::new(), String::new());
+    for _ in 0..300 {
+        let steps = 6 + rng.below(20);
+        let start = rng.scramble(3, &goal, steps);
+        // Some random steps, then the shortest way home or a few more.
+        let mut board = start.clone();
+        let mut letters = String::new();
+        let mut boards = vec![board.clone()];
+        let wander = rng.below(12);
+        for _ in 0..wander {
+            let letter = ['d', 'l', 'r', 'u'][rng.below(4)];
+            if let Some(next) = common::step(3, &board, letter) {
+                letters.push(letter);
+                board = next;
+                boards.push(board.clone());
+            }
+        }
+        if rng.below(4) > 0 {
+            for letter in oracle.best_path(&board).unwrap().chars() {
+                letters.push(letter);
+                board = common::step(3, &board, letter).unwrap();
+                boards.push(board.clone());
+            }
+        }
+        let moves = if letters.is_empty() { "-" } else { &letters };
+        input += &format!("{} {moves}\n", common::text(&start));
+        // Single tiles: a distance a move.
+        let distances: Vec<u32> = boards.iter().map(|b| oracle.distance[b]).collect();
+        let verdict = |made: u32, first: u32, at_goal: bool| match (at_goal, made - first) {
+            (false, _) => "not at goal".to_string(),
+            (true, 0) => "optimal".to_string(),
+            (true, k) => format!("longer by {k}"),
+        };
+        let shown = |distances: &[u32]| {
+            let text: Vec<String> = distances.iter().map(u32::to_string).collect();
+            text.join(" ")
+        };
+        let at_goal = board == goal;
+        let made = letters.len() as u32;
+        expected += &format!(
+            "{}: {}\n",
+            verdict(made, distances[0], at_goal),
+            shown(&distances)
+        );
+        // Runs: the board at the end of each.
+        let chars: Vec<char> = letters.chars().collect();
+        let ends: Vec<usize> = (0..chars.len())
+            .filter(|&i| chars.get(i + 1) != Some(&chars[i]))
+            .collect();
+        let mut by_run = vec![mtm.distance[&boards[0]]];
+        by_run.extend(ends.iter().map(|&i| mtm.distance[&boards[i + 1]]));
+        let runs = ends.len() as u32;
+        expected_mtm += &format!(
+            "{}: {}\n",
+            verdict(runs, by_run[0], at_goal),
+            shown(&by_run)
+        );
+    }
+    let (out, err, code) = run(&["--analyse"], input.clone());
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert_eq!(out, expected);
+    let (out, err, code) = run(&["--analyse", "--metric", "mtm"], input);
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert_eq!(out, expected_mtm);
+    // What cannot be analysed is judged; the JSON counts what was lost.
+    let input =
+        "2 1 3 4 5 6 7 8 x -\n1 2 3 4 5 6 x 7 8 u\n1 2 3 4 5 6 x 7 8 R\n1 2 3 4 5 6 x 7 8 rlrr\n";
+    let (out, _, code) = run(&["--analyse"], input);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "unsolvable\nnot at goal: 2 3\nillegal move 1\nlonger by 2: 2 1 2 1 0\n"
+    );
+    let (out, _, _) = run(&["--analyse", "--json"], input);
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["verdict"], "longer by 2");
+    assert_eq!(last["distances"], serde_json::json!([2, 1, 2, 1, 0]));
+    assert_eq!(last["lost"], 2);
+    assert_eq!(last["worse"], serde_json::json!([2]));
+    let second: serde_json::Value = serde_json::from_str(out.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["lost"], 2, "a move away, and one more to come back");
+}

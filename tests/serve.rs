@@ -728,6 +728,35 @@ fn moves_are_judged_in_every_notation() {
     assert_eq!(body["answers"][0]["verdict"], "not at goal", "{body}");
 }
 
+/// `/api/analyse` answers as `eight --analyse --json` does: the verdict,
+/// the distance after every move, the moves lost and the moves that
+/// brought the goal no closer; in the multi-tile metric a run at a time.
+#[test]
+fn a_solve_is_analysed_as_the_program_analyses_it() {
+    let server = Server::start(&[]);
+    for (board, moves, metric) in [
+        ("2 3 4 1 5 x 7 6 8", "dlurullddrurdllurdrlr", "stm"),
+        ("1 2 3 4 5 6 x 7 8", "rlrr", "stm"),
+        ("1 2 3 4 5 6 x 7 8", "rrllrr", "mtm"),
+        ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", "lrr", "stm"),
+    ] {
+        let ask = json!({"board": board, "moves": moves, "metric": metric});
+        let (status, body) = server.post("/api/analyse", &ask);
+        assert_eq!(status, 200, "{body}");
+        let line = format!("{board} {moves}\n");
+        let (out, _, code) = common::run(&["--analyse", "--json", "--metric", metric], line);
+        assert_eq!(code, 0);
+        let program: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let answer = &body["answers"][0];
+        for field in ["verdict", "distances", "lost", "worse", "board", "goal"] {
+            assert_eq!(
+                answer[field], program[field],
+                "{board} {moves} {metric}: {field}"
+            );
+        }
+    }
+}
+
 /// A time limit in which no search could finish is refused at start.
 #[test]
 fn a_search_limit_of_zero_is_refused() {

@@ -181,6 +181,13 @@ struct Args {
     /// `unsolvable` or `invalid`.
     #[arg(long, conflicts_with = "pairs")]
     judge: bool,
+    /// Analyse moves someone found, read as --judge reads them: the
+    /// verdict, then the distance to the goal of the board and after each
+    /// move (each run with --metric mtm): `longer by 2: 2 1 2 1 0`. With
+    /// --json, also the moves lost and the numbers of the moves that
+    /// brought the goal no closer.
+    #[arg(long, conflicts_with_all = ["pairs", "judge", "length", "show"])]
+    analyse: bool,
 }
 
 /// `eight`'s command line: its arguments, and `eight serve`'s, which help,
@@ -337,13 +344,14 @@ fn run(args: &Args) -> Result<u8> {
         length: args.length,
         notation: args.notation,
         metric: args.metric,
+        analyse: args.analyse,
     };
     host.catch();
     let config = Config {
         layout,
         goal,
         pairs: args.pairs,
-        judge: args.judge,
+        judge: args.judge || args.analyse,
         style,
     };
     let mut code = ANSWERED;

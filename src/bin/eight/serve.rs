@@ -151,6 +151,7 @@ fn app(server: Arc<Server>) -> Router {
         .route("/api/solve", post(solve))
         .route("/api/length", post(length))
         .route("/api/judge", post(judge))
+        .route("/api/analyse", post(analyse))
         .route("/api/random", post(random::random))
         .route("/api/cancel", post(cancel))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -292,6 +293,7 @@ fn options(ask: &Ask) -> Result<(Config, Option<Shape>), Refusal> {
         length: false,
         notation,
         metric,
+        analyse: false,
     };
     Ok((config, shape))
 }
@@ -437,6 +439,16 @@ async fn judge(
 ) -> Result<Response, Refusal> {
     let mut asked = read(ask, true)?;
     asked.config.judge = true;
+    server.answer(asked).await
+}
+
+async fn analyse(
+    State(server): State<Arc<Server>>,
+    ask: Result<axum::Json<Ask>, JsonRejection>,
+) -> Result<Response, Refusal> {
+    let mut asked = read(ask, true)?;
+    asked.config.judge = true;
+    asked.config.style.analyse = true;
     server.answer(asked).await
 }
 

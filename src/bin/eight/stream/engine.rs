@@ -136,7 +136,7 @@ pub(super) fn answer_all(session: &mut Session<'_>, mut input: Input) -> Result<
     };
     let mut parser = Parser::new(session.config.layout);
     if session.config.judge {
-        let keep_letters = session.config.style.form != Form::Plain;
+        let keep_letters = session.config.style.form != Form::Plain || session.config.style.analyse;
         let mut lines = JudgeLines::new(session.config.layout, keep_letters);
         while let Some(block) = input.next(|| session.drain())? {
             lines.feed(&block, &mut |line, text| session.take_judged(line, text));

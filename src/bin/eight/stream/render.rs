@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use eight::Metric;
 use eight::Solver;
-use eight::{Answer, Solutions, SolveError};
+use eight::{Analysis, Answer, Solutions, SolveError};
 use eight::{Board, ParseError};
 use eight::{Move, Notation};
 use eight::{Verdict, Walk};
@@ -42,6 +42,9 @@ pub struct Style {
     pub notation: Notation,
     /// How moves are counted, for `--length`, `--pairs` and JSON.
     pub metric: Metric,
+    /// With `--judge` input: the distance after each move too
+    /// (`--analyse`).
+    pub analyse: bool,
 }
 
 impl Style {
@@ -503,6 +506,22 @@ pub(crate) fn answer(
         }
     };
     let solver = &solvers[job.solver];
+    if let (Some(judged), true) = (&job.judge, style.analyse) {
+        return match solver.analyse(start, goal, &judged.letters) {
+            Ok(analysis) => {
+                let outcome = Outcome::Analysed {
+                    start,
+                    goal,
+                    moves: &judged.letters,
+                    analysis: &analysis,
+                };
+                write(style, job, outcome, out);
+                Ok(Mark::Answered)
+            }
+            Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
+            Err(err) => Ok(refused(style, job, (start, goal), &err, out, errors)),
+        };
+    }
     if let Some(judged) = &job.judge {
         return match solver.judge_walk(&judged.walk, goal) {
             Ok(verdict) => {
@@ -599,6 +618,14 @@ enum Outcome<'a> {
         goal: Option<&'a Board>,
         message: &'a str,
     },
+    /// With `--analyse`: what the moves came to, and the distance after
+    /// each.
+    Analysed {
+        start: &'a Board,
+        goal: &'a Board,
+        moves: &'a [u8],
+        analysis: &'a Analysis,
+    },
     /// With `--judge`: what the moves came to.
     Judged {
         start: &'a Board,
@@ -659,6 +686,14 @@ fn try_write(
         (Outcome::Invalid(_), None) => out.extend_from_slice(INVALID),
         (Outcome::Unanswered { .. }, None) => out.extend_from_slice(UNANSWERED),
         (Outcome::Judged { verdict, .. }, None) => writeln!(out, "{verdict}")?,
+        (Outcome::Analysed { analysis, .. }, _) => {
+            write!(out, "{}", analysis.verdict)?;
+            for (at, distance) in analysis.distances.iter().enumerate() {
+                let gap = if at == 0 { ": " } else { " " };
+                write!(out, "{gap}{distance}")?;
+            }
+            out.push(b'\n');
+        }
         (
             Outcome::Solved {
                 moves: Some(moves), ..

@@ -28,6 +28,15 @@ pub(super) struct JsonAnswer {
     verdict: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// With `--analyse`: the distance to the goal of the board and after
+    /// each move, the moves lost, and the numbers of those that brought the
+    /// goal no closer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distances: Option<Vec<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lost: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    worse: Option<Vec<usize>>,
     /// A good board whose data cannot be had here.
     #[serde(skip_serializing_if = "Option::is_none")]
     unanswered: Option<bool>,
@@ -51,6 +60,9 @@ impl JsonAnswer {
             unsolvable: None,
             verdict: None,
             error: None,
+            distances: None,
+            lost: None,
+            worse: None,
             unanswered: None,
         };
         match outcome {
@@ -75,6 +87,22 @@ impl JsonAnswer {
                 json.goal = goal.map(ToString::to_string);
                 json.error = Some(message.to_string());
                 json.unanswered = Some(true);
+            }
+            Outcome::Analysed {
+                start,
+                goal,
+                moves,
+                analysis,
+            } => {
+                json.board = Some(start.to_string());
+                json.goal = Some(goal.to_string());
+                json.moves = Some(String::from_utf8_lossy(moves).into_owned());
+                json.verdict = Some(analysis.verdict.to_string());
+                if let Some(lost) = analysis.lost() {
+                    json.distances = Some(analysis.distances.clone());
+                    json.lost = Some(lost);
+                    json.worse = Some(analysis.worse().collect());
+                }
             }
             Outcome::Judged {
                 start,
