@@ -422,7 +422,7 @@ fn the_readmes_api_examples_are_true() {
         assert_eq!(body, expected.trim_end(), "{command}");
         examples += 1;
     }
-    assert_eq!(examples, 4);
+    assert_eq!(examples, 3);
 }
 
 /// A search named by its request is stopped by `/api/cancel`: its request

@@ -9,10 +9,12 @@ Needs Chromium and its driver (Debian: chromium, chromium-driver) and
 selenium. With EIGHT_SCREENSHOT=PATH, a screenshot of the page goes there.
 """
 
+import json
 import os
 import shutil
 import subprocess
 import tempfile
+import urllib.parse
 
 import pytest
 from selenium import webdriver
@@ -212,3 +214,118 @@ def test_a_shape_without_its_data_says_so_and_scrambles_near_the_goal(server, br
     wait_for(browser, lambda: text(browser, "distance") not in ("", "…", "–"), timeout=60)
     assert int(text(browser, "distance")) <= 12
     assert text(browser, "error") == ""
+
+
+def press(browser, keys):
+    """Presses arrow keys on the board, each once its move is drawn."""
+    grid = browser.find_element(By.ID, "grid")
+    browser.execute_script("arguments[0].focus()", grid)
+    for at, key in enumerate(keys, 1):
+        grid.send_keys(key)
+        wait_for(browser, lambda: text(browser, "count") == str(at))
+
+
+def session(browser):
+    return browser.execute_script("return JSON.parse(localStorage.getItem('eight-session') || '[]')")
+
+
+def test_a_timed_solve_is_analysed_and_kept(server, browser):
+    browser.get(server)
+    browser.execute_script("localStorage.clear()")
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    board = "1 2 3 4 5 6 x 7 8"
+    set_board(browser, board)
+    wait_for(browser, lambda: text(browser, "distance") == "2")
+    assert text(browser, "time") == "0.00"
+    # Blank right, back, then right twice: r l r r, two moves lost.
+    left, right = Keys.ARROW_LEFT, Keys.ARROW_RIGHT
+    press(browser, [left, right, left, left])
+    wait_for(browser, lambda: not browser.find_element(By.ID, "analysis").get_attribute("hidden"))
+    want = json.loads(program(["--analyse", "--json"], f"{board} rlrr\n"))
+    assert want["distances"] == [2, 1, 2, 1, 0] and want["lost"] == 2
+    points = browser.find_elements(By.CSS_SELECTOR, "#chart circle.point")
+    worse = browser.find_elements(By.CSS_SELECTOR, "#chart circle.worse")
+    assert len(points) == len(want["distances"])
+    assert len(worse) == len(want["worse"])
+    assert f"{want['lost']} lost" in text(browser, "analysis-summary")
+    assert "longer by 2" in text(browser, "verdict")
+    # The clock stopped at the goal; moves a second from its time.
+    seconds = float(text(browser, "time"))
+    assert seconds > 0
+    assert abs(float(text(browser, "tps")) - 4 / seconds) < 0.02 * (4 / seconds) + 0.01
+    kept = session(browser)
+    assert len(kept) == 1
+    assert kept[0]["moves"] == "rlrr" and kept[0]["count"] == 4
+    assert kept[0]["optimal"] == 2 and kept[0]["lost"] == 2
+    assert abs(kept[0]["time"] / 1000 - seconds) < 0.011
+    rows = browser.find_elements(By.CSS_SELECTOR, "#solves tbody tr")
+    assert len(rows) == 1
+    # A board played from the answer shown is not timed, and not kept.
+    set_board(browser, board)
+    wait_for(browser, lambda: text(browser, "distance") == "2" and text(browser, "count") == "0")
+    browser.find_element(By.ID, "solve").click()
+    wait_for(browser, lambda: text(browser, "length") == "2")
+    browser.find_element(By.ID, "forward").click()
+    browser.find_element(By.ID, "forward").click()
+    wait_for(browser, lambda: text(browser, "distance") == "0")
+    assert len(session(browser)) == 1
+
+
+def test_a_session_averages_exports_and_imports(server, browser, tmp_path):
+    browser.get(server)
+    browser.execute_script("localStorage.clear()")
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    # Five solves of two moves: the clock runs from the first to the last.
+    for _ in range(5):
+        set_board(browser, "1 2 3 4 5 6 x 7 8")
+        wait_for(browser, lambda: text(browser, "distance") == "2" and text(browser, "count") == "0")
+        before = len(session(browser))
+        press(browser, [Keys.ARROW_LEFT, Keys.ARROW_LEFT])
+        wait_for(browser, lambda: len(session(browser)) == before + 1)
+    kept = session(browser)
+    times = [solve["time"] for solve in kept]
+    assert all(time > 0 for time in times), times
+    middle = sorted(times)[1:-1]
+    assert text(browser, "ao5") == f"{sum(middle) / 3 / 1000:.2f}"
+    assert text(browser, "mean") == f"{sum(times) / 5 / 1000:.2f}"
+    assert text(browser, "best") == f"{min(times) / 1000:.2f}"
+    assert text(browser, "ao12") == "–"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#solves tbody tr")) == 5
+    # Exported as JSON, cleared (after a confirmation), imported back.
+    browser.find_element(By.ID, "export-json").click()
+    href = browser.find_element(By.ID, "download").get_attribute("href")
+    exported = json.loads(urllib.parse.unquote(href.split(",", 1)[1]))
+    assert exported == kept
+    browser.find_element(By.ID, "export-csv").click()
+    csv = urllib.parse.unquote(browser.find_element(By.ID, "download").get_attribute("href").split(",", 1)[1])
+    assert csv.splitlines()[0].startswith("date,shape,metric,board,moves,time")
+    assert len(csv.splitlines()) == 6
+    browser.find_element(By.ID, "clear").click()
+    browser.switch_to.alert.accept()
+    wait_for(browser, lambda: session(browser) == [])
+    assert text(browser, "mean") == "–"
+    saved = tmp_path / "session.json"
+    saved.write_text(json.dumps(exported))
+    browser.find_element(By.ID, "import").send_keys(str(saved))
+    wait_for(browser, lambda: session(browser) == kept)
+    assert text(browser, "ao5") == f"{sum(middle) / 3 / 1000:.2f}"
+    logs = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert logs == [], logs
+    shot = os.environ.get("EIGHT_TRAINER_SCREENSHOT")
+    if shot:
+        # A 31-move board solved with two detours, analysed beside the session.
+        board = "8 6 7 2 5 4 3 x 1"
+        best = program([], board + "\n").strip()
+        back = {"d": "u", "u": "d", "l": "r", "r": "l"}
+        moves = best[:9] + best[9] + back[best[9]] + best[9:20] + best[20] + back[best[20]] + best[20:]
+        keys = {"d": Keys.ARROW_UP, "u": Keys.ARROW_DOWN, "l": Keys.ARROW_RIGHT, "r": Keys.ARROW_LEFT}
+        set_board(browser, board)
+        wait_for(browser, lambda: text(browser, "distance") == "31" and text(browser, "count") == "0")
+        press(browser, [keys[letter] for letter in moves])
+        wait_for(browser, lambda: not browser.find_element(By.ID, "analysis").get_attribute("hidden"))
+        browser.set_window_size(1000, 1500)
+        browser.execute_script("document.querySelector('.yours').scrollIntoView()")
+        browser.save_screenshot(shot)
+        browser.set_window_size(1000, 1100)

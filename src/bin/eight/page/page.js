@@ -27,7 +27,12 @@ const state = {
   startDistance: null,
   asking: null, // the request for a distance in flight
   solving: null, // the request for an answer in flight
+  clock: { started: null, ended: null, timed: true, ticker: null }, // the solve's timer
+  session: [], // the solves timed, kept in the browser (localStorage)
 };
+
+// Where the session is kept in the browser: nothing is sent anywhere.
+const SESSION_KEY = "eight-session";
 
 function usualGoal() {
   const n = state.shape.rows * state.shape.cols;
@@ -143,6 +148,7 @@ function render() {
   if (document.activeElement !== board) board.value = textOf(state.board);
   $("yours").textContent = spelled(state.yours).join(" ");
   $("count").textContent = String(count(state.yours));
+  showClock();
   const tokens = spelled(state.answer);
   const done = state.solved && same(state.board, framesBoard(state.frame)) ? state.frame : -1;
   const moves = $("moves");
@@ -209,6 +215,8 @@ function setStart(cells) {
   state.solved = null;
   state.frame = 0;
   state.startDistance = undefined;
+  resetClock();
+  $("analysis").hidden = true;
   $("verdict").textContent = "";
   $("verdict").className = "";
   $("length").textContent = "–";
@@ -228,25 +236,238 @@ async function play(letter) {
     state.answer = "";
   }
   const before = state.distance;
+  const clock = state.clock;
+  if (clock.timed && clock.started === null) startClock();
   state.board = next;
   state.yours += letter;
+  const atGoal = same(state.board, goal());
+  if (atGoal) stopClock();
   render();
-  await measure(before);
-  if (same(state.board, goal())) judge();
+  // On the shortest answer shown, the distance is the moves it has left:
+  // no request.
+  if (state.solved && same(state.board, framesBoard(state.frame))) known();
+  else await measure(before);
+  if (atGoal) analyse();
 }
 
-async function judge() {
+// The distance of a board on the answer shown: its moves left.
+function known() {
+  const before = state.distance;
+  state.distance = count(state.answer.slice(state.frame));
+  $("distance").textContent = String(state.distance);
+  $("closer").textContent = before === null || before === undefined ? ""
+    : state.distance < before ? "closer" : state.distance > before ? "farther" : "as far";
+}
+
+// At the goal: the verdict on the player's moves and the distance after
+// each, drawn; a timed solve joins the session.
+async function analyse() {
+  const clock = state.clock;
+  const moves = state.yours;
   try {
-    const data = await api("/api/judge", { ...options(), board: textOf(state.start), moves: state.yours || "-" });
-    const verdict = first(data).verdict;
-    const best = state.startDistance;
-    const text = verdict === "optimal"
-      ? `At the goal in ${count(state.yours)} moves: optimal.`
-      : `At the goal in ${count(state.yours)} moves: ${verdict}${best !== null && best !== undefined ? ` (the shortest is ${best})` : ""}.`;
-    $("verdict").textContent = text;
+    const asked = { ...options(), board: textOf(state.start), moves: moves || "-" };
+    const answer = first(await api("/api/analyse", asked));
+    const verdict = answer.verdict;
+    const made = count(moves);
+    const best = answer.distances ? answer.distances[0] : state.startDistance;
+    $("verdict").textContent = verdict === "optimal"
+      ? `At the goal in ${made} moves: optimal.`
+      : `At the goal in ${made} moves: ${verdict} (the shortest is ${best}).`;
     $("verdict").className = verdict === "optimal" ? "optimal" : "";
+    if (answer.distances) draw(answer);
+    if (clock.timed && clock.started !== null && answer.distances) {
+      const time = clock.ended - clock.started;
+      record({
+        date: new Date().toISOString(),
+        shape: state.shape.name,
+        metric: $("metric").value,
+        board: textOf(state.start),
+        moves,
+        time: Math.round(time),
+        count: made,
+        optimal: best,
+        lost: answer.lost,
+        tps: time > 0 ? made / (time / 1000) : null,
+      });
+    }
   } catch (error) {
     say(error);
+  }
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(name, attributes) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  return element;
+}
+
+// The chart of a solve: the distance after each move, a point a move (red
+// where the goal came no closer), and the shortest way down beside it.
+function draw(answer) {
+  const distances = answer.distances;
+  const moves = distances.length - 1;
+  const top = Math.max(...distances, 1);
+  const [w, h, left, bottom] = [600, 200, 30, 20];
+  const x = (i) => left + (i / Math.max(moves, 1)) * (w - left - 10);
+  const y = (d) => 10 + (1 - d / top) * (h - bottom - 10);
+  const chart = $("chart");
+  const worse = new Set(answer.worse);
+  const parts = [
+    svg("line", { class: "axis", x1: left, y1: y(0), x2: w - 10, y2: y(0) }),
+    svg("line", { class: "axis", x1: left, y1: y(0), x2: left, y2: y(top) }),
+    svg("polyline", {
+      class: "optimal",
+      points: `${x(0)},${y(distances[0])} ${x(Math.min(distances[0], moves))},${y(Math.max(0, distances[0] - moves))}`,
+    }),
+    svg("polyline", { class: "yours", points: distances.map((d, i) => `${x(i)},${y(d)}`).join(" ") }),
+    ...distances.map((d, i) => {
+      const point = svg("circle", { class: worse.has(i) ? "point worse" : "point", cx: x(i), cy: y(d), r: 3 });
+      const title = svg("title", {});
+      title.textContent = i === 0 ? `start: ${d} from the goal` : `move ${i}: ${d} from the goal`;
+      point.append(title);
+      return point;
+    }),
+  ];
+  const label = svg("text", { x: 2, y: y(top) + 4 });
+  label.textContent = String(top);
+  const zero = svg("text", { x: 18, y: y(0) + 4 });
+  zero.textContent = "0";
+  chart.replaceChildren(...parts, label, zero);
+  const lost = answer.lost;
+  $("analysis-summary").textContent = lost === 0
+    ? `Every move brought the goal closer: ${moves} moves, the shortest.`
+    : `${moves} moves against the shortest ${distances[0]}: ${lost} lost, at ${answer.worse.length} moves that brought the goal no closer (red).`;
+  $("analysis").hidden = false;
+}
+
+function resetClock() {
+  const clock = state.clock;
+  if (clock.ticker) clearInterval(clock.ticker);
+  state.clock = { started: null, ended: null, timed: true, ticker: null };
+}
+
+function startClock() {
+  const clock = state.clock;
+  clock.started = performance.now();
+  clock.ticker = setInterval(showClock, 47);
+}
+
+function stopClock() {
+  const clock = state.clock;
+  if (clock.started !== null && clock.ended === null) clock.ended = performance.now();
+  if (clock.ticker) clearInterval(clock.ticker);
+  clock.ticker = null;
+}
+
+// A solve helped by the answer shown is not timed.
+function untimed() {
+  stopClock();
+  state.clock.timed = false;
+  showClock();
+}
+
+function showClock() {
+  const clock = state.clock;
+  if (clock.started === null) {
+    $("time").textContent = clock.timed ? "0.00" : "–";
+    $("tps").textContent = "–";
+    return;
+  }
+  const ms = (clock.ended === null ? performance.now() : clock.ended) - clock.started;
+  $("time").textContent = (ms / 1000).toFixed(2);
+  const made = count(state.yours);
+  $("tps").textContent = ms > 0 ? (made / (ms / 1000)).toFixed(2) : "–";
+  if (!clock.timed) $("time").textContent += " (helped)";
+}
+
+// The session: solves kept in this browser, their averages and a table.
+function loadSession() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SESSION_KEY) || "[]");
+    state.session = Array.isArray(kept) ? kept.filter(valid) : [];
+  } catch {
+    state.session = [];
+  }
+}
+
+function valid(solve) {
+  return solve && Number.isFinite(solve.time) && Number.isFinite(solve.count);
+}
+
+function saveSession() {
+  localStorage.setItem(SESSION_KEY, JSON.stringify(state.session));
+  showSession();
+}
+
+function record(solve) {
+  state.session.push(solve);
+  saveSession();
+}
+
+// The average of the last `n` times, the best and the worst left out, as
+// the speedsolvers count it; null with fewer solves.
+function averageOf(n) {
+  if (state.session.length < n) return null;
+  const times = state.session.slice(-n).map((s) => s.time).sort((a, b) => a - b);
+  const kept = times.slice(1, -1);
+  return kept.reduce((a, b) => a + b, 0) / kept.length;
+}
+
+function seconds(ms) {
+  return ms === null ? "–" : (ms / 1000).toFixed(2);
+}
+
+function showSession() {
+  const solves = state.session;
+  const times = solves.map((s) => s.time);
+  $("ao5").textContent = seconds(averageOf(5));
+  $("ao12").textContent = seconds(averageOf(12));
+  $("mean").textContent = seconds(times.length ? times.reduce((a, b) => a + b, 0) / times.length : null);
+  $("best").textContent = seconds(times.length ? Math.min(...times) : null);
+  const rows = solves.map((s, i) => {
+    const row = document.createElement("tr");
+    const tps = Number.isFinite(s.tps) ? s.tps.toFixed(2) : "–";
+    for (const cell of [i + 1, seconds(s.time), s.count, s.optimal, s.lost, tps, `${s.shape} ${s.metric}`]) {
+      const td = document.createElement("td");
+      td.textContent = String(cell);
+      row.append(td);
+    }
+    return row;
+  });
+  $("solves").tBodies[0].replaceChildren(...rows.reverse());
+}
+
+const FIELDS = ["date", "shape", "metric", "board", "moves", "time", "count", "optimal", "lost", "tps"];
+
+// Offers `text` as a file to save.
+function offer(name, type, text) {
+  const link = $("download");
+  link.download = name;
+  link.href = `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
+  link.click();
+}
+
+function exportCsv() {
+  const quote = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  const lines = [FIELDS.join(","), ...state.session.map((s) => FIELDS.map((f) => quote(s[f])).join(","))];
+  offer("eight-session.csv", "text/csv", lines.join("\n") + "\n");
+}
+
+function exportJson() {
+  offer("eight-session.json", "application/json", JSON.stringify(state.session, null, 1));
+}
+
+async function importJson(file) {
+  try {
+    const solves = JSON.parse(await file.text());
+    if (!Array.isArray(solves) || !solves.every(valid)) throw new Error("not a session this page exported");
+    state.session = solves.map((s) => Object.fromEntries(FIELDS.map((f) => [f, s[f]])));
+    saveSession();
+    say("");
+  } catch (error) {
+    say(`import: ${error.message}`);
   }
 }
 
@@ -266,6 +487,7 @@ function halt(request) {
 }
 
 async function solve() {
+  untimed();
   stop();
   halt(state.solving);
   const solving = named();
@@ -308,10 +530,11 @@ async function solve() {
 // Shows the answer's first `frame` moves.
 function show(frame) {
   if (!state.solved) return;
+  untimed();
   state.frame = Math.max(0, Math.min(frame, state.answer.length));
   state.board = framesBoard(state.frame);
   render();
-  measure();
+  known();
 }
 
 function stop() {
@@ -440,6 +663,24 @@ async function start() {
   $("back").addEventListener("click", () => { stop(); show(state.frame - 1); });
   $("forward").addEventListener("click", () => { stop(); show(state.frame + 1); });
   $("restart").addEventListener("click", () => setStart(state.start));
+  $("hide-distance").addEventListener("change", () => {
+    document.body.classList.toggle("hide-distance", $("hide-distance").checked);
+  });
+  $("export-csv").addEventListener("click", exportCsv);
+  $("export-json").addEventListener("click", exportJson);
+  $("import").addEventListener("change", () => {
+    const file = $("import").files[0];
+    if (file) importJson(file);
+    $("import").value = "";
+  });
+  $("clear").addEventListener("click", () => {
+    if (state.session.length && confirm(`Clear the ${state.session.length} solves of this session?`)) {
+      state.session = [];
+      saveSession();
+    }
+  });
+  loadSession();
+  showSession();
   $("grid").addEventListener("click", (event) => {
     const cell = event.target.dataset && event.target.dataset.cell;
     if (cell === undefined) return;
