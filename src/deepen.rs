@@ -203,6 +203,10 @@ pub(crate) struct Deepen<'a> {
     pub(crate) report: Option<&'a Reporter>,
     /// The nodes an earlier search of the same board counted.
     pub(crate) counted: u64,
+    /// The largest bound asked for: past it the search ends with
+    /// [`Deepened::Beyond`] (a board one move from a board of known
+    /// distance is searched only as deep as it may be nearer).
+    pub(crate) cap: u32,
 }
 
 /// How a deepening search ended without an error.
@@ -211,6 +215,8 @@ pub(crate) enum Deepened {
     Found(Vec<Move>, u64),
     /// At the node limit, after these nodes.
     Limit(u64),
+    /// No path within [`Deepen::cap`].
+    Beyond,
 }
 
 /// A subtree of a split bound: the path to it, its node, and the nodes the
@@ -247,6 +253,9 @@ impl Deepen<'_> {
         loop {
             if self.stop.is_stopped() {
                 return Err(SolveError::Stopped);
+            }
+            if bound > self.cap {
+                return Ok(Deepened::Beyond);
             }
             if bound > self.most {
                 return Err(SolveError::TooDeep {

@@ -377,6 +377,19 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         goal: &Board,
         stop: &Stop,
     ) -> Result<(Solution, u64), SolveError> {
+        let solved = self.solve_within(start, goal, stop, u32::MAX)?;
+        Ok(solved.expect("a search with no cap answers"))
+    }
+
+    /// Solves as [`Searcher::solve_until`] does if the answer is at most
+    /// `cap` moves long; `None` if it is longer.
+    pub(crate) fn solve_within(
+        &self,
+        start: &Board,
+        goal: &Board,
+        stop: &Stop,
+        cap: u32,
+    ) -> Result<Option<(Solution, u64)>, SolveError> {
         if start.shape() != goal.shape() {
             return Err(SolveError::Shape {
                 expected: goal.shape(),
@@ -388,7 +401,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             blank: goal.blank(),
         })?;
         if !start.solvable_to(goal) {
-            return Ok((Solution::Unsolvable, 0));
+            return Ok(Some((Solution::Unsolvable, 0)));
         }
         let views = self.views(goal, frame);
         let state = State::new(self, &views, start);
@@ -402,6 +415,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             stop,
             report: report.as_ref(),
             counted: 0,
+            cap,
         };
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
         let searched = match views.len() {
@@ -421,7 +435,8 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             ),
         };
         match searched? {
-            Deepened::Found(moves, nodes) => Ok((Solution::Moves(moves), nodes)),
+            Deepened::Found(moves, nodes) => Ok(Some((Solution::Moves(moves), nodes))),
+            Deepened::Beyond => Ok(None),
             Deepened::Limit(_) => unreachable!("the search has no node limit"),
         }
     }

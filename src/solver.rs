@@ -15,6 +15,7 @@
 mod batch;
 mod error;
 mod load;
+mod near;
 mod open;
 mod set;
 
@@ -64,6 +65,8 @@ pub struct Solver {
     awaited: Option<Arc<std::path::Path>>,
     /// What stops its searches (never asked for unless one was given).
     stop: Stop,
+    /// Distances its searches found, for the boards beside them.
+    memo: Arc<near::Memo>,
 }
 
 #[derive(Debug)]
@@ -83,6 +86,7 @@ impl Solver {
             origin,
             awaited: None,
             stop: Stop::new(),
+            memo: Arc::default(),
         }
     }
 
@@ -94,6 +98,7 @@ impl Solver {
             origin,
             awaited: None,
             stop: Stop::new(),
+            memo: Arc::default(),
         }
     }
 
@@ -537,6 +542,9 @@ impl Solver {
             Engine::Search(searcher) => searcher.solve_until(start, goal, &self.stop)?,
             Engine::JumpSearch(searcher) => searcher.solve_until(start, goal, &self.stop)?,
         };
+        if let Some(moves) = solution.moves() {
+            self.keep_answer(start, goal, moves);
+        }
         Ok(solution.moves().map(|moves| {
             moves.iter().copied().for_each(&mut emit);
             self.metric().count_moves(moves)

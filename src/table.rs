@@ -227,6 +227,8 @@ impl Word for u64 {
 /// Where a run of answers goes, one a board, in order: the values of the
 /// typed batch (`Solver::solve_many`, `Solver::lengths_many`).
 pub(crate) trait Sink {
+    /// Whether the answers' moves are kept, or only their number.
+    const MOVES: bool = true;
     /// A derived answer.
     fn word<W: Word>(&mut self, answer: W);
     /// An answer's letters (`d l r u`) and its number of moves.
@@ -237,6 +239,8 @@ pub(crate) trait Sink {
 
 /// Answers as numbers of moves, `None` for none.
 impl Sink for Vec<Option<u16>> {
+    const MOVES: bool = false;
+
     #[inline(always)]
     fn word<W: Word>(&mut self, answer: W) {
         self.push(Some(answer.moves() as u16));

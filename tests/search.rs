@@ -730,3 +730,38 @@ fn a_search_tells_its_bounds_then_its_end_to_its_thread_alone() {
         last.bound
     )));
 }
+
+/// A board one move from a board whose distance a search found is
+/// searched only as deep as it may be nearer: its length is the one a
+/// search in full gives, in both metrics, along random walks that go
+/// toward the goal and away from it.
+#[test]
+fn lengths_beside_a_known_board_are_the_full_searchs() {
+    use eight::random::Draw;
+
+    let empty = tempfile::tempdir().unwrap();
+    let data = eight::DataDir::at(empty.path());
+    for (shape, metric) in [
+        (Shape::FIFTEEN, Metric::Stm),
+        ("2x7".parse().unwrap(), Metric::Mtm),
+    ] {
+        let goal = Board::goal(shape);
+        let load = || Solver::load(shape, goal.blank(), metric, &data, None, |_| {}).unwrap();
+        let kept = load();
+        assert!(kept.searches(), "{shape} {metric}");
+        let mut rng = common::Rng(53);
+        for start in Draw::walk(goal, 30, 16).take(3) {
+            let mut board = start;
+            for _ in 0..25 {
+                let moves: Vec<Move> = Move::ALL
+                    .into_iter()
+                    .filter(|&mv| board.moved(mv).is_some())
+                    .collect();
+                board = board.moved(moves[rng.below(moves.len())]).unwrap();
+                let near = kept.lengths_many(&[board], &goal).unwrap();
+                let full = load().lengths_many(&[board], &goal).unwrap();
+                assert_eq!(near, full, "{shape} {metric}: {board}");
+            }
+        }
+    }
+}

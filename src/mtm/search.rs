@@ -347,6 +347,19 @@ impl MtmSearcher {
         goal: &Board,
         stop: &Stop,
     ) -> Result<(Solution, u64), SolveError> {
+        let solved = self.solve_within(start, goal, stop, u32::MAX)?;
+        Ok(solved.expect("a search with no cap answers"))
+    }
+
+    /// Solves as [`MtmSearcher::solve_until`] does if the answer is at
+    /// most `cap` moves long; `None` if it is longer.
+    pub(crate) fn solve_within(
+        &self,
+        start: &Board,
+        goal: &Board,
+        stop: &Stop,
+        cap: u32,
+    ) -> Result<Option<(Solution, u64)>, SolveError> {
         for board in [start, goal] {
             if board.shape() != self.shape {
                 return Err(SolveError::Shape {
@@ -356,7 +369,7 @@ impl MtmSearcher {
             }
         }
         if !start.solvable_to(goal) {
-            return Ok((Solution::Unsolvable, 0));
+            return Ok(Some((Solution::Unsolvable, 0)));
         }
         // Toward the canonical goal with the blank in the goal's cell: the
         // same moves, and one estimate for every goal of the cell.
@@ -392,6 +405,7 @@ impl MtmSearcher {
             stop,
             report: report.as_ref(),
             counted: 0,
+            cap,
         };
         let mut search = Search {
             neighbors: &self.neighbors,
@@ -407,7 +421,8 @@ impl MtmSearcher {
             deepen.limit = self.walking_alone;
             let budget = search.bound(keys, &cell_of);
             match deepen.run(&mut search, budget)? {
-                Deepened::Found(moves, nodes) => return Ok((Solution::Moves(moves), nodes)),
+                Deepened::Found(moves, nodes) => return Ok(Some((Solution::Moves(moves), nodes))),
+                Deepened::Beyond => return Ok(None),
                 Deepened::Limit(nodes) => deepen.counted = nodes,
             }
             deepen.limit = u64::MAX;
@@ -418,7 +433,8 @@ impl MtmSearcher {
         search.databases = databases;
         let budget = search.bound(keys, &cell_of);
         match deepen.run(&mut search, budget)? {
-            Deepened::Found(moves, nodes) => Ok((Solution::Moves(moves), nodes)),
+            Deepened::Found(moves, nodes) => Ok(Some((Solution::Moves(moves), nodes))),
+            Deepened::Beyond => Ok(None),
             Deepened::Limit(_) => unreachable!("the search with the databases has no limit"),
         }
     }

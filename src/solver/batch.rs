@@ -346,9 +346,13 @@ impl Solver {
                 let threads = crate::split::threads();
                 let answers = crate::split::each(starts.len(), threads, |index| {
                     let mut letters = Vec::new();
-                    let goal = goals.get(index);
-                    self.solve_each(&starts[index], goal, |mv| letters.push(mv.letter() as u8))
-                        .map(|found| (letters, found))
+                    let (start, goal) = (&starts[index], goals.get(index));
+                    // Numbers alone may come from the distances kept.
+                    let found = match S::MOVES {
+                        true => self.solve_each(start, goal, |mv| letters.push(mv.letter() as u8)),
+                        false => self.length_of(start, goal),
+                    };
+                    found.map(|found| (letters, found))
                 });
                 for (index, answer) in answers.into_iter().enumerate() {
                     let (letters, found) = answer.map_err(at(index))?;

@@ -202,6 +202,7 @@ impl Solver {
                 origin: Origin::Builtin,
                 awaited: None,
                 stop: Stop::new(),
+                memo: Arc::default(),
             })),
         }
     }
@@ -260,6 +261,7 @@ impl Solver {
             },
             awaited: None,
             stop: Stop::new(),
+            memo: Arc::default(),
         }))
     }
 

@@ -560,6 +560,34 @@ pub(crate) fn answer(
             }
         }
     }
+    // A searched board's length alone may come from the distances its
+    // solver keeps, with no search in full.
+    if style.length && style.form != Form::Show && solver.searches() {
+        return match solver.lengths_many(std::slice::from_ref(start), goal) {
+            Ok(lengths) => {
+                let length = lengths[0].map(usize::from);
+                write(
+                    style,
+                    job,
+                    Outcome::Counted {
+                        start,
+                        goal,
+                        length,
+                    },
+                    out,
+                );
+                Ok(Mark::Answered)
+            }
+            Err(SolveError::At { error, .. }) if error.is_data_error() => {
+                Err(super::failed(solver, *error))
+            }
+            Err(SolveError::At { error, .. }) => {
+                Ok(refused(style, job, (start, goal), &error, out, errors))
+            }
+            Err(err) if err.is_data_error() => Err(super::failed(solver, err)),
+            Err(err) => Ok(refused(style, job, (start, goal), &err, out, errors)),
+        };
+    }
     let letters = &mut scratch.letters;
     letters.clear();
     match solver.write_answer(start, goal, letters) {
@@ -610,6 +638,12 @@ enum Outcome<'a> {
         goal: &'a Board,
         /// The letters of the moves, or `None` if unsolvable.
         moves: Option<&'a [u8]>,
+    },
+    /// With `--length`: the number of moves alone, `None` if unsolvable.
+    Counted {
+        start: &'a Board,
+        goal: &'a Board,
+        length: Option<usize>,
     },
     Invalid(&'a str),
     /// A good board whose data cannot be had here.
@@ -683,6 +717,16 @@ fn try_write(
             out.push(b'\n');
         }
         (Outcome::Solved { moves: None, .. }, None) => out.extend_from_slice(b"unsolvable\n"),
+        (Outcome::Counted { length, .. }, case) => {
+            let text = match length {
+                Some(length) => length.to_string(),
+                None => "unsolvable".to_string(),
+            };
+            match case {
+                Some(case) => case_line(case, text.as_bytes(), out),
+                None => writeln!(out, "{text}")?,
+            }
+        }
         (Outcome::Invalid(_), None) => out.extend_from_slice(INVALID),
         (Outcome::Unanswered { .. }, None) => out.extend_from_slice(UNANSWERED),
         (Outcome::Judged { verdict, .. }, None) => writeln!(out, "{verdict}")?,

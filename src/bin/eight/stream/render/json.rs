@@ -77,6 +77,18 @@ impl JsonAnswer {
                     None => json.unsolvable = Some(true),
                 }
             }
+            Outcome::Counted {
+                start,
+                goal,
+                length,
+            } => {
+                json.board = Some(start.to_string());
+                json.goal = Some(goal.to_string());
+                match length {
+                    Some(length) => json.length = Some(*length),
+                    None => json.unsolvable = Some(true),
+                }
+            }
             Outcome::Invalid(message) => json.error = Some(message.to_string()),
             Outcome::Unanswered {
                 start,
