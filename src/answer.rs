@@ -139,7 +139,7 @@ impl Walk {
 
     /// Follows more moves as [`Walk::follow`] does, handing `each` the walk
     /// after every legal move: the boards a solve passes through, for an
-    /// analysis of it ([`Solver::distances`](crate::Solver::distances)).
+    /// analysis of it ([`Solver::analyse`](crate::Solver::analyse)).
     ///
     /// # Example
     ///

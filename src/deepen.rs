@@ -219,6 +219,11 @@ pub(crate) enum Deepened {
     Beyond,
 }
 
+/// The answer of a search with no cap (`u32::MAX`), which always has one.
+pub(crate) fn uncapped<T>(solved: Result<Option<T>, SolveError>) -> Result<T, SolveError> {
+    solved.map(|found| found.expect("a search with no cap answers"))
+}
+
 /// A subtree of a split bound: the path to it, its node, and the nodes the
 /// search in one piece expands before it.
 struct Task<N> {

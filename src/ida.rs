@@ -366,23 +366,12 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// goal, or the search passes the longest answer of the shape (the
     /// databases are wrong).
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
-        self.solve_until(start, goal, &Stop::new())
+        crate::deepen::uncapped(self.solve_within(start, goal, &Stop::new(), u32::MAX))
     }
 
-    /// Solves as [`Searcher::solve_to`] does, ending with
+    /// Solves as [`Searcher::solve_to`] does if the answer is at
+    /// most `cap` moves long (`None` if it is longer), ending with
     /// [`SolveError::Stopped`] once `stop` is asked for.
-    pub(crate) fn solve_until(
-        &self,
-        start: &Board,
-        goal: &Board,
-        stop: &Stop,
-    ) -> Result<(Solution, u64), SolveError> {
-        let solved = self.solve_within(start, goal, stop, u32::MAX)?;
-        Ok(solved.expect("a search with no cap answers"))
-    }
-
-    /// Solves as [`Searcher::solve_until`] does if the answer is at most
-    /// `cap` moves long; `None` if it is longer.
     pub(crate) fn solve_within(
         &self,
         start: &Board,

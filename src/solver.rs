@@ -539,8 +539,12 @@ impl Solver {
     ) -> Result<Option<usize>, SolveError> {
         let (solution, _) = match &*self.engine {
             Engine::Table(table) => return table.solve_each(start, goal, emit),
-            Engine::Search(searcher) => searcher.solve_until(start, goal, &self.stop)?,
-            Engine::JumpSearch(searcher) => searcher.solve_until(start, goal, &self.stop)?,
+            Engine::Search(searcher) => {
+                crate::deepen::uncapped(searcher.solve_within(start, goal, &self.stop, u32::MAX))?
+            }
+            Engine::JumpSearch(searcher) => {
+                crate::deepen::uncapped(searcher.solve_within(start, goal, &self.stop, u32::MAX))?
+            }
         };
         if let Some(moves) = solution.moves() {
             self.keep_answer(start, goal, moves);

@@ -336,23 +336,12 @@ impl MtmSearcher {
     /// Fails if a board is not of the searcher's shape, or the file the
     /// databases are read from changed during the search.
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
-        self.solve_until(start, goal, &Stop::new())
+        crate::deepen::uncapped(self.solve_within(start, goal, &Stop::new(), u32::MAX))
     }
 
-    /// Solves as [`MtmSearcher::solve_to`] does, ending with
+    /// Solves as [`MtmSearcher::solve_to`] does if the answer is at
+    /// most `cap` moves long (`None` if it is longer), ending with
     /// [`SolveError::Stopped`] once `stop` is asked for.
-    pub(crate) fn solve_until(
-        &self,
-        start: &Board,
-        goal: &Board,
-        stop: &Stop,
-    ) -> Result<(Solution, u64), SolveError> {
-        let solved = self.solve_within(start, goal, stop, u32::MAX)?;
-        Ok(solved.expect("a search with no cap answers"))
-    }
-
-    /// Solves as [`MtmSearcher::solve_until`] does if the answer is at
-    /// most `cap` moves long; `None` if it is longer.
     pub(crate) fn solve_within(
         &self,
         start: &Board,
