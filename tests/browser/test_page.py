@@ -261,6 +261,12 @@ def test_a_timed_solve_is_analysed_and_kept(server, browser):
     assert abs(kept[0]["time"] / 1000 - seconds) < 0.011
     rows = browser.find_elements(By.CSS_SELECTOR, "#solves tbody tr")
     assert len(rows) == 1
+    # A point of the chart shows its board and the shortest answer from
+    # there: after r l, back at the start, two moves out.
+    browser.find_elements(By.CSS_SELECTOR, "#chart circle.point")[2].click()
+    wait_for(browser, lambda: text(browser, "length") == "2")
+    assert tiles(browser) == board.split()
+    assert text(browser, "moves").replace(" ", "") == "rr"
     # A board played from the answer shown is not timed, and not kept.
     set_board(browser, board)
     wait_for(browser, lambda: text(browser, "distance") == "2" and text(browser, "count") == "0")
@@ -328,4 +334,50 @@ def test_a_session_averages_exports_and_imports(server, browser, tmp_path):
         browser.set_window_size(1000, 1500)
         browser.execute_script("document.querySelector('.yours').scrollIntoView()")
         browser.save_screenshot(shot)
+        browser.set_window_size(1000, 1100)
+
+
+def test_a_click_slides_a_run_and_a_second_layout_plays(server, browser):
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    Select(browser.find_element(By.ID, "metric")).select_by_value("mtm")
+    board = "1 2 3 4 5 6 x 7 8"
+    set_board(browser, board)
+    wait_for(browser, lambda: text(browser, "distance") == "1" and text(browser, "count") == "0")
+    # The 8, two cells right of the blank: both tiles slide, one move.
+    browser.find_elements(By.CSS_SELECTOR, "#grid .tile")[8].click()
+    wait_for(browser, lambda: "optimal" in text(browser, "verdict"))
+    assert tiles(browser) == ["1", "2", "3", "4", "5", "6", "7", "8", "x"]
+    assert text(browser, "count") == "1" and text(browser, "yours") == "r r"
+    Select(browser.find_element(By.ID, "metric")).select_by_value("stm")
+    Select(browser.find_element(By.ID, "keys")).select_by_value("wasd")
+    set_board(browser, "1 2 3 4 5 6 7 x 8")
+    wait_for(browser, lambda: text(browser, "distance") == "1" and text(browser, "count") == "0")
+    browser.find_element(By.TAG_NAME, "body").send_keys("a")
+    wait_for(browser, lambda: "optimal" in text(browser, "verdict"))
+    Select(browser.find_element(By.ID, "keys")).select_by_value("arrows")
+
+
+def test_the_page_fits_a_phone(server, browser):
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(server)
+        wait_for(browser, lambda: len(tiles(browser)) == 9)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, width
+        grid = browser.find_element(By.ID, "grid").rect
+        assert grid["x"] >= 0 and grid["x"] + grid["width"] <= 390
+        set_board(browser, "1 2 3 4 5 6 7 x 8")
+        wait_for(browser, lambda: text(browser, "distance") == "1")
+        # A swipe right slides the 7 right: the blank goes left, one away.
+        browser.execute_script(
+            """const grid = document.getElementById('grid');
+            const at = (type, x) => grid.dispatchEvent(new PointerEvent(type,
+                {clientX: x, clientY: 100, bubbles: true, pointerType: 'touch'}));
+            at('pointerdown', 100); at('pointerup', 180);"""
+        )
+        wait_for(browser, lambda: text(browser, "distance") == "2" and text(browser, "count") == "1")
+        browser.find_elements(By.CSS_SELECTOR, "#grid .tile")[8].click()
+        wait_for(browser, lambda: "longer by 2" in text(browser, "verdict"))
+    finally:
         browser.set_window_size(1000, 1100)

@@ -11,6 +11,11 @@ const STEP = { d: [1, 0], l: [0, -1], r: [0, 1], u: [-1, 0] };
 const TILE = { d: "U", l: "R", r: "L", u: "D" };
 // The arrow keys slide a tile their way: the blank goes the other.
 const ARROWS = { ArrowLeft: "r", ArrowRight: "l", ArrowUp: "d", ArrowDown: "u" };
+// The second layouts a player may choose: the same directions.
+const LAYOUTS = {
+  wasd: { a: "r", d: "l", w: "d", s: "u" },
+  hjkl: { h: "r", l: "l", k: "d", j: "u" },
+};
 
 const state = {
   shape: { name: "3x3", rows: 3, cols: 3 },
@@ -29,6 +34,7 @@ const state = {
   solving: null, // the request for an answer in flight
   clock: { started: null, ended: null, timed: true, ticker: null }, // the solve's timer
   session: [], // the solves timed, kept in the browser (localStorage)
+  analysed: null, // the solve last analysed: start, moves, distances
 };
 
 // Where the session is kept in the browser: nothing is sent anywhere.
@@ -216,6 +222,7 @@ function setStart(cells) {
   state.frame = 0;
   state.startDistance = undefined;
   resetClock();
+  state.analysed = null;
   $("analysis").hidden = true;
   $("verdict").textContent = "";
   $("verdict").className = "";
@@ -224,22 +231,29 @@ function setStart(cells) {
   measure();
 }
 
-// The player slides a tile: the blank goes `letter`.
-async function play(letter) {
-  const next = moved(state.board, letter);
-  if (!next) return;
-  stop();
-  if (state.solved && !same(state.board, framesBoard(state.frame))) state.solved = null;
-  if (state.solved && state.answer[state.frame] === letter) state.frame += 1;
-  else {
-    state.solved = null;
-    state.answer = "";
+// The player slides tiles: the blank goes each of `letters` (one, or a
+// run of one letter from a click on a tile further along the row or
+// column), the distance asked once after them.
+async function play(letters) {
+  let board = state.board;
+  for (const letter of letters) {
+    board = board && moved(board, letter);
   }
+  if (!board || !letters) return;
+  stop();
   const before = state.distance;
   const clock = state.clock;
   if (clock.timed && clock.started === null) startClock();
-  state.board = next;
-  state.yours += letter;
+  for (const letter of letters) {
+    if (state.solved && !same(state.board, framesBoard(state.frame))) state.solved = null;
+    if (state.solved && state.answer[state.frame] === letter) state.frame += 1;
+    else {
+      state.solved = null;
+      state.answer = "";
+    }
+    state.board = moved(state.board, letter);
+    state.yours += letter;
+  }
   const atGoal = same(state.board, goal());
   if (atGoal) stopClock();
   render();
@@ -323,7 +337,8 @@ function draw(answer) {
     }),
     svg("polyline", { class: "yours", points: distances.map((d, i) => `${x(i)},${y(d)}`).join(" ") }),
     ...distances.map((d, i) => {
-      const point = svg("circle", { class: worse.has(i) ? "point worse" : "point", cx: x(i), cy: y(d), r: 3 });
+      const point = svg("circle", { class: worse.has(i) ? "point worse" : "point", cx: x(i), cy: y(d), r: 4 });
+      point.dataset.index = i;
       const title = svg("title", {});
       title.textContent = i === 0 ? `start: ${d} from the goal` : `move ${i}: ${d} from the goal`;
       point.append(title);
@@ -340,6 +355,36 @@ function draw(answer) {
     ? `Every move brought the goal closer: ${moves} moves, the shortest.`
     : `${moves} moves against the shortest ${distances[0]}: ${lost} lost, at ${answer.worse.length} moves that brought the goal no closer (red).`;
   $("analysis").hidden = false;
+  state.analysed = { start: state.start, moves: state.yours, distances };
+}
+
+// The board after move `index` of the solve analysed, and the shortest
+// answer from there.
+function review(index) {
+  const analysed = state.analysed;
+  if (!analysed) return;
+  const letters = analysed.moves.slice(0, index);
+  let board = analysed.start;
+  // In the multi-tile metric a point is a run: its letters all made.
+  if ($("metric").value === "mtm") {
+    let runs = 0;
+    let at = 0;
+    while (at < analysed.moves.length && runs < index) {
+      const letter = analysed.moves[at];
+      while (analysed.moves[at] === letter) at += 1;
+      runs += 1;
+    }
+    for (const letter of analysed.moves.slice(0, at)) board = moved(board, letter);
+  } else {
+    for (const letter of letters) board = moved(board, letter);
+  }
+  stop();
+  state.board = board;
+  state.distance = analysed.distances[index];
+  $("distance").textContent = String(state.distance);
+  $("closer").textContent = "";
+  render();
+  solve();
 }
 
 function resetClock() {
@@ -684,18 +729,40 @@ async function start() {
   $("grid").addEventListener("click", (event) => {
     const cell = event.target.dataset && event.target.dataset.cell;
     if (cell === undefined) return;
+    // A tile in the blank's row or column slides with those between.
+    const cols = state.shape.cols;
     const blank = state.board.indexOf(0);
     const at = Number(cell);
-    const cols = state.shape.cols;
-    const letter = at === blank + cols ? "d" : at === blank - cols ? "u"
-      : at === blank + 1 && at % cols !== 0 ? "r" : at === blank - 1 && blank % cols !== 0 ? "l" : null;
-    if (letter) play(letter);
+    const [br, bc, r, c] = [Math.floor(blank / cols), blank % cols, Math.floor(at / cols), at % cols];
+    let letters = "";
+    if (r === br && c !== bc) letters = (c > bc ? "r" : "l").repeat(Math.abs(c - bc));
+    if (c === bc && r !== br) letters = (r > br ? "d" : "u").repeat(Math.abs(r - br));
+    play(letters);
+  });
+  // A swipe on the board slides the tile beside the blank its way.
+  let swipe = null;
+  $("grid").addEventListener("pointerdown", (event) => {
+    swipe = { x: event.clientX, y: event.clientY };
+  });
+  $("grid").addEventListener("pointerup", (event) => {
+    if (!swipe) return;
+    const [dx, dy] = [event.clientX - swipe.x, event.clientY - swipe.y];
+    swipe = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
+    const key = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "ArrowRight" : "ArrowLeft") : dy > 0 ? "ArrowDown" : "ArrowUp";
+    play(ARROWS[key]);
+  });
+  $("chart").addEventListener("click", (event) => {
+    const index = event.target.dataset && event.target.dataset.index;
+    if (index !== undefined) review(Number(index));
   });
   document.addEventListener("keydown", (event) => {
     if (event.target.closest && event.target.closest("input, select")) return;
-    if (ARROWS[event.key]) {
+    const layout = LAYOUTS[$("keys").value] || {};
+    const letter = ARROWS[event.key] || layout[event.key.toLowerCase()];
+    if (letter) {
       event.preventDefault();
-      play(ARROWS[event.key]);
+      play(letter);
     } else if (event.key === " " && event.target === document.body) {
       event.preventDefault();
       toggle();
