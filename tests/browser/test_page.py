@@ -381,3 +381,33 @@ def test_the_page_fits_a_phone(server, browser):
         wait_for(browser, lambda: "longer by 2" in text(browser, "verdict"))
     finally:
         browser.set_window_size(1000, 1100)
+
+
+def test_a_hint_is_counted_and_a_pasted_solve_is_analysed(server, browser):
+    browser.get(server)
+    browser.execute_script("localStorage.clear()")
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    board = "1 2 3 4 5 6 x 7 8"
+    set_board(browser, board)
+    wait_for(browser, lambda: text(browser, "distance") == "2" and text(browser, "count") == "0")
+    browser.find_element(By.ID, "hint").click()
+    # The shortest answer starts r: the 7 slides left.
+    wait_for(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#grid .hinted")) == 1)
+    assert browser.find_element(By.CSS_SELECTOR, "#grid .hinted").text == "7"
+    assert browser.find_element(By.CSS_SELECTOR, "#grid .hinted").get_attribute("aria-label") == "7, row 3, column 2"
+    press(browser, [Keys.ARROW_LEFT, Keys.ARROW_LEFT])
+    wait_for(browser, lambda: len(session(browser)) == 1)
+    assert session(browser)[0]["hints"] == 1
+    # Moves pasted in the tiles' notation, analysed from the board set.
+    set_board(browser, board)
+    wait_for(browser, lambda: text(browser, "count") == "0")
+    field = browser.find_element(By.ID, "paste")
+    field.send_keys("L R L2")
+    browser.find_element(By.CSS_SELECTOR, "#paste-form button").click()
+    want = json.loads(program(["--analyse", "--json"], f"{board} LRL2\n"))
+    wait_for(browser, lambda: want["verdict"] in text(browser, "verdict"))
+    points = browser.find_elements(By.CSS_SELECTOR, "#chart circle.point")
+    assert len(points) == len(want["distances"]) == 5
+    assert tiles(browser) == ["1", "2", "3", "4", "5", "6", "7", "8", "x"]
+    assert len(session(browser)) == 1, "a pasted solve is not timed"

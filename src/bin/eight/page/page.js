@@ -35,6 +35,8 @@ const state = {
   clock: { started: null, ended: null, timed: true, ticker: null }, // the solve's timer
   session: [], // the solves timed, kept in the browser (localStorage)
   analysed: null, // the solve last analysed: start, moves, distances
+  hints: 0, // the hints asked during the solve
+  hinted: null, // the cell of the tile a hint says to slide
 };
 
 // Where the session is kept in the browser: nothing is sent anywhere.
@@ -142,14 +144,25 @@ function render() {
   const grid = $("grid");
   grid.style.setProperty("--cols", state.shape.cols);
   const home = goal();
-  grid.replaceChildren(...state.board.map((tile, cell) => {
+  const cols = state.shape.cols;
+  const rows = [];
+  state.board.forEach((tile, cell) => {
     const div = document.createElement("div");
-    div.className = "tile" + (tile === 0 ? " blank" : tile === home[cell] ? " home" : "");
+    div.className = "tile" + (tile === 0 ? " blank" : tile === home[cell] ? " home" : "")
+      + (cell === state.hinted ? " hinted" : "");
     div.textContent = tile === 0 ? "" : String(tile);
     div.dataset.cell = cell;
     div.setAttribute("role", "gridcell");
-    return div;
-  }));
+    const where = `row ${Math.floor(cell / cols) + 1}, column ${(cell % cols) + 1}`;
+    div.setAttribute("aria-label", tile === 0 ? `blank, ${where}` : `${tile}, ${where}`);
+    if (cell % cols === 0) {
+      rows.push(document.createElement("div"));
+      rows[rows.length - 1].setAttribute("role", "row");
+      rows[rows.length - 1].className = "row-of-tiles";
+    }
+    rows[rows.length - 1].append(div);
+  });
+  grid.replaceChildren(...rows);
   const board = $("board");
   if (document.activeElement !== board) board.value = textOf(state.board);
   $("yours").textContent = spelled(state.yours).join(" ");
@@ -223,6 +236,8 @@ function setStart(cells) {
   state.startDistance = undefined;
   resetClock();
   state.analysed = null;
+  state.hints = 0;
+  state.hinted = null;
   $("analysis").hidden = true;
   $("verdict").textContent = "";
   $("verdict").className = "";
@@ -241,6 +256,7 @@ async function play(letters) {
   }
   if (!board || !letters) return;
   stop();
+  state.hinted = null;
   const before = state.distance;
   const clock = state.clock;
   if (clock.timed && clock.started === null) startClock();
@@ -302,6 +318,7 @@ async function analyse() {
         optimal: best,
         lost: answer.lost,
         tps: time > 0 ? made / (time / 1000) : null,
+        hints: state.hints,
       });
     }
   } catch (error) {
@@ -474,7 +491,7 @@ function showSession() {
   const rows = solves.map((s, i) => {
     const row = document.createElement("tr");
     const tps = Number.isFinite(s.tps) ? s.tps.toFixed(2) : "–";
-    for (const cell of [i + 1, seconds(s.time), s.count, s.optimal, s.lost, tps, `${s.shape} ${s.metric}`]) {
+    for (const cell of [i + 1, seconds(s.time), s.count, s.optimal, s.lost, tps, s.hints || 0, `${s.shape} ${s.metric}`]) {
       const td = document.createElement("td");
       td.textContent = String(cell);
       row.append(td);
@@ -484,7 +501,7 @@ function showSession() {
   $("solves").tBodies[0].replaceChildren(...rows.reverse());
 }
 
-const FIELDS = ["date", "shape", "metric", "board", "moves", "time", "count", "optimal", "lost", "tps"];
+const FIELDS = ["date", "shape", "metric", "board", "moves", "time", "count", "optimal", "lost", "tps", "hints"];
 
 // Offers `text` as a file to save.
 function offer(name, type, text) {
@@ -514,6 +531,58 @@ async function importJson(file) {
   } catch (error) {
     say(`import: ${error.message}`);
   }
+}
+
+// The next move of the shortest answer from the board shown: its tile
+// marked on the board, and counted in the solve's record.
+async function hint() {
+  const from = state.board;
+  try {
+    const asked = { ...options(), board: textOf(from), notation: "blank" };
+    const answer = first(await api("/api/solve", asked));
+    if (!same(from, state.board) || answer.unsolvable || !answer.moves) return;
+    const letter = answer.moves[0];
+    const [dr, dc] = STEP[letter];
+    const blank = from.indexOf(0);
+    state.hinted = blank + dr * state.shape.cols + dc;
+    state.hints += 1;
+    $("closer").textContent = `hint: slide the ${from[state.hinted]}`;
+    render();
+  } catch (error) {
+    say(error);
+  }
+}
+
+// Moves pasted (in any notation the program writes), analysed from the
+// board set: played out on the board, not timed.
+async function analysePasted(moves) {
+  const walk = moves.replace(/[\s-]/g, "");
+  setStart(state.start);
+  untimed();
+  // Tile letters and counts are read by the server; the board shows the
+  // blank letters the analysis follows.
+  let letters = "";
+  for (let at = 0; at < walk.length; at += 1) {
+    const c = walk[at];
+    const tile = { U: "d", D: "u", L: "r", R: "l" }[c];
+    if (tile) {
+      let digits = "";
+      while (/[0-9]/.test(walk[at + 1] || "")) digits += walk[(at += 1)];
+      letters += tile.repeat(digits ? Number(digits) : 1);
+    } else letters += c;
+  }
+  let board = state.start;
+  for (const letter of letters) {
+    board = board && STEP[letter] ? moved(board, letter) : null;
+    if (!board) break;
+  }
+  if (board) {
+    state.board = board;
+    state.yours = letters;
+    render();
+  }
+  state.yours = letters;
+  await analyse();
 }
 
 // A request that may start a search, named so that the server stops the
@@ -751,6 +820,11 @@ async function start() {
     if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
     const key = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "ArrowRight" : "ArrowLeft") : dy > 0 ? "ArrowDown" : "ArrowUp";
     play(ARROWS[key]);
+  });
+  $("hint").addEventListener("click", hint);
+  $("paste-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    analysePasted($("paste").value);
   });
   $("chart").addEventListener("click", (event) => {
     const index = event.target.dataset && event.target.dataset.index;
