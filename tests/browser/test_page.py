@@ -214,6 +214,14 @@ def test_a_shape_without_its_data_says_so_and_scrambles_near_the_goal(server, br
     wait_for(browser, lambda: text(browser, "distance") not in ("", "…", "–"), timeout=60)
     assert int(text(browser, "distance")) <= 12
     assert text(browser, "error") == ""
+    # Solved, and played by the player to the goal from the answer's letters.
+    distance = text(browser, "distance")
+    browser.find_element(By.ID, "solve").click()
+    wait_for(browser, lambda: text(browser, "length") == distance, timeout=60)
+    letters = text(browser, "moves").replace(" ", "")
+    keys = {"d": Keys.ARROW_UP, "u": Keys.ARROW_DOWN, "l": Keys.ARROW_RIGHT, "r": Keys.ARROW_LEFT}
+    press(browser, [keys[letter] for letter in letters])
+    wait_for(browser, lambda: "optimal" in text(browser, "verdict"), timeout=60)
 
 
 def press(browser, keys):
