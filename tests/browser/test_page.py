@@ -419,3 +419,20 @@ def test_a_hint_is_counted_and_a_pasted_solve_is_analysed(server, browser):
     assert len(points) == len(want["distances"]) == 5
     assert tiles(browser) == ["1", "2", "3", "4", "5", "6", "7", "8", "x"]
     assert len(session(browser)) == 1, "a pasted solve is not timed"
+
+
+def test_an_inspection_counts_down_then_the_clock_runs(server, browser):
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    field = browser.find_element(By.ID, "inspection")
+    field.clear()
+    field.send_keys("1")
+    set_board(browser, "1 2 3 4 5 6 x 7 8")
+    wait_for(browser, lambda: text(browser, "time").startswith("inspect"))
+    # No move made: the clock starts when the inspection ends.
+    wait_for(browser, lambda: not text(browser, "time").startswith("inspect") and float(text(browser, "time")) > 0.1)
+    press(browser, [Keys.ARROW_LEFT, Keys.ARROW_LEFT])
+    wait_for(browser, lambda: "optimal" in text(browser, "verdict"))
+    assert float(text(browser, "time")) > 0.1
+    field.clear()
+    field.send_keys("0")

@@ -407,11 +407,26 @@ function review(index) {
 function resetClock() {
   const clock = state.clock;
   if (clock.ticker) clearInterval(clock.ticker);
-  state.clock = { started: null, ended: null, timed: true, ticker: null };
+  state.clock = { started: null, ended: null, timed: true, ticker: null, inspect: null };
+  // An inspection of the new board, if asked: the clock starts at the
+  // first move, or when the inspection ends.
+  const seconds = Number($("inspection").value) || 0;
+  if (seconds > 0) {
+    const fresh = state.clock;
+    fresh.inspect = performance.now() + seconds * 1000;
+    fresh.ticker = setInterval(() => {
+      if (fresh !== state.clock || fresh.started !== null) return;
+      if (performance.now() >= fresh.inspect) {
+        clearInterval(fresh.ticker);
+        startClock();
+      } else showClock();
+    }, 47);
+  }
 }
 
 function startClock() {
   const clock = state.clock;
+  if (clock.ticker) clearInterval(clock.ticker);
   clock.started = performance.now();
   clock.ticker = setInterval(showClock, 47);
 }
@@ -432,6 +447,12 @@ function untimed() {
 
 function showClock() {
   const clock = state.clock;
+  if (clock.started === null && clock.timed && clock.inspect !== null) {
+    const left = Math.max(0, (clock.inspect - performance.now()) / 1000);
+    $("time").textContent = `inspect ${left.toFixed(1)}`;
+    $("tps").textContent = "–";
+    return;
+  }
   if (clock.started === null) {
     $("time").textContent = clock.timed ? "0.00" : "–";
     $("tps").textContent = "–";
