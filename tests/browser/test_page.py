@@ -233,15 +233,20 @@ def press(browser, keys):
         wait_for(browser, lambda: text(browser, "count") == str(at))
 
 
+def fresh_page(server, browser):
+    """The page with an empty session, its first board drawn."""
+    browser.get(server)
+    browser.execute_script("localStorage.clear()")
+    browser.get(server)
+    wait_for(browser, lambda: len(tiles(browser)) == 9)
+
+
 def session(browser):
     return browser.execute_script("return JSON.parse(localStorage.getItem('eight-session') || '[]')")
 
 
 def test_a_timed_solve_is_analysed_and_kept(server, browser):
-    browser.get(server)
-    browser.execute_script("localStorage.clear()")
-    browser.get(server)
-    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    fresh_page(server, browser)
     board = "1 2 3 4 5 6 x 7 8"
     set_board(browser, board)
     wait_for(browser, lambda: text(browser, "distance") == "2")
@@ -289,10 +294,7 @@ def test_a_timed_solve_is_analysed_and_kept(server, browser):
 
 
 def test_a_session_averages_exports_and_imports(server, browser, tmp_path):
-    browser.get(server)
-    browser.execute_script("localStorage.clear()")
-    browser.get(server)
-    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    fresh_page(server, browser)
     # Five solves of two moves: the clock runs from the first to the last.
     for _ in range(5):
         set_board(browser, "1 2 3 4 5 6 x 7 8")
@@ -394,10 +396,7 @@ def test_the_page_fits_a_phone(server, browser):
 
 
 def test_a_hint_is_counted_and_a_pasted_solve_is_analysed(server, browser):
-    browser.get(server)
-    browser.execute_script("localStorage.clear()")
-    browser.get(server)
-    wait_for(browser, lambda: len(tiles(browser)) == 9)
+    fresh_page(server, browser)
     board = "1 2 3 4 5 6 x 7 8"
     set_board(browser, board)
     wait_for(browser, lambda: text(browser, "distance") == "2" and text(browser, "count") == "0")
