@@ -479,49 +479,24 @@ impl Solver {
     }
 
     /// The distance of each of `boards` to `goal`, in the solver's
-    /// metric, or `None` for a board that cannot reach it. A board that is
-    /// the next one on the shortest answer of the board before it is one
-    /// move closer, with no search: only boards off that answer are solved.
+    /// metric, or `None` for a board that cannot reach it: a board on the
+    /// shortest answer of one before it is kept with its distance, and one
+    /// beside a kept board is searched only as deep as it may be nearer
+    /// ([`Solver::length_of`]).
     ///
     /// # Errors
     ///
     /// As [`Solver::solve_each`], the board's index said
     /// ([`SolveError::At`]).
     fn distances(&self, boards: &[Board], goal: &Board) -> Result<Vec<Option<usize>>, SolveError> {
-        let mut distances: Vec<Option<usize>> = Vec::with_capacity(boards.len());
-        // The boards ahead on the shortest answer of the last board solved,
-        // the next last.
-        let mut ahead: Vec<Board> = Vec::new();
-        let mut moves = Vec::new();
-        for (index, board) in boards.iter().enumerate() {
-            if let (Some(next), Some(Some(distance))) = (ahead.last(), distances.last())
-                && next == board
-            {
-                let closer = distance - 1;
-                ahead.pop();
-                distances.push(Some(closer));
-                continue;
-            }
-            moves.clear();
-            let found = self
-                .solve_each(board, goal, |mv| moves.push(mv))
-                .map_err(|error| SolveError::At {
+        (boards.iter().enumerate())
+            .map(|(index, board)| {
+                self.length_of(board, goal).map_err(|error| SolveError::At {
                     index,
                     error: Box::new(error),
-                })?;
-            distances.push(found);
-            ahead.clear();
-            let mut on = *board;
-            for (at, &mv) in moves.iter().enumerate() {
-                on = on.moved(mv).expect("an answer's moves stay on the board");
-                let run_ends = self.metric() == Metric::Stm || moves.get(at + 1) != Some(&mv);
-                if run_ends {
-                    ahead.push(on);
-                }
-            }
-            ahead.reverse();
-        }
-        Ok(distances)
+                })
+            })
+            .collect()
     }
 
     /// Solves `start` toward `goal`, handing each move of the answer to
