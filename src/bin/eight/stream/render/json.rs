@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{Job, Outcome, Style};
-use eight::Metric;
+use eight::{Board, Metric, Verdict};
 
 /// One line of `--json` output.
 #[derive(Serialize)]
@@ -106,10 +106,7 @@ impl JsonAnswer {
                 moves,
                 analysis,
             } => {
-                json.board = Some(start.to_string());
-                json.goal = Some(goal.to_string());
-                json.moves = Some(String::from_utf8_lossy(moves).into_owned());
-                json.verdict = Some(analysis.verdict.to_string());
+                json.judged(start, goal, moves, &analysis.verdict);
                 if let Some(lost) = analysis.lost() {
                     json.distances = Some(analysis.distances.clone());
                     json.lost = Some(lost);
@@ -121,13 +118,17 @@ impl JsonAnswer {
                 goal,
                 moves,
                 verdict,
-            } => {
-                json.board = Some(start.to_string());
-                json.goal = Some(goal.to_string());
-                json.moves = Some(String::from_utf8_lossy(moves).into_owned());
-                json.verdict = Some(verdict.to_string());
-            }
+            } => json.judged(start, goal, moves, verdict),
         }
         json
+    }
+
+    /// The fields of a line of moves judged: the board, the goal, the moves
+    /// as they were written, and the verdict.
+    fn judged(&mut self, start: &Board, goal: &Board, moves: &[u8], verdict: &Verdict) {
+        self.board = Some(start.to_string());
+        self.goal = Some(goal.to_string());
+        self.moves = Some(String::from_utf8_lossy(moves).into_owned());
+        self.verdict = Some(verdict.to_string());
     }
 }
