@@ -141,8 +141,13 @@ pub fn entries(shape: Shape) -> u64 {
     factorial(shape.cells()) / 2
 }
 
+/// Boards of a layer worked on between two looks at a stop.
+const STOP_CHECK: usize = 1 << 16;
+
 /// Runs the reverse search from `goal`, telling `progress` about each
-/// layer. Large layers are searched on every core.
+/// layer, or `None` once `stop` is asked for (looked at every
+/// [`STOP_CHECK`] boards of a layer). Large layers are searched on every
+/// core.
 ///
 /// Each entry is one byte: `0xFF` until the board is reached, then its
 /// depth modulo 3 in bits 2-3 and its code in bits 0-1. The modulus is
@@ -154,15 +159,6 @@ pub fn entries(shape: Shape) -> u64 {
 /// # Panics
 ///
 /// Panics if the board has more than [`MAX_TABLE_CELLS`] cells.
-pub fn search(goal: &Board, progress: impl FnMut(&Layer)) -> Search {
-    search_until(goal, progress, &Stop::new()).expect("a search with no stop ends")
-}
-
-/// Boards of a layer worked on between two looks at a stop.
-const STOP_CHECK: usize = 1 << 16;
-
-/// [`search`], or `None` once `stop` is asked for (looked at every
-/// [`STOP_CHECK`] boards of a layer).
 pub(crate) fn search_until(
     goal: &Board,
     mut progress: impl FnMut(&Layer),
@@ -361,7 +357,7 @@ impl Frame {
 ///
 /// # Panics
 ///
-/// Panics if the board has more than [`MAX_TABLE_CELLS`] cells, or `blanks`
+/// Panics if the board has more than 12 cells, or `blanks`
 /// are not distinct cells of the shape in increasing order.
 pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(Step<'_>)) -> Vec<u8> {
     generate_until(shape, blanks, progress, &Stop::new()).expect("a making with no stop ends")

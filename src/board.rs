@@ -157,7 +157,7 @@ impl Board {
     ///
     /// # Panics
     ///
-    /// Panics if the board has more than [`SMALL_CELLS`] cells: no table
+    /// Panics if the board has more than 16 cells: no table
     /// holds such boards, and their ranks pass 64 bits.
     ///
     /// ```

@@ -91,6 +91,8 @@ mod split;
 mod stop;
 
 mod table;
+#[cfg(test)]
+mod tests;
 mod trust;
 
 pub use crate::answer::{Analysis, Proof, Solution, SolveError, TableError, Verdict, Walk};
@@ -108,81 +110,3 @@ pub use crate::solver::{
 };
 pub use crate::stop::Stop;
 pub use crate::table::Table;
-
-/// The crate's inner modules, for its own programs, tests and benches.
-/// They are not part of the API: anything in them may change at any time.
-#[doc(hidden)]
-pub mod internals {
-    /// See the crate's `bfs` module.
-    pub mod bfs {
-        pub use crate::bfs::*;
-    }
-    /// See the crate's `prune` module.
-    pub mod prune {
-        pub use crate::prune::*;
-    }
-    /// See the crate's `rank` module.
-    pub mod rank {
-        pub use crate::rank::*;
-    }
-    /// See the crate's `shape` module.
-    pub mod shape {
-        pub use crate::shape::*;
-    }
-    /// See the crate's `table` module.
-    pub mod table {
-        pub use crate::table::*;
-    }
-    /// The tables' fast paths, among which [`Solver::solve_many`] chooses,
-    /// for the tests that check each against the plain walk.
-    ///
-    /// [`Solver::solve_many`]: crate::Solver::solve_many
-    pub mod fast {
-        use crate::table::{Packed, Table};
-        use crate::{Board, Data, SolveError, Solver};
-
-        /// See `Table::solve_packed`.
-        pub fn solve_packed<D: AsRef<[u8]>>(
-            table: &Table<D>,
-            starts: &[Board],
-            goals: &[Board],
-            answers: &mut Vec<Option<Packed>>,
-        ) -> Result<bool, SolveError> {
-            table.solve_packed(starts, goals, answers)
-        }
-
-        /// See `Table::derive_answers`.
-        pub fn derive_answers<D: AsRef<[u8]>>(
-            table: &Table<D>,
-            goal: &Board,
-        ) -> Result<bool, SolveError> {
-            table.derive_answers(goal)
-        }
-
-        /// See `Table::write_answers`: the answers, appended to `out`.
-        pub fn write_answers<D: AsRef<[u8]>>(
-            table: &Table<D>,
-            starts: &[Board],
-            goal: &Board,
-            out: &mut crate::Solutions,
-        ) -> Result<bool, SolveError> {
-            table.write_answers(starts, goal, out)
-        }
-
-        /// See `Table::write_answers`: the lengths of the answers, appended
-        /// to `out`.
-        pub fn write_lengths<D: AsRef<[u8]>>(
-            table: &Table<D>,
-            starts: &[Board],
-            goal: &Board,
-            out: &mut Vec<Option<u16>>,
-        ) -> Result<bool, SolveError> {
-            table.write_answers(starts, goal, out)
-        }
-
-        /// The table a solver walks, if it walks one.
-        pub fn table(solver: &Solver) -> Option<&Table<Data>> {
-            solver.table()
-        }
-    }
-}

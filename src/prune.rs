@@ -110,6 +110,7 @@ impl Pruner {
     }
 
     /// The state after `moves` from the start, or [`DEAD`].
+    #[cfg(test)]
     pub fn after(&self, moves: &[Move]) -> u32 {
         moves
             .iter()
@@ -118,16 +119,6 @@ impl Pruner {
                 to => Some(to),
             })
             .unwrap_or(DEAD)
-    }
-
-    /// The automaton's states.
-    pub fn len(&self) -> usize {
-        self.next.len()
-    }
-
-    /// Whether the automaton has no state (never: it has its start).
-    pub fn is_empty(&self) -> bool {
-        self.next.is_empty()
     }
 }
 

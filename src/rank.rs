@@ -41,6 +41,7 @@ pub const fn factorial(n: usize) -> u64 {
 ///
 /// Panics if `perm` is longer than 32 cells; the result is meaningless (but
 /// the call is safe) if `perm` is not a permutation.
+#[cfg(test)]
 pub fn rank(perm: &[u8]) -> u64 {
     rank_placement(perm, perm.len())
 }

@@ -39,7 +39,7 @@ impl Shape {
     pub const TWENTY_FOUR: Shape = Shape { rows: 5, cols: 5 };
 
     /// Returns the shape with these dimensions, or `None` unless each is at
-    /// least 2 and the board has at most [`MAX_CELLS`] cells.
+    /// least 2 and the board has at most 25 cells.
     pub fn new(rows: usize, cols: usize) -> Option<Shape> {
         let fits = (2..=MAX_CELLS / 2).contains(&rows)
             && (2..=MAX_CELLS / 2).contains(&cols)
@@ -74,7 +74,7 @@ impl Shape {
         self.rows() * self.cols()
     }
 
-    /// Whether the board has at most [`SMALL_CELLS`] cells: its boards
+    /// Whether the board has at most 16 cells: its boards
     /// have a rank, it may have a table, and the multi-tile metric is
     /// answered on it.
     pub fn small(self) -> bool {

@@ -207,6 +207,7 @@ impl Solver {
     }
 
     /// The table it walks, if it walks one.
+    #[cfg(test)]
     pub(crate) fn table(&self) -> Option<&Table<Data>> {
         match &*self.engine {
             Engine::Table(table) => Some(table),

@@ -356,7 +356,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         self
     }
 
-    /// This table, with each section [proven](prove) right before its first
+    /// This table, with each section proven right before its first
     /// use: for tables from files, which a checksum cannot vouch for. A
     /// section of the 3x3 board takes a few milliseconds.
     pub fn proving(mut self) -> Table<D> {

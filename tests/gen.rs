@@ -269,18 +269,6 @@ fn a_two_by_five_table_made_on_request_answers_right() {
     );
 }
 
-/// The 3x4 table of the usual goal: 239,500,800 boards, the longest answer
-/// 53 moves (the published diameter of the 3x4 puzzle). About a minute and
-/// a gigabyte; run with `cargo test --test gen -- --ignored`.
-#[test]
-#[ignore]
-fn the_three_by_four_table_has_the_published_depth() {
-    let goal = eight::Board::goal("3x4".parse().unwrap());
-    let search = eight::internals::bfs::search(&goal, |_| {});
-    assert_eq!(search.histogram.iter().sum::<u64>(), 239_500_800);
-    assert_eq!(search.max_depth(), 53);
-}
-
 /// Run outside eight's source tree with no --out, eight-gen writes no
 /// generated/ of its own: it says what it makes and where to run it.
 #[test]

@@ -165,7 +165,7 @@ pub(crate) fn codes(jumps: &Jumps, goal: &Board, distance: &[u8]) -> Vec<u8> {
 /// # Panics
 ///
 /// Panics if the board has more than
-/// [`MAX_TABLE_CELLS`](crate::bfs::MAX_TABLE_CELLS) cells, or `blanks` are
+/// 12 cells, or `blanks` are
 /// not distinct cells of the shape in increasing order.
 pub fn generate(
     shape: Shape,

@@ -115,7 +115,7 @@ impl PatternDb {
         &self.tiles
     }
 
-    /// The entries, one per placement in order of [`rank_placement`].
+    /// The entries, one per placement in order of their ranks.
     pub fn entries(&self) -> &[u8] {
         &self.entries
     }

@@ -381,6 +381,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     ///
     /// As [`Table::solve_each`] for the goal.
+    #[cfg(test)]
     pub(crate) fn derive_answers(&self, goal: &Board) -> Result<bool, SolveError> {
         let index = self.section(goal, None)?;
         let boards = derive_after(self.sections.shape);

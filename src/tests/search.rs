@@ -2,16 +2,15 @@
 //! search against a plain IDA* with the Manhattan distance on every search
 //! shape, against the 3x3 table, and on the easier of Korf's instances.
 
-mod common;
-
+use super::common;
 use std::collections::{HashMap, VecDeque};
 
-use eight::PdbTable;
-use eight::data;
-use eight::file::Codec;
-use eight::generate::{self, PatternDb};
-use eight::internals::rank::rank_placement;
-use eight::{Board, Metric, Move, Searcher, Shape, Solution, Solver};
+use crate::PdbTable;
+use crate::data;
+use crate::file::Codec;
+use crate::generate::{self, PatternDb};
+use crate::rank::rank_placement;
+use crate::{Board, Metric, Move, Searcher, Shape, Solution, Solver};
 
 /// The definition of a database entry, computed plainly: a search from the
 /// goal, over the group's cells and the blank's cell, where a move of a
@@ -65,7 +64,7 @@ fn check_against_definition(goal: &Board, tiles: &[u8]) {
     let n = goal.shape().cells();
     assert_eq!(
         reference.len() as u64,
-        eight::internals::rank::placements(n, tiles.len())
+        crate::rank::placements(n, tiles.len())
     );
     for (cells, cost) in reference {
         let rank = rank_placement(&cells, n) as usize;
@@ -285,18 +284,14 @@ fn splitting_bounds_among_threads_changes_nothing() {
 /// usual goal.
 #[test]
 fn no_answer_holds_a_redundant_sequence() {
-    let pruner = eight::internals::prune::pruner();
+    let pruner = crate::prune::pruner();
     let solver = Solver::builtin(Shape::EIGHT).unwrap();
     let goal = Board::goal(Shape::EIGHT);
     let mut longest = 0;
     for cells in common::all_boards(9) {
         let board = Board::from_cells(Shape::EIGHT, &cells).unwrap();
         if let Solution::Moves(moves) = solver.solve_to(&board, &goal).unwrap() {
-            assert_ne!(
-                pruner.after(&moves),
-                eight::internals::prune::DEAD,
-                "{board}"
-            );
+            assert_ne!(pruner.after(&moves), crate::prune::DEAD, "{board}");
             longest = longest.max(moves.len());
         }
     }
@@ -308,14 +303,8 @@ fn no_answer_holds_a_redundant_sequence() {
             .map(|c| Move::from_letter(c).unwrap())
             .collect::<Vec<_>>()
     };
-    assert_eq!(
-        pruner.after(&moves("rdlurd")),
-        eight::internals::prune::DEAD
-    );
-    assert_ne!(
-        pruner.after(&moves("druldr")),
-        eight::internals::prune::DEAD
-    );
+    assert_eq!(pruner.after(&moves("rdlurd")), crate::prune::DEAD);
+    assert_ne!(pruner.after(&moves("druldr")), crate::prune::DEAD);
 }
 
 #[test]
@@ -462,7 +451,7 @@ fn search_relabels_toward_goals_with_the_same_blank() {
     let edge = Board::canonical(Shape::EIGHT, 1);
     assert_eq!(
         searcher.solve_to(&canonical, &edge).unwrap_err(),
-        eight::SolveError::NoData {
+        crate::SolveError::NoData {
             shape: Shape::EIGHT,
             blank: 1
         }
@@ -515,7 +504,7 @@ fn a_batch_of_searched_boards_matches_one_at_a_time() {
         );
         assert!(!refused.is_data_error());
         let other_goal = solver.solve_many(&starts, &Board::goal(Shape::EIGHT));
-        assert!(matches!(other_goal, Err(eight::SolveError::Shape { .. })));
+        assert!(matches!(other_goal, Err(crate::SolveError::Shape { .. })));
         assert!(solver.solve_many(&[], &goal).unwrap().is_empty());
     }
 }
@@ -610,7 +599,7 @@ fn a_far_board_beyond_16_cells_names_the_databases_it_needs() {
     // `eight --where` tells what answers without making the databases, in
     // the words of the solver made.
     let dir = tempfile::tempdir().unwrap();
-    let dir = eight::DataDir::at(dir.path());
+    let dir = crate::DataDir::at(dir.path());
     let made = Solver::load(shape, 24, Metric::Stm, &dir, None, |_| {}).unwrap();
     let told = Solver::describe_data(shape, 24, Metric::Stm, &dir, None).unwrap();
     let faster = made.faster(&goal, &dir).unwrap();
@@ -629,7 +618,7 @@ fn a_far_board_beyond_16_cells_names_the_databases_it_needs() {
 /// the solver answers again once given a stop not asked for.
 #[test]
 fn searches_stop_when_asked() {
-    use eight::{SolveError, Stop};
+    use crate::{SolveError, Stop};
     use std::time::{Duration, Instant};
     let hard: Board = "x 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1".parse().unwrap();
     let stm = Solver::builtin_for(Shape::FIFTEEN, 15, Metric::Stm)
@@ -678,7 +667,7 @@ fn searches_stop_when_asked() {
 /// sink, and a thread whose sink is gone, hear nothing.
 #[test]
 fn a_search_tells_its_bounds_then_its_end_to_its_thread_alone() {
-    use eight::progress::{self, Deepening};
+    use crate::progress::{self, Deepening};
     use std::sync::{Arc, Mutex};
 
     let data = data::builtin_pdb(Shape::FIFTEEN, 0).unwrap();
@@ -737,10 +726,10 @@ fn a_search_tells_its_bounds_then_its_end_to_its_thread_alone() {
 /// toward the goal and away from it.
 #[test]
 fn lengths_beside_a_known_board_are_the_full_searchs() {
-    use eight::random::Draw;
+    use crate::random::Draw;
 
     let empty = tempfile::tempdir().unwrap();
-    let data = eight::DataDir::at(empty.path());
+    let data = crate::DataDir::at(empty.path());
     for (shape, metric) in [
         (Shape::FIFTEEN, Metric::Stm),
         ("2x7".parse().unwrap(), Metric::Mtm),

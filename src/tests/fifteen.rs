@@ -2,10 +2,9 @@
 //! program answer every goal, through the board's symmetries, as a plain
 //! search does.
 
-mod common;
-
-use eight::data;
-use eight::{Board, Data, DataDir, Metric, PdbTable, Searcher, Shape, Solution, Solver, Symmetry};
+use super::common;
+use crate::data;
+use crate::{Board, Data, DataDir, Metric, PdbTable, Searcher, Shape, Solution, Solver, Symmetry};
 
 /// The solver a fresh checkout has for 4x4 goals with the blank at `blank`:
 /// an empty data folder leaves the built-in databases.
@@ -83,7 +82,7 @@ fn every_symmetry_maps_answers_onto_answers_of_the_same_length() {
     let moves = solution.moves().unwrap().to_vec();
     for symmetry in Symmetry::of(Shape::FIFTEEN) {
         let (start, goal) = (start.transformed(symmetry), goal.transformed(symmetry));
-        let mapped: Vec<eight::Move> = moves.iter().map(|&mv| symmetry.apply(mv)).collect();
+        let mapped: Vec<crate::Move> = moves.iter().map(|&mv| symmetry.apply(mv)).collect();
         assert_eq!(start.after(&mapped), Some(goal), "{symmetry:?}");
         let solver = out_of_the_box(goal.blank());
         let answer = solver.solve_to(&start, &goal).unwrap();
@@ -142,13 +141,13 @@ fn the_built_in_databases_are_small_and_refuse_damage() {
 fn a_transposed_shape_is_searched_with_its_twins_databases() {
     let shape: Shape = "2x7".parse().unwrap();
     let goal = Board::canonical(shape, 0);
-    let dbs: Vec<eight::generate::PatternDb> = eight::generate::partition(&goal, &[4, 4, 5])
+    let dbs: Vec<crate::generate::PatternDb> = crate::generate::partition(&goal, &[4, 4, 5])
         .unwrap()
         .iter()
-        .map(|tiles| eight::generate::PatternDb::generate(&goal, tiles, |_| {}))
+        .map(|tiles| crate::generate::PatternDb::generate(&goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    eight::generate::write_databases(&goal, &dbs, eight::file::Codec::ZstdNibbles, &mut file)
+    crate::generate::write_databases(&goal, &dbs, crate::file::Codec::ZstdNibbles, &mut file)
         .unwrap();
     let searcher = Searcher::new(PdbTable::new(Data::Owned(file)).unwrap());
     let tall: Shape = "7x2".parse().unwrap();

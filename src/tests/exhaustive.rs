@@ -1,10 +1,8 @@
 //! Every board of every built-in shape toward every goal with the tiles in
 //! order (and some other goals), checked against the plain BFS in `common`.
 
-mod common;
-
-use eight::internals::fast;
-use eight::{Board, Shape, Solution, Solver};
+use super::common;
+use crate::{Board, Shape, Solution, Solver};
 
 /// Solves every board of `shape` toward `goal` with the built-in table and
 /// compares each answer with the oracle's: the same shortest,
@@ -26,7 +24,7 @@ fn check_every_board_toward(shape: Shape, goal: &[u8]) -> Vec<u64> {
         let solution = solver.solve_to(&board, &goal_board).unwrap();
         match (solution, oracle.best_path(cells)) {
             (Solution::Moves(moves), Some(expected)) => {
-                let got = eight::internals::shape::moves_to_string(&moves);
+                let got = crate::shape::moves_to_string(&moves);
                 assert_eq!(got, expected, "{shape} {cells:?} toward {goal:?}");
             }
             (Solution::Unsolvable, None) => unsolvable += 1,
@@ -100,7 +98,7 @@ fn check_typed(solver: &Solver, starts: &[Board], goal: &Board, oracle: &common:
 /// The answers of interleaved walks (`Table::solve_packed`) are
 /// the oracle's for every board, before and after the answers are derived.
 fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: &common::Oracle) {
-    let table = eight::Table::new(eight::data::builtin(shape).unwrap()).unwrap();
+    let table = crate::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
     let starts: Vec<Board> = boards
         .iter()
         .map(|cells| Board::from_cells(shape, cells).unwrap())
@@ -109,13 +107,17 @@ fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: 
     let mut answers = Vec::new();
     // Answers of more than 31 moves (2x4, 4x2) are not packed.
     if table.max_depth(goal).unwrap() > 31 {
-        assert!(!fast::solve_packed(&table, &starts[..1], &goals, &mut answers).unwrap());
+        assert!(
+            !table
+                .solve_packed(&starts[..1], &goals, &mut answers)
+                .unwrap()
+        );
         return;
     }
     let mut letters = Vec::new();
     for derived in [false, true] {
         for (run, cells) in starts.chunks(1000).zip(boards.chunks(1000)) {
-            assert!(fast::solve_packed(&table, run, &goals, &mut answers).unwrap());
+            assert!(table.solve_packed(run, &goals, &mut answers).unwrap());
             for (answer, cells) in answers.iter().zip(cells) {
                 let got = answer.map(|answer| {
                     letters.clear();
@@ -136,7 +138,7 @@ fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: 
                 );
             }
         }
-        if !fast::derive_answers(&table, goal).unwrap() {
+        if !table.derive_answers(goal).unwrap() {
             break;
         }
     }
@@ -145,8 +147,8 @@ fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: 
 /// The answers derived from the codes, written one at a time and in runs,
 /// are the walks' answers for every board.
 fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
-    let table = eight::Table::new(eight::data::builtin(shape).unwrap()).unwrap();
-    if !fast::derive_answers(&table, goal).unwrap() {
+    let table = crate::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
+    if !table.derive_answers(goal).unwrap() {
         return;
     }
     let walked = Solver::builtin(shape).unwrap();
@@ -178,9 +180,9 @@ fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
         }
     }
     assert!(one_by_one == expected, "{shape} toward {goal}: one by one");
-    let mut in_runs = eight::Solutions::default();
+    let mut in_runs = crate::Solutions::default();
     for run in starts.chunks(1000) {
-        assert!(fast::write_answers(&table, run, goal, &mut in_runs).unwrap());
+        assert!(table.write_answers(run, goal, &mut in_runs).unwrap());
     }
     let in_runs: Vec<u8> = in_runs
         .iter()
@@ -197,7 +199,7 @@ fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
         .collect();
     let mut in_runs = Vec::new();
     for run in starts.chunks(1000) {
-        assert!(fast::write_lengths(&table, run, goal, &mut in_runs).unwrap());
+        assert!(table.write_answers(run, goal, &mut in_runs).unwrap());
     }
     assert!(in_runs == lengths, "{shape} toward {goal}: lengths in runs");
 }
@@ -280,7 +282,8 @@ fn every_3x3_board_toward_the_usual_goal_and_its_published_histogram() {
         check_every_board_toward(Shape::EIGHT, &common::canonical(9, 8)),
         expected
     );
-    let search = eight::internals::bfs::search(&Board::goal(Shape::EIGHT), |_| {});
+    let search =
+        crate::bfs::search_until(&Board::goal(Shape::EIGHT), |_| {}, &crate::Stop::new()).unwrap();
     assert_eq!(search.histogram, expected);
 }
 
@@ -299,7 +302,7 @@ fn every_3x3_board_toward_scrambled_goals() {
 fn packed_walks_toward_mixed_goals() {
     for shape in Shape::all().filter(|s| s.cells() <= 9) {
         let solver = Solver::builtin(shape).unwrap();
-        let table = fast::table(&solver).unwrap();
+        let table = solver.table().unwrap();
         let boards: Vec<Board> = common::all_boards(shape.cells())
             .iter()
             .step_by(7)
@@ -316,7 +319,7 @@ fn packed_walks_toward_mixed_goals() {
                 .iter()
                 .all(|goal| table.max_depth(goal).unwrap() <= 31);
             assert_eq!(
-                fast::solve_packed(table, starts, goals, &mut answers).unwrap(),
+                table.solve_packed(starts, goals, &mut answers).unwrap(),
                 fits
             );
             if !fits {
@@ -338,7 +341,7 @@ fn packed_walks_toward_mixed_goals() {
 #[test]
 fn section_depths_match_the_oracle() {
     for shape in Shape::all().filter(|s| s.cells() <= 9) {
-        let solver = eight::Table::new(eight::data::builtin(shape).unwrap()).unwrap();
+        let solver = crate::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
         for (blank, section) in solver.file().header().sections.iter().enumerate() {
             let oracle =
                 common::Oracle::new(shape.cols(), &common::canonical(shape.cells(), blank));
@@ -356,8 +359,8 @@ fn section_depths_match_the_oracle() {
 fn a_ten_cell_tables_batches_match_the_plain_bfs() {
     let shape: Shape = "2x5".parse().unwrap();
     let dir = common::two_by_five();
-    let data = eight::DataDir::at(dir.path());
-    let solver = Solver::load(shape, 9, eight::Metric::Stm, &data, None, |_| {}).unwrap();
+    let data = crate::DataDir::at(dir.path());
+    let solver = Solver::load(shape, 9, crate::Metric::Stm, &data, None, |_| {}).unwrap();
     let mut rng = common::Rng(5);
     for goal in ["1 2 3 4 5 6 7 8 9 x", "9 8 7 6 5 4 3 2 1 x"] {
         let goal = Board::parse(shape, goal.as_bytes()).unwrap();
@@ -369,4 +372,16 @@ fn a_ten_cell_tables_batches_match_the_plain_bfs() {
             check_typed(&solver, &starts, &goal, &oracle);
         }
     }
+}
+
+/// The 3x4 table of the usual goal: 239,500,800 boards, the longest answer
+/// 53 moves (the published diameter of the 3x4 puzzle). About a minute and
+/// a gigabyte; run with `cargo test --lib -- --ignored`.
+#[test]
+#[ignore]
+fn the_three_by_four_table_has_the_published_depth() {
+    let goal = crate::Board::goal("3x4".parse().unwrap());
+    let search = crate::bfs::search_until(&goal, |_| {}, &crate::Stop::new()).unwrap();
+    assert_eq!(search.histogram.iter().sum::<u64>(), 239_500_800);
+    assert_eq!(search.max_depth(), 53);
 }

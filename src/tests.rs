@@ -1,0 +1,12 @@
+//! Tests of the crate's inner parts, beside the code: the file format and
+//! its refusals, the proofs, the tables' fast paths against the plain walk,
+//! checked against the plain searches the integration tests use too.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+mod exhaustive;
+mod fifteen;
+mod files;
+mod mtm;
+mod search;
