@@ -24,9 +24,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use eight::data;
-use eight::generate::parse_sizes;
-use eight::{Board, Data, DataDir, PdbTable, Searcher, Shape, map};
+use eight::data::DataFile;
+use eight::{Board, DataDir, DataError, Metric, Shape, Solver, progress};
 
 fn main() {
     let first: usize = std::env::var("KORF_FIRST").map_or(100, |n| n.parse().expect("a count"));
@@ -54,30 +53,28 @@ fn main() {
 /// the databases are missing and not `required` (it says how to build them).
 fn solve_all(partition: &str, first: usize, required: bool) -> Option<(Duration, u64)> {
     let loading = Instant::now();
-    let data = if partition == "builtin" {
-        Data::Static(data::builtin_pdb(Shape::FIFTEEN, 0).expect("the program has 4x4 databases"))
+    let solver = if partition == "builtin" {
+        Solver::builtin_for(Shape::FIFTEEN, 0, Metric::Stm)
+            .expect("the program has 4x4 databases")
+            .expect("the built-in databases load")
     } else {
-        let sizes = parse_sizes(partition).expect("KORF_PARTITION holds group sizes");
+        let sizes = DataFile::parse_sizes(partition).expect("KORF_PARTITION holds group sizes");
         let dir = DataDir::locate().expect("a data folder");
-        let file = data::DataFile::databases(Shape::FIFTEEN, eight::Metric::Stm, &sizes, 0);
-        let path = dir.path().join(file.name());
-        let Ok(file) = map::open(&path) else {
-            eprintln!(
-                "{} is missing: run `cargo run --release --bin eight-gen -- --shape 4x4 \
-                 --partition {partition} --blank 0` first",
-                path.display()
-            );
-            if required {
+        match Solver::load(Shape::FIFTEEN, 0, Metric::Stm, &dir, Some(&sizes), |_| {}) {
+            Ok(solver) => solver,
+            Err(err @ DataError::Missing { .. }) if !required => {
+                eprintln!("{err}");
+                return None;
+            }
+            Err(err) => {
+                eprintln!("{err}");
                 std::process::exit(1);
             }
-            return None;
-        };
-        // SAFETY: the file is only read, and nothing writes it while this runs.
-        Data::Mapped(unsafe { map::map(&file, &path) }.expect("the databases map"))
+        }
     };
-    let table = PdbTable::new(data).expect("the databases are valid");
-    let searcher = Searcher::new(table);
     let load_time = loading.elapsed();
+    // Korf's goal: the blank first.
+    let goal = Board::canonical(Shape::FIFTEEN, 0);
 
     let instances: Vec<(Board, usize)> = common::korf()
         .into_iter()
@@ -98,7 +95,13 @@ fn solve_all(partition: &str, first: usize, required: bool) -> Option<(Duration,
                         return;
                     };
                     let one = Instant::now();
-                    let (solution, nodes) = searcher.solve(board).expect("the search ends");
+                    let nodes = std::rc::Rc::new(std::cell::Cell::new(0));
+                    let counted = nodes.clone();
+                    let solution = progress::with(
+                        move |deepening| counted.set(deepening.nodes),
+                        || solver.solve_to(board, &goal).expect("the search ends"),
+                    );
+                    let nodes = nodes.get();
                     let moves = solution
                         .moves()
                         .expect("Korf's instances are solvable")

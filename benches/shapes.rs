@@ -91,7 +91,13 @@ fn main() {
             (Method::Search, _) => "IDA* 2 groups",
         };
         let size = file.map_or_else(
-            || eight::data::builtin(shape).map_or(0, <[u8]>::len) as u64,
+            || {
+                let name = eight::data::DataFile::table(shape, eight::Metric::Stm, None).name();
+                let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("generated")
+                    .join(name);
+                std::fs::metadata(path).map_or(0, |m| m.len())
+            },
             |name| std::fs::metadata(Path::new(&data).join(name)).map_or(0, |m| m.len()),
         );
         println!(

@@ -330,7 +330,7 @@ pub enum SolveError {
         cost: &'static str,
     },
     /// A data file was changed or cut short while it was read (see
-    /// [`crate::map`]).
+    /// [`DataDir::guard_truncation`](crate::DataDir::guard_truncation)).
     #[error("a data file was changed or cut short while it was read")]
     Changed,
     /// The search was asked to stop, or its deadline passed ([`crate::stop::Stop`]).

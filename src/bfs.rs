@@ -359,6 +359,7 @@ impl Frame {
 ///
 /// Panics if the board has more than 12 cells, or `blanks`
 /// are not distinct cells of the shape in increasing order.
+#[cfg(test)]
 pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(Step<'_>)) -> Vec<u8> {
     generate_until(shape, blanks, progress, &Stop::new()).expect("a making with no stop ends")
 }

@@ -9,7 +9,7 @@ use std::fmt;
 use crate::rank;
 #[cfg(target_arch = "x86_64")]
 use crate::rank::has_ssse3;
-use crate::shape::{MAX_CELLS, Move, SMALL_CELLS, Shape, Symmetry};
+use crate::shape::{MAX_CELLS, Move, SMALL_CELLS, Shape};
 
 /// A board: each tile `1..n` and the blank `0` in exactly one cell.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -277,7 +277,8 @@ impl Board {
     /// mapped onto, in the symmetry's image of the shape. Moves that take
     /// this board to a goal, each [mapped](Symmetry::apply), take the result
     /// to the goal's image.
-    pub fn transformed(&self, symmetry: Symmetry) -> Board {
+    #[cfg(test)]
+    pub(crate) fn transformed(&self, symmetry: crate::shape::Symmetry) -> Board {
         let mut board = Board {
             shape: symmetry.shape(self.shape),
             cells: [0; MAX_CELLS],
@@ -857,7 +858,7 @@ mod tests {
         let start = Board::from_cells(shape, &[4, 1, 2, 0, 5, 3]).unwrap();
         let moves = [Move::Right, Move::Up, Move::Right, Move::Down];
         let goal = start.after(&moves).unwrap();
-        for symmetry in Symmetry::of(shape) {
+        for symmetry in crate::shape::Symmetry::of(shape) {
             let mapped: Vec<Move> = moves.iter().map(|&mv| symmetry.apply(mv)).collect();
             assert_eq!(
                 start.transformed(symmetry).after(&mapped),

@@ -2,10 +2,10 @@
 //! folder.
 //!
 //! The tables of every shape of up to 9 cells are committed in `generated/`
-//! and built into the program ([`builtin`]), decoded too, by the build
+//! and built into the program, decoded too, by the build
 //! script, so that a query reads them in place. Everything else `eight-gen`
 //! makes on request goes into the data folder: the directory named by the
-//! environment variable [`ENV`] if it is set, else `eight` in the user's data
+//! environment variable `EIGHT_DATA` if it is set, else `eight` in the user's data
 //! folder (`$XDG_DATA_HOME/eight` or `~/.local/share/eight` on Linux,
 //! `~/Library/Application Support/eight` on macOS). Nothing is fixed when the
 //! program is compiled.
@@ -17,8 +17,10 @@ use crate::board::Board;
 use crate::metric::Metric;
 use crate::shape::{Shape, Symmetry};
 
+pub use crate::pdb::PartitionError;
+
 /// The environment variable that names the data folder.
-pub const ENV: &str = "EIGHT_DATA";
+pub(crate) const ENV: &str = "EIGHT_DATA";
 
 /// The files built into the program from `generated/`, by name, each with
 /// its sections decoded when the program was built (tables of next moves;
@@ -28,8 +30,7 @@ static BUILTIN: &[(&str, &[u8], &[u8])] = include!(concat!(env!("OUT_DIR"), "/bu
 /// The bytes of a file built into the program from `generated/`, by name
 /// (such as `3x3.table`); `None` if there is none. A file that was missing
 /// when the program was built is empty.
-#[doc(hidden)]
-pub fn builtin_file(name: &str) -> Option<&'static [u8]> {
+pub(crate) fn builtin_file(name: &str) -> Option<&'static [u8]> {
     BUILTIN
         .iter()
         .find(|(file, _, _)| *file == name)
@@ -39,8 +40,7 @@ pub fn builtin_file(name: &str) -> Option<&'static [u8]> {
 /// The sections of the built-in table `name`, decoded back to back when the
 /// program was built: `None` for a file that is no table, or did not
 /// decode.
-#[doc(hidden)]
-pub fn builtin_decoded(name: &str) -> Option<&'static [u8]> {
+pub(crate) fn builtin_decoded(name: &str) -> Option<&'static [u8]> {
     BUILTIN
         .iter()
         .find(|(file, _, _)| *file == name)
@@ -49,14 +49,15 @@ pub fn builtin_decoded(name: &str) -> Option<&'static [u8]> {
 }
 
 /// The names of the files built into the program, in `generated/`.
-#[doc(hidden)]
-pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+#[cfg(test)]
+pub(crate) fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(name, _, _)| *name)
 }
 
 /// The built-in table of next moves of `shape`, for shapes of up to 9
 /// cells.
-pub fn builtin(shape: Shape) -> Option<&'static [u8]> {
+#[cfg(test)]
+pub(crate) fn builtin(shape: Shape) -> Option<&'static [u8]> {
     builtin_file(&DataFile::table(shape, Metric::Stm, None).name())
 }
 
@@ -73,7 +74,7 @@ pub struct DataDir {
 pub enum Source {
     /// Named on the command line.
     Given,
-    /// From the environment variable [`ENV`].
+    /// From the environment variable `EIGHT_DATA`.
     Environment,
     /// The user's data folder.
     UserData,
@@ -83,7 +84,7 @@ pub enum Source {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum NoDataDir {
-    /// Neither [`ENV`] nor the user's data folder is known (no home
+    /// Neither `EIGHT_DATA` nor the user's data folder is known (no home
     /// folder).
     #[error("there is no data folder: set {ENV} to a folder for eight's data")]
     Unknown,
@@ -107,7 +108,7 @@ fn fix(dir: &DataDir) -> String {
 }
 
 impl DataDir {
-    /// The data folder: [`ENV`] if it is set and not empty, else `eight` in
+    /// The data folder: `EIGHT_DATA` if it is set and not empty, else `eight` in
     /// the user's data folder.
     ///
     /// # Errors
@@ -127,6 +128,16 @@ impl DataDir {
             },
         };
         dir.usable()
+    }
+
+    /// Guards every data file mapped from now on against being cut short
+    /// while in use: on Linux, installs a process-wide `SIGBUS` handler
+    /// that reads a page past the file's new end as zeros, where the signal
+    /// would otherwise end the process; the solver reading it then says the
+    /// file changed ([`Solver::changed`](crate::Solver::changed)). A program
+    /// opts into it; elsewhere than Linux it does nothing.
+    pub fn guard_truncation() {
+        crate::map::guard_truncation()
     }
 
     /// The folder at `path`, named by the user.
@@ -187,8 +198,7 @@ impl fmt::Display for DataDir {
 }
 
 /// The most cells of a shape whose tables are built into the program.
-#[doc(hidden)]
-pub const MAX_BUILTIN_CELLS: usize = 9;
+pub(crate) const MAX_BUILTIN_CELLS: usize = 9;
 
 /// How a shape's boards are answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,8 +231,8 @@ pub fn is_builtin(shape: Shape) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DataFile {
     /// The boards' shape. (Pattern databases of the single-tile metric are
-    /// those of its [database shape](database_shape), toward the goal with
-    /// the blank at its [database blank](database_blank).)
+    /// those of its database shape, toward the goal with
+    /// the blank at its database blank.)
     pub shape: Shape,
     /// How moves are counted.
     pub metric: Metric,
@@ -251,7 +261,7 @@ impl DataFile {
 
     /// The compact 4x4 databases built into the program toward the goal
     /// with the blank at `blank` (0, 1 or 5): the groups of
-    /// [`builtin_groups`], in nibbles, compressed, kept in `generated/`.
+    /// `builtin_groups`, in nibbles, compressed, kept in `generated/`.
     pub fn builtin_databases(blank: usize) -> DataFile {
         DataFile {
             shape: Shape::FIFTEEN,
@@ -282,7 +292,7 @@ impl DataFile {
     /// The data-folder file that serves `shape`'s goals with the blank at
     /// `blank` in `metric` unless told otherwise: its table (up to 12
     /// cells), else its databases of the [default
-    /// partition](default_partition).
+    /// partition](DataFile::default_partition).
     pub fn usual(shape: Shape, metric: Metric, blank: usize) -> DataFile {
         match Method::of(shape) {
             Method::Table => DataFile::table(shape, metric, Some(blank)),
@@ -290,6 +300,57 @@ impl DataFile {
                 DataFile::databases(shape, metric, &default_partition(shape, metric), blank)
             }
         }
+    }
+
+    /// The group sizes of the databases `eight-gen` makes for `shape` in
+    /// `metric` when none are asked for.
+    pub fn default_partition(shape: Shape, metric: Metric) -> Vec<usize> {
+        default_partition(shape, metric)
+    }
+
+    /// Reads group sizes written as `7-8` or `5-5-5`.
+    ///
+    /// # Errors
+    ///
+    /// Fails if a size is not a number.
+    pub fn parse_sizes(text: &str) -> Result<Vec<usize>, PartitionError> {
+        crate::pdb::parse_sizes(text)
+    }
+
+    /// Group sizes written as `eight-gen --partition` reads them: `7-8`.
+    pub fn join_sizes(sizes: &[usize]) -> String {
+        join_sizes(sizes)
+    }
+
+    /// Checks that `sizes` split the tiles of `shape`'s databases (on the
+    /// shape with no more rows than columns) into groups a file holds.
+    ///
+    /// # Errors
+    ///
+    /// Fails unless the sizes are at least one each and add up to the
+    /// tiles, and each group's placements fit in a file.
+    pub fn check_sizes(shape: Shape, sizes: &[usize]) -> Result<(), PartitionError> {
+        crate::pdb::partition(&Board::goal(database_shape(shape)), sizes).map(|_| ())
+    }
+
+    /// About how many bytes making a database of a group of `k` tiles of
+    /// `shape` needs at its peak.
+    pub fn build_memory(shape: Shape, k: usize) -> u64 {
+        crate::pdb::build_memory(shape, k)
+    }
+
+    /// Whether a proof of this file is recorded when it is made: only for
+    /// data-folder files (the program's own files are proven by its
+    /// tests).
+    pub fn proof_recorded(&self) -> bool {
+        proof_recorded(self.shape)
+    }
+
+    /// The shape and blank cell of the databases that serve this file's
+    /// shape and `blank`: the shape with no more rows than columns, and
+    /// the blank's representative of its class of symmetric cells.
+    pub fn database_goal(shape: Shape, blank: usize) -> (Shape, usize) {
+        (database_shape(shape), database_blank(shape, blank))
     }
 
     /// The file's name: `3x3.table` and `3x3-mtm.table` (every goal),
@@ -438,7 +499,7 @@ pub(crate) fn strength(shape: Shape, sizes: &[usize]) -> (u64, usize, Vec<usize>
 }
 
 /// Group sizes written as `7-8`.
-pub fn join_sizes(sizes: &[usize]) -> String {
+pub(crate) fn join_sizes(sizes: &[usize]) -> String {
     sizes
         .iter()
         .map(usize::to_string)
@@ -464,7 +525,7 @@ const MOST_PLACEMENTS: u64 = 600_000_000;
 /// s of CPU a board, against 0.73 to 0.99 s over 6-6-3; docs/metric.md),
 /// six at a time on fewer (6-6-2 on 3x5, whose 7-7 take 101 s and 1 GB to
 /// make against 13 s).
-pub fn default_partition(shape: Shape, metric: Metric) -> Vec<usize> {
+pub(crate) fn default_partition(shape: Shape, metric: Metric) -> Vec<usize> {
     let tiles = shape.cells() - 1;
     match metric {
         Metric::Stm => {
@@ -514,8 +575,7 @@ fn full_groups(tiles: usize, size: usize) -> Vec<usize> {
 /// The shape whose pattern databases serve `shape`: itself, or its
 /// transpose, whichever has no more rows than columns (7x2 boards are
 /// searched with the databases of 2x7).
-#[doc(hidden)]
-pub fn database_shape(shape: Shape) -> Shape {
+pub(crate) fn database_shape(shape: Shape) -> Shape {
     match shape.rows() <= shape.cols() {
         true => shape,
         false => shape.transposed(),
@@ -526,8 +586,7 @@ pub fn database_shape(shape: Shape) -> Shape {
 /// the blank at `blank`: the first cell a symmetry maps it onto, on the
 /// [databases' shape](database_shape). The 4x4 board has three: 0 (corner),
 /// 1 (edge) and 5 (middle).
-#[doc(hidden)]
-pub fn database_blank(shape: Shape, blank: usize) -> usize {
+pub(crate) fn database_blank(shape: Shape, blank: usize) -> usize {
     let db_shape = database_shape(shape);
     Symmetry::all()
         .filter(|s| s.shape(shape) == db_shape)
@@ -538,16 +597,14 @@ pub fn database_blank(shape: Shape, blank: usize) -> usize {
 
 /// The name of the compact pattern databases of `shape` toward the goal
 /// with the blank at `blank` built into the program (from `generated/`).
-#[doc(hidden)]
-pub fn builtin_pdb_file(shape: Shape, blank: usize) -> String {
+pub(crate) fn builtin_pdb_file(shape: Shape, blank: usize) -> String {
     format!("{shape}-blank{blank}.pdbz")
 }
 
 /// The compact pattern databases built into the program for `shape`'s goal
 /// with the blank at `blank`, if any (4x4 goals with the blank at 0, 1 and
 /// 5, which serve every 4x4 goal).
-#[doc(hidden)]
-pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
+pub(crate) fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
     builtin_file(&builtin_pdb_file(shape, blank)).filter(|bytes| !bytes.is_empty())
 }
 
@@ -565,8 +622,7 @@ pub fn builtin_pdb(shape: Shape, blank: usize) -> Option<&'static [u8]> {
 ///   toward each: 378,066 and 103,866 nodes, against 452,476 to 1,180,696
 ///   for eight others on the edge and 149,463 to 415,912 for four others in
 ///   the middle.
-#[doc(hidden)]
-pub fn builtin_groups(blank: usize) -> Vec<Vec<u8>> {
+pub(crate) fn builtin_groups(blank: usize) -> Vec<Vec<u8>> {
     let goal = Board::canonical(Shape::FIFTEEN, blank);
     let groups: [&[u8]; 3] = match blank {
         0 => [&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
@@ -589,8 +645,7 @@ pub fn builtin_groups(blank: usize) -> Vec<Vec<u8>> {
 /// Whether the data of `shape` comes from the data folder, where it is
 /// proven once and trusted after while unchanged, its proof recorded beside
 /// it (recorded beside it as `NAME.proof`); built-in data is proven when it is made.
-#[doc(hidden)]
-pub fn proof_recorded(shape: Shape) -> bool {
+pub(crate) fn proof_recorded(shape: Shape) -> bool {
     !is_builtin(shape)
 }
 

@@ -237,7 +237,7 @@ pub enum FileError {
     /// The file has no bytes at all.
     #[error("the file is empty")]
     Empty,
-    /// The file does not start with [`MAGIC`].
+    /// The file does not start with `MAGIC`.
     #[error("not a file of eight's tables (it does not start with \"EIGHTTBL\")")]
     NotOurs,
     /// The file is of another version of the format.

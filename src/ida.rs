@@ -252,6 +252,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// searching the first: chosen by the databases' size by default (on for
     /// groups over 64 MB). The answers and the nodes are the same either
     /// way; only the time differs.
+    #[cfg(test)]
     pub fn fetch_ahead(mut self, ahead: bool) -> Searcher<D> {
         self.ahead = ahead;
         self
@@ -263,6 +264,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// 250,000 nodes, and only for databases in nibbles that spread to at
     /// most 32 MB; for others this does nothing. The answers and the nodes
     /// are the same either way; only the time differs.
+    #[cfg(test)]
     pub fn spread_after(mut self, nodes: Option<u64>) -> Searcher<D> {
         if self.spread_after.is_some() {
             self.spread_after = nodes;
@@ -274,6 +276,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// from how many nodes of one bound (by default 100,000) the next bound
     /// uses them: it is split into subtrees, searched in turn by every
     /// thread. The answers and the nodes are the same either way.
+    #[cfg(test)]
     pub fn threads(mut self, threads: usize, after: u64) -> Searcher<D> {
         self.deepen.threads = threads.max(1);
         self.deepen.parallel_after = after;
@@ -286,6 +289,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// `Some(0)` from the first bound, `None` never; by default after 10,000.
     /// The answers are the same either way; the nodes are fewer (about a
     /// fifth, on Korf's instances).
+    #[cfg(test)]
     pub fn prune_after(mut self, nodes: Option<u64>) -> Searcher<D> {
         self.prune_after = nodes;
         self
@@ -346,6 +350,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// # Panics
     ///
     /// Panics if `board` is not of the databases' shape.
+    #[cfg(test)]
     pub fn estimate(&self, board: &Board) -> u32 {
         assert_eq!(
             board.shape(),
@@ -365,6 +370,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// Fails if a board is of another shape, the databases do not serve the
     /// goal, or the search passes the longest answer of the shape (the
     /// databases are wrong).
+    #[cfg(test)]
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
         crate::deepen::uncapped(self.solve_within(start, goal, &Stop::new(), u32::MAX))
     }
@@ -463,6 +469,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// # Errors
     ///
     /// As [`Searcher::solve_to`].
+    #[cfg(test)]
     pub fn solve(&self, start: &Board) -> Result<(Solution, u64), SolveError> {
         self.solve_to(start, &self.goal)
     }

@@ -6,16 +6,16 @@
 //! offline, from each goal with the tiles in order (one per blank cell) and
 //! stores for every board its next move toward the goal: 2 bits per board,
 //! indexed by the board's Lehmer [rank](Board::rank), compressed with zstd
-//! into one [file](mod@file). A [`Table`] reads that file in place and
-//! answers a board by walking its next moves to the goal: the shortest
+//! into one file. A [`Solver`] reads that file in place and answers a
+//! board by walking its next moves to the goal: the shortest
 //! answer, and of the shortest the lexicographically smallest (`d < l < r <
 //! u`, letters naming where the blank goes). Relabelling the tiles turns any
 //! goal into one with the tiles in order, so the tables answer every start
 //! toward every goal.
 //!
 //! Larger boards (the 15-puzzle has 10^13, the 24-puzzle 7.8 * 10^24) are
-//! solved by IDA* (a [`Searcher`]) guided by additive pattern databases
-//! ([`PdbTable`]), built offline into files of the same format. Moves are
+//! solved by IDA* guided by additive pattern databases, built offline into
+//! files of the same format. Moves are
 //! counted a tile at a time, or with [`Metric::Mtm`] a run of tiles slid at
 //! once a move: each metric has tables and a search of its own (one IDA*
 //! driver, the metric a parameter) behind the same [`Solver`], and [`data`]
@@ -30,8 +30,9 @@
 //! ([`Solver::stopping`]).
 //!
 //! - [`generate`] makes the data, as `eight-gen` does.
-//! - [`parse`] is the input rule; [`file`](mod@file) the file format; [`map`] the
-//!   memory maps data files are read through.
+//! - [`Parser`] is the one input rule of the program, the server and Python:
+//!   boards and their errors ([`Item`]) from any stream of bytes.
+//! - [`progress`] tells how a search deepens, for whoever shows it.
 
 //! # Example
 //!
@@ -71,14 +72,14 @@ mod bfs;
 mod board;
 pub mod data;
 mod deepen;
-pub mod file;
+mod file;
 pub mod generate;
 mod ida;
-pub mod map;
+mod map;
 mod mem;
 mod metric;
 mod mtm;
-pub mod parse;
+mod parse;
 mod pdb;
 pub mod progress;
 mod prune;
@@ -99,14 +100,9 @@ pub use crate::answer::{Analysis, Proof, Solution, SolveError, TableError, Verdi
 pub use crate::board::{Board, Layout, ParseError};
 pub use crate::data::DataDir;
 pub use crate::file::{FileError, HeaderError};
-pub use crate::ida::Searcher;
 pub use crate::metric::Metric;
-pub use crate::mtm::MtmSearcher;
 pub use crate::parse::{Item, Parser};
-pub use crate::pdb::{PdbError, PdbTable};
-pub use crate::shape::{Move, Notation, Shape, Symmetry};
-pub use crate::solver::{
-    Answer, Damage, Data, DataError, Loading, Origin, Proving, Solutions, Solver, Solvers,
-};
+pub use crate::pdb::PdbError;
+pub use crate::shape::{Move, Notation, Shape};
+pub use crate::solver::{Answer, Damage, DataError, Loading, Proving, Solutions, Solver, Solvers};
 pub use crate::stop::Stop;
-pub use crate::table::Table;

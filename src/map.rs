@@ -27,12 +27,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Whether maps are guarded against their files being cut short.
 static GUARDED: AtomicBool = AtomicBool::new(false);
 
-/// Guards every map made from now on against its file being cut short (see
-/// the [module](self) docs): on Linux, installs a process-wide `SIGBUS`
-/// handler that reads a page past the file's new end as zeros, where the
-/// signal would otherwise end the process; the file's [`Watch`] says it
-/// changed. A program opts into it; elsewhere than Linux it does nothing.
-pub fn guard_truncation() {
+/// See [`DataDir::guard_truncation`](crate::DataDir::guard_truncation).
+pub(crate) fn guard_truncation() {
     #[cfg(target_os = "linux")]
     guard::install();
     GUARDED.store(true, Ordering::SeqCst);
@@ -287,12 +283,6 @@ pub unsafe fn map(file: &File, path: &Path) -> Result<Mapping, OpenError> {
 }
 
 impl Mapping {
-    /// The file's stamp when it was mapped: the bytes seen through the map
-    /// are those it stamps as long as the [`Watch`] says unchanged.
-    pub fn stamp(&self) -> Stamp {
-        self.watch.stamp()
-    }
-
     /// The watch on the file mapped.
     pub fn watch(&self) -> &Watch {
         &self.watch

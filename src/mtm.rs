@@ -37,9 +37,9 @@ mod bfs;
 mod pdb;
 mod search;
 
+#[cfg(test)]
 pub use self::bfs::generate;
 pub(crate) use self::bfs::{generate_until, prove as prove_jumps, tree};
-pub use self::pdb::generate_databases;
 pub(crate) use self::pdb::{
     generate_databases_until, prove as prove_databases, read as read_databases,
 };

@@ -58,10 +58,10 @@ pub struct Item {
     pub result: Result<Board, ParseError>,
 }
 
-/// Reading a board from text, by the [input rule](self).
+/// Reading a board from text, by the input rule.
 impl Board {
     /// Parses exactly one board of `shape` in any layout of the
-    /// [input rule](crate::parse): its tiles in reading order, on one line or
+    /// input rule: its tiles in reading order, on one line or
     /// over several.
     ///
     /// # Errors
@@ -84,7 +84,7 @@ impl Board {
 }
 
 /// Parses one board whose tile count tells its shape: 9 tiles make a 3x3
-/// board, 16 a 4x4 board (see [`crate::parse`]); other shapes are read
+/// board, 16 a 4x4 board (see `crate::parse`); other shapes are read
 /// with [`Board::parse`].
 impl FromStr for Board {
     type Err = ParseError;
@@ -468,7 +468,7 @@ struct Grid {
 }
 
 /// Reads a stream of bytes and reports each board in it, as the
-/// [input rule](self) says, in order.
+/// input rule says, in order.
 #[derive(Clone, Debug)]
 pub struct Parser {
     layout: Layout,

@@ -390,11 +390,6 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
         self.decoded.len()
     }
 
-    /// Whether there are no groups (never: a file has at least one).
-    pub fn is_empty(&self) -> bool {
-        self.decoded.is_empty()
-    }
-
     /// The tiles of group `index`.
     ///
     /// # Panics

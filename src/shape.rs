@@ -347,6 +347,7 @@ pub struct Symmetry {
 
 impl Symmetry {
     /// The symmetry that changes nothing.
+    #[cfg(test)]
     pub const IDENTITY: Symmetry = Symmetry {
         flip_rows: false,
         flip_cols: false,
@@ -393,6 +394,7 @@ impl Symmetry {
     }
 
     /// The move in the image that goes where `mv` goes in the original.
+    #[cfg(test)]
     pub fn apply(self, mv: Move) -> Move {
         let mut mv = mv;
         if self.flip_rows && matches!(mv, Move::Up | Move::Down) {

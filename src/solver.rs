@@ -35,13 +35,14 @@ use crate::table::Table;
 
 pub use self::batch::{Answer, Solutions};
 pub use self::error::{Damage, DataError};
-pub use self::open::{Data, Proving};
+pub(crate) use self::open::Data;
+pub use self::open::Proving;
 pub use self::set::{Loading, Solvers};
 
 /// Where a solver's data comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Origin {
+pub(crate) enum Origin {
     /// Built into the program.
     Builtin,
     /// A file, and the command that makes it anew.
@@ -80,7 +81,7 @@ enum Engine {
 
 impl Solver {
     /// A solver walking `table`.
-    pub fn from_table(table: Table<Data>, origin: Origin) -> Solver {
+    pub(crate) fn from_table(table: Table<Data>, origin: Origin) -> Solver {
         Solver {
             engine: Arc::new(Engine::Table(table)),
             origin,
@@ -91,7 +92,7 @@ impl Solver {
     }
 
     /// A solver searching with `searcher`.
-    pub fn from_search(searcher: Searcher<Data>, origin: Origin) -> Solver {
+    pub(crate) fn from_search(searcher: Searcher<Data>, origin: Origin) -> Solver {
         let watch = searcher.table().file().data().watch().cloned();
         Solver {
             engine: Arc::new(Engine::Search(Box::new(searcher.watching(watch)))),
@@ -113,7 +114,7 @@ impl Solver {
     }
 
     /// The file the solver reads in place, if its bytes may have changed
-    /// since it was loaded (see [`Watch`]): answers made from it since
+    /// since it was loaded (see `Watch`): answers made from it since
     /// cannot be trusted, and a solver loaded anew reads the file as it is
     /// now.
     pub fn changed(&self) -> Option<&std::path::Path> {
@@ -241,7 +242,7 @@ impl Solver {
     }
 
     /// Where its data comes from.
-    pub fn origin(&self) -> &Origin {
+    pub(crate) fn origin(&self) -> &Origin {
         &self.origin
     }
 
@@ -326,7 +327,7 @@ impl Solver {
 
     /// Solves `start` toward `goal`, appending the letters of the answer to
     /// `out`; the number of moves, or `None` if unsolvable. The fastest way
-    /// to write many answers (see [`Table::write_answer`]).
+    /// to write many answers (see `Table::write_answer`).
     ///
     /// # Errors
     ///

@@ -12,8 +12,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use crate::answer::SolveError;
 pub use crate::answer::{Proof, TableError};
-use crate::answer::{Solution, SolveError};
 use crate::bfs::{self, code_at};
 use crate::board::Board;
 use crate::file::{FileError, HeaderError, Kind, RawFile};
@@ -359,6 +359,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// This table, with each section proven right before its first
     /// use: for tables from files, which a checksum cannot vouch for. A
     /// section of the 3x3 board takes a few milliseconds.
+    #[cfg(test)]
     pub fn proving(mut self) -> Table<D> {
         self.sections.prove = true;
         self
@@ -401,7 +402,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     ///
     /// As [`Table::solve_each`].
-    pub fn solve(&self, start: &Board) -> Result<Solution, SolveError> {
+    #[cfg(test)]
+    pub fn solve(&self, start: &Board) -> Result<crate::Solution, SolveError> {
         self.solve_to(start, &Board::goal(self.sections.shape))
     }
 
@@ -410,11 +412,12 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     ///
     /// As [`Table::solve_each`].
-    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<Solution, SolveError> {
+    #[cfg(test)]
+    pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<crate::Solution, SolveError> {
         let mut moves = Vec::new();
         Ok(match self.solve_each(start, goal, |mv| moves.push(mv))? {
-            Some(_) => Solution::Moves(moves),
-            None => Solution::Unsolvable,
+            Some(_) => crate::Solution::Moves(moves),
+            None => crate::Solution::Unsolvable,
         })
     }
 

@@ -9,4 +9,5 @@ mod exhaustive;
 mod fifteen;
 mod files;
 mod mtm;
+mod props;
 mod search;

@@ -342,7 +342,7 @@ fn where_tells_the_data_folder_and_what_answers_each_shape() {
 fn a_table_file_is_mapped_and_proven() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("2x4.table");
-    std::fs::write(&path, eight::data::builtin("2x4".parse().unwrap()).unwrap()).unwrap();
+    std::fs::write(&path, common::generated("2x4.table")).unwrap();
     let (out, err, code) = run(
         &["--table", path.to_str().unwrap()],
         "1 2 3 4 5 6 x 7\n1 2 3 x 4 6 7 5 8\n",
@@ -362,7 +362,7 @@ fn a_table_file_is_mapped_and_proven() {
 fn damaged_or_special_table_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x3.table");
-    let builtin = eight::data::builtin(eight::Shape::EIGHT).unwrap();
+    let builtin = common::generated("3x3.table");
     let mut flipped = builtin.to_vec();
     let last = flipped.len() - 1;
     flipped[last] ^= 1;

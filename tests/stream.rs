@@ -180,7 +180,7 @@ fn databases_changed_mid_run_end_it_cleanly() {
 fn a_table_cut_short_mid_run_ends_it_after_the_answers_before() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x3.table");
-    std::fs::write(&path, eight::data::builtin(eight::Shape::EIGHT).unwrap()).unwrap();
+    std::fs::write(&path, common::generated("3x3.table")).unwrap();
     let mut child = Command::new(cargo_bin("eight"))
         .args(["--pairs", "--table", path.to_str().unwrap()])
         .stdin(Stdio::piped())

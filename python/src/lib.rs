@@ -227,7 +227,7 @@ fn generate(
                      (shapes of 14 cells or more) have groups to choose"
                 )));
             }
-            let sizes = eight::generate::parse_sizes(text)
+            let sizes = eight::data::DataFile::parse_sizes(text)
                 .map_err(|err| PyValueError::new_err(format!("partition={text:?}: {err}")))?;
             DataFile::databases(shape, metric, &sizes, blank)
         }
@@ -279,7 +279,7 @@ fn generate(
         // Read back equal under one stamp: proven, so that it is trusted at
         // once. A record that cannot be made only means a proof at first use.
         if let Ok(Some(stamp)) = eight::generate::file_holds(&written, &bytes) {
-            let _ = eight::generate::record_proof(&path, &stamp);
+            let _ = stamp.record_proof(&path);
         }
         Ok(path.display().to_string())
     })
@@ -482,6 +482,6 @@ fn eight_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Maps of data files guarded as the program's are: a file cut short
     // while a call reads it ends the call with a `DataError` that names
     // it, not the interpreter with SIGBUS.
-    eight::map::guard_truncation();
+    eight::DataDir::guard_truncation();
     Ok(())
 }

@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir, DataFile, Method};
 use eight::generate;
-use eight::{Board, Metric, Shape, Table};
+use eight::{Metric, Shape};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::gen_args::Args;
@@ -47,7 +47,7 @@ struct Target {
 impl Target {
     /// Whether `eight` trusts the file on a recorded proof.
     fn proof_recorded(&self) -> bool {
-        self.data_folder && data::proof_recorded(self.file.shape)
+        self.data_folder && self.file.proof_recorded()
     }
 }
 
@@ -169,7 +169,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     if args.metric == Some(Metric::Mtm) {
         let metric_flag = " --metric mtm";
         if method == Method::Search {
-            let sizes = data::default_partition(shape, Metric::Mtm);
+            let sizes = DataFile::default_partition(shape, Metric::Mtm);
             return Ok(blanks
                 .into_iter()
                 .map(|blank| {
@@ -230,18 +230,18 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     }
     // Search shapes: one set of databases per symmetry class of the blank,
     // on the shape with no more rows than columns.
-    let db_shape = data::database_shape(shape);
+    let db_shape = DataFile::database_goal(shape, 0).0;
     let sizes = match &args.partition {
-        Some(text) => generate::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
-        None => data::default_partition(db_shape, Metric::Stm),
+        Some(text) => DataFile::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?,
+        None => DataFile::default_partition(db_shape, Metric::Stm),
     };
-    generate::partition(&Board::goal(db_shape), &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
+    DataFile::check_sizes(db_shape, &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
     check_memory(db_shape, &sizes)?;
     // Each class's databases once, named in the command by the first blank
     // asked for of that class, as the user wrote the shape.
     let mut reps: Vec<(usize, usize)> = blanks
         .iter()
-        .map(|&blank| (data::database_blank(shape, blank), blank))
+        .map(|&blank| (DataFile::database_goal(shape, blank).1, blank))
         .collect();
     reps.sort_unstable();
     reps.dedup_by_key(|(rep, _)| *rep);
@@ -285,7 +285,7 @@ fn generated() -> Result<PathBuf> {
 fn check_memory(shape: Shape, sizes: &[usize]) -> Result<()> {
     let need: u64 = sizes
         .iter()
-        .map(|&k| generate::build_memory(shape, k))
+        .map(|&k| DataFile::build_memory(shape, k))
         .max()
         .unwrap_or(0);
     let have = available_memory();
@@ -294,7 +294,7 @@ fn check_memory(shape: Shape, sizes: &[usize]) -> Result<()> {
         bail!(
             "--partition {}: the largest group ({} tiles) needs about {:.1} GiB of memory to \
              build, and this machine has {:.1} GiB available; use smaller groups",
-            data::join_sizes(sizes),
+            DataFile::join_sizes(sizes),
             sizes.iter().max().unwrap_or(&0),
             gib(need),
             gib(have)
@@ -368,12 +368,12 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
         false => " and commit the result",
     };
     // Databases are not proven here: what is not a table is.
-    let proven = Table::new(fresh).map_or(Ok(()), |table| table.verify());
+    let proven = generate::prove(fresh);
     if let Err(err) = proven {
         say(&format!("eight-gen: a fresh {}: {err}", path.display()));
         return false;
     }
-    let on_disk = eight::map::open(path)
+    let on_disk = generate::open(path)
         .map_err(|err| err.to_string())
         .and_then(|file| {
             let holds = generate::file_holds(&file, fresh).map_err(|err| err.to_string())?;
@@ -401,7 +401,7 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
             // Equal to a fresh generation, read through the descriptor that
             // is stamped: proven.
             if target.proof_recorded() {
-                report_record(path, generate::record_proof(path, &stamp), quiet);
+                report_record(path, stamp.record_proof(path), quiet);
             }
             if !quiet {
                 say(&format!(
@@ -422,7 +422,7 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
 /// first use.
 fn record_proof(path: &Path, file: &File, bytes: &[u8], quiet: bool) {
     match generate::file_holds(file, bytes) {
-        Ok(Some(stamp)) => report_record(path, generate::record_proof(path, &stamp), quiet),
+        Ok(Some(stamp)) => report_record(path, stamp.record_proof(path), quiet),
         Ok(None) => say(&format!(
             "eight-gen: {} changed as it was written; its proof is not recorded: eight proves \
              it at its first use",

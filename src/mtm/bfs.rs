@@ -167,6 +167,7 @@ pub(crate) fn codes(jumps: &Jumps, goal: &Board, distance: &[u8]) -> Vec<u8> {
 /// Panics if the board has more than
 /// 12 cells, or `blanks` are
 /// not distinct cells of the shape in increasing order.
+#[cfg(test)]
 pub fn generate(
     shape: Shape,
     blanks: &[usize],

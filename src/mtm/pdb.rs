@@ -129,21 +129,12 @@ impl MtmPdb {
 /// Builds the databases of the multi-tile metric toward `goal` (a
 /// canonical goal) of groups of `sizes` (the tiles in order) and writes
 /// them in the one file format; `progress` hears of each database done.
-/// The bytes depend only on the goal and the sizes.
+/// The bytes depend only on the goal and the sizes;
+/// `None` once `stop` is asked for.
 ///
 /// # Panics
 ///
 /// Panics if the sizes do not add up to the goal's tiles.
-pub fn generate_databases(
-    goal: &Board,
-    sizes: &[usize],
-    progress: impl FnMut(Step<'_>),
-) -> Vec<u8> {
-    generate_databases_until(goal, sizes, progress, &crate::stop::Stop::new())
-        .expect("a making with no stop ends")
-}
-
-/// [`generate_databases`], or `None` once `stop` is asked for.
 pub(crate) fn generate_databases_until(
     goal: &Board,
     sizes: &[usize],

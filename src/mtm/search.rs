@@ -265,6 +265,7 @@ impl MtmSearcher {
     /// Sets the threads a long search runs on (by default one a core), and
     /// the positions of a budget after which the next is searched on them.
     /// The answers and the positions counted are the same either way.
+    #[cfg(test)]
     pub fn threads(mut self, threads: usize, after: u64) -> MtmSearcher {
         self.deepen.threads = threads.max(1);
         self.deepen.parallel_after = after;
@@ -314,7 +315,7 @@ impl MtmSearcher {
 
     /// This searcher, with the pattern databases from the first position:
     /// for tests of the search over them on near boards.
-    #[doc(hidden)]
+    #[cfg(test)]
     pub fn with_databases_at_once(mut self) -> MtmSearcher {
         self.walking_alone = 0;
         self
@@ -335,6 +336,7 @@ impl MtmSearcher {
     ///
     /// Fails if a board is not of the searcher's shape, or the file the
     /// databases are read from changed during the search.
+    #[cfg(test)]
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
         crate::deepen::uncapped(self.solve_within(start, goal, &Stop::new(), u32::MAX))
     }

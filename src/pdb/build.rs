@@ -105,12 +105,8 @@ impl PatternDb {
         }
     }
 
-    /// The shape of the board.
-    pub fn shape(&self) -> Shape {
-        self.shape
-    }
-
     /// The group's tiles.
+    #[cfg(test)]
     pub fn tiles(&self) -> &[u8] {
         &self.tiles
     }

@@ -113,14 +113,14 @@ impl Solver {
     /// `metric`: what is built in, else the data folder's table or pattern
     /// databases (in the single-tile metric, of groups of `sizes` if given,
     /// else the strongest made or built in), memory-mapped and checked
-    /// cheaply (see [`Table::new`] and [`PdbTable::new`]), then proven before
+    /// cheaply (see `Table::new` and `PdbTable::new`), then proven before
     /// their first answer unless a proof of the file as it is now is
     /// recorded, `progress` told how far the proof has come: a 2x5 table in
     /// milliseconds, a 12-cell table in about 25 s, the 4x4 7-8 databases in
     /// minutes. In the multi-tile metric a shape with no data in the folder
-    /// is searched with no data ([`MtmSearcher`]).
+    /// is searched with no data (`MtmSearcher`).
     ///
-    /// The data is read from a map of the file: see [`crate::map::map`]
+    /// The data is read from a map of the file: see `crate::map::map`
     /// for what that means if the file changes while it is in use, and
     /// check [`Solver::changed`] after using the solver.
     ///

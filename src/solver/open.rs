@@ -134,7 +134,7 @@ pub(super) fn prove_once(
 /// memory.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum Data {
+pub(crate) enum Data {
     /// Built into the program.
     Static(&'static [u8]),
     /// A file's memory map.

@@ -98,7 +98,7 @@ fn check_typed(solver: &Solver, starts: &[Board], goal: &Board, oracle: &common:
 /// The answers of interleaved walks (`Table::solve_packed`) are
 /// the oracle's for every board, before and after the answers are derived.
 fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: &common::Oracle) {
-    let table = crate::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
+    let table = crate::table::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
     let starts: Vec<Board> = boards
         .iter()
         .map(|cells| Board::from_cells(shape, cells).unwrap())
@@ -147,7 +147,7 @@ fn check_packed_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>], oracle: 
 /// The answers derived from the codes, written one at a time and in runs,
 /// are the walks' answers for every board.
 fn check_derived_answers(shape: Shape, goal: &Board, boards: &[Vec<u8>]) {
-    let table = crate::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
+    let table = crate::table::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
     if !table.derive_answers(goal).unwrap() {
         return;
     }
@@ -341,7 +341,7 @@ fn packed_walks_toward_mixed_goals() {
 #[test]
 fn section_depths_match_the_oracle() {
     for shape in Shape::all().filter(|s| s.cells() <= 9) {
-        let solver = crate::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
+        let solver = crate::table::Table::new(crate::data::builtin(shape).unwrap()).unwrap();
         for (blank, section) in solver.file().header().sections.iter().enumerate() {
             let oracle =
                 common::Oracle::new(shape.cols(), &common::canonical(shape.cells(), blank));

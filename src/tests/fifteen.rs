@@ -4,7 +4,11 @@
 
 use super::common;
 use crate::data;
-use crate::{Board, Data, DataDir, Metric, PdbTable, Searcher, Shape, Solution, Solver, Symmetry};
+use crate::ida::Searcher;
+use crate::pdb::PdbTable;
+use crate::shape::Symmetry;
+use crate::solver::Data;
+use crate::{Board, DataDir, Metric, Shape, Solution, Solver};
 
 /// The solver a fresh checkout has for 4x4 goals with the blank at `blank`:
 /// an empty data folder leaves the built-in databases.
@@ -141,14 +145,13 @@ fn the_built_in_databases_are_small_and_refuse_damage() {
 fn a_transposed_shape_is_searched_with_its_twins_databases() {
     let shape: Shape = "2x7".parse().unwrap();
     let goal = Board::canonical(shape, 0);
-    let dbs: Vec<crate::generate::PatternDb> = crate::generate::partition(&goal, &[4, 4, 5])
+    let dbs: Vec<crate::pdb::PatternDb> = crate::pdb::partition(&goal, &[4, 4, 5])
         .unwrap()
         .iter()
-        .map(|tiles| crate::generate::PatternDb::generate(&goal, tiles, |_| {}))
+        .map(|tiles| crate::pdb::PatternDb::generate(&goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    crate::generate::write_databases(&goal, &dbs, crate::file::Codec::ZstdNibbles, &mut file)
-        .unwrap();
+    crate::pdb::write(&goal, &dbs, crate::file::Codec::ZstdNibbles, &mut file).unwrap();
     let searcher = Searcher::new(PdbTable::new(Data::Owned(file)).unwrap());
     let tall: Shape = "7x2".parse().unwrap();
     let mut rng = common::Rng(72);

@@ -7,9 +7,11 @@ use crate::bfs::{self, pack_codes};
 use crate::file::{
     self, Codec, FORMAT_VERSION, FileError, HeaderError, MAGIC, NewSection, PREFIX_LEN, RankScheme,
 };
-use crate::generate::{self, PatternDb};
-use crate::{Board, Metric, Move, Shape, SolveError, Table, TableError};
-use crate::{PdbError, PdbTable, Proof};
+use crate::generate;
+use crate::pdb::{PatternDb, PdbTable};
+use crate::table::Table;
+use crate::{Board, Metric, Move, Shape, SolveError, TableError};
+use crate::{PdbError, Proof};
 
 fn builtin() -> &'static [u8] {
     crate::data::builtin(Shape::EIGHT).expect("the 3x3 table is built in")
@@ -395,7 +397,7 @@ fn databases(goal: &Board, groups: &[&[u8]]) -> Vec<u8> {
         .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    generate::write_databases(goal, &dbs, Codec::Raw8, &mut file).unwrap();
+    crate::pdb::write(goal, &dbs, Codec::Raw8, &mut file).unwrap();
     file
 }
 
@@ -418,7 +420,7 @@ fn with_entries(file: &[u8], entry: impl Fn(usize, u8) -> u8) -> Vec<u8> {
         })
         .collect();
     let mut out = Vec::new();
-    generate::write_databases(&goal, &dbs, Codec::Raw8, &mut out).unwrap();
+    crate::pdb::write(&goal, &dbs, Codec::Raw8, &mut out).unwrap();
     out
 }
 
@@ -470,7 +472,7 @@ fn a_search_that_passes_the_longest_answer_stops() {
             e.saturating_add(40)
         }
     });
-    let searcher = crate::Searcher::new(PdbTable::new(&inflated[..]).unwrap());
+    let searcher = crate::ida::Searcher::new(PdbTable::new(&inflated[..]).unwrap());
     let board: Board = "1 2 3 4 5 6 7 x 8".parse().unwrap();
     let err = searcher.solve(&board).unwrap_err();
     assert_eq!(
@@ -561,12 +563,12 @@ fn moves_shorter_than_the_shortest_are_an_error_about_the_data() {
     let mut codes = right_codes();
     codes[8][(start.rank() / 2) as usize] = detour.code();
     let wrong = crate::Solver::from_table(
-        Table::new(crate::Data::Owned(table_with(
+        Table::new(crate::solver::Data::Owned(table_with(
             |b| codes[b].clone(),
             deepest,
         )))
         .unwrap(),
-        crate::Origin::Builtin,
+        crate::solver::Origin::Builtin,
     );
     let moves = length(&start);
     let letters: Vec<u8> = moves.iter().map(|mv| mv.letter() as u8).collect();
@@ -766,7 +768,7 @@ fn crafted_databases_of_a_data_folder_are_refused_by_the_proof() {
             })
             .collect();
         let mut out = Vec::new();
-        generate::write_databases(&goal, &dbs, Codec::Raw8, &mut out).unwrap();
+        crate::pdb::write(&goal, &dbs, Codec::Raw8, &mut out).unwrap();
         out
     };
     let inflated = rewritten(&|group, _, e| if group == 1 && e > 0 { e + 8 } else { e });

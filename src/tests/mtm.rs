@@ -3,8 +3,9 @@
 //! 3x3 histograms, 2x4 in full, and the search on short 4x4 boards.
 
 use super::common::{self, MtmOracle, Rng, all_boards, canonical, runs};
-use crate::generate::generate_mtm;
-use crate::{Board, Metric, MtmSearcher, Shape, Solver, Table};
+use crate::mtm::{MtmSearcher, generate as generate_mtm};
+use crate::table::Table;
+use crate::{Board, Metric, Shape, Solver};
 
 fn board(shape: Shape, cells: &[u8]) -> Board {
     Board::from_cells(shape, cells).expect("a board")

@@ -5,12 +5,13 @@
 use super::common;
 use std::collections::{HashMap, VecDeque};
 
-use crate::PdbTable;
 use crate::data;
 use crate::file::Codec;
-use crate::generate::{self, PatternDb};
+use crate::ida::Searcher;
+use crate::pdb::PatternDb;
+use crate::pdb::PdbTable;
 use crate::rank::rank_placement;
-use crate::{Board, Metric, Move, Searcher, Shape, Solution, Solver};
+use crate::{Board, Metric, Move, Shape, Solution, Solver};
 
 /// The definition of a database entry, computed plainly: a search from the
 /// goal, over the group's cells and the blank's cell, where a move of a
@@ -103,7 +104,7 @@ fn searcher_in(goal: &Board, groups: &[Vec<u8>], codec: Codec) -> Searcher<Vec<u
         .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
         .collect();
     let mut file = Vec::new();
-    generate::write_databases(goal, &dbs, codec, &mut file).unwrap();
+    crate::pdb::write(goal, &dbs, codec, &mut file).unwrap();
     let table = PdbTable::new(file).unwrap();
     table.verify().unwrap();
     Searcher::new(table)
@@ -122,7 +123,7 @@ fn every_search_shape_agrees_with_a_plain_search() {
         for blank in [shape.cells() - 1, 0, shape.cols() / 2, shape.cells() / 2] {
             let goal = Board::canonical(shape, blank);
             let sizes = [5, 5, shape.cells() - 11];
-            let groups = generate::partition(&goal, &sizes).unwrap();
+            let groups = crate::pdb::partition(&goal, &sizes).unwrap();
             let searcher = searcher(&goal, &groups);
             // In nibbles, spread out from the first node: no rank at all;
             // and leaving out redundant move sequences from the first node.
@@ -160,7 +161,7 @@ fn fetching_ahead_changes_nothing_but_the_time() {
     let mut rng = common::Rng(7);
     for shape in Shape::all().filter(|s| s.cells() > 12 && s.small()) {
         let goal = Board::canonical(shape, shape.cells() / 2);
-        let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
+        let groups = crate::pdb::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let plain = searcher(&goal, &groups).fetch_ahead(false);
         let ahead = searcher(&goal, &groups).fetch_ahead(true);
         let nibbles = searcher_in(&goal, &groups, Codec::ZstdNibbles)
@@ -197,7 +198,7 @@ fn spreading_changes_nothing_but_the_time() {
     let mut longest = 0;
     for shape in Shape::all().filter(|s| s.cells() > 12 && s.small()) {
         let goal = Board::canonical(shape, shape.cells() / 2);
-        let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
+        let groups = crate::pdb::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let make = || searcher_in(&goal, &groups, Codec::ZstdNibbles);
         let never = make().spread_after(None);
         let first = make().spread_after(Some(0));
@@ -248,7 +249,7 @@ fn splitting_bounds_among_threads_changes_nothing() {
     let mut rng = common::Rng(12);
     for shape in Shape::all().filter(|s| s.cells() > 12 && s.small()) {
         let goal = Board::canonical(shape, 0);
-        let groups = generate::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
+        let groups = crate::pdb::partition(&goal, &[5, 5, shape.cells() - 11]).unwrap();
         let whole = searcher(&goal, &groups).threads(1, 0);
         let split = [
             searcher(&goal, &groups).threads(3, 0),
@@ -310,7 +311,7 @@ fn no_answer_holds_a_redundant_sequence() {
 #[test]
 fn fifteen_puzzle_answers_match_a_plain_manhattan_search() {
     let goal = Board::goal(Shape::FIFTEEN);
-    let searcher = searcher(&goal, &generate::partition(&goal, &[5, 5, 5]).unwrap());
+    let searcher = searcher(&goal, &crate::pdb::partition(&goal, &[5, 5, 5]).unwrap());
     let mut rng = common::Rng(4);
     for _ in 0..40 {
         let start = rng.scramble(4, goal.cells(), 40);
@@ -349,7 +350,7 @@ fn eight_puzzle_search_agrees_with_the_table() {
 #[test]
 fn easier_korf_instances_get_their_known_lengths() {
     let goal = Board::canonical(Shape::FIFTEEN, 0);
-    let searcher = searcher(&goal, &generate::partition(&goal, &[5, 5, 5]).unwrap());
+    let searcher = searcher(&goal, &crate::pdb::partition(&goal, &[5, 5, 5]).unwrap());
     for (cells, length) in common::korf()
         .into_iter()
         .filter(|(_, length)| *length <= 42)
@@ -371,7 +372,7 @@ fn a_partition_must_hold_every_tile_once() {
             .map(|tiles| PatternDb::generate(&goal, tiles, |_| {}))
             .collect();
         let mut file = Vec::new();
-        generate::write_databases(&goal, &dbs, Codec::Raw8, &mut file).unwrap();
+        crate::pdb::write(&goal, &dbs, Codec::Raw8, &mut file).unwrap();
         PdbTable::new(file)
     };
     assert!(write(&[&[1, 2, 3, 4], &[5, 6, 7]]).is_err());
@@ -379,8 +380,8 @@ fn a_partition_must_hold_every_tile_once() {
     let searcher = Searcher::new(write(&[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap());
     let unsolvable: Board = "2 1 3 4 5 6 7 8 x".parse().unwrap();
     assert_eq!(searcher.solve(&unsolvable).unwrap().0, Solution::Unsolvable);
-    assert!(generate::partition(&goal, &[4, 3]).is_err());
-    assert!(generate::parse_sizes("7-x").is_err());
+    assert!(crate::pdb::partition(&goal, &[4, 3]).is_err());
+    assert!(crate::pdb::parse_sizes("7-x").is_err());
 }
 
 /// The 5x5 databases' groups are Korf and Felner's pinwheel: toward the
@@ -393,7 +394,7 @@ fn the_5x5_groups_are_the_pinwheel() {
     let sizes = data::default_partition(shape, Metric::Stm);
     assert_eq!(sizes, [6; 4]);
     assert_eq!(
-        generate::partition(&Board::canonical(shape, 0), &sizes).unwrap(),
+        crate::pdb::partition(&Board::canonical(shape, 0), &sizes).unwrap(),
         [
             vec![1, 2, 5, 6, 7, 12],
             vec![3, 4, 8, 9, 13, 14],
@@ -408,7 +409,7 @@ fn the_5x5_groups_are_the_pinwheel() {
     for blank in blanks {
         let goal = Board::canonical(shape, blank);
         let home = |tile: u8| goal.cells().iter().position(|&t| t == tile).unwrap();
-        for group in generate::partition(&goal, &sizes).unwrap() {
+        for group in crate::pdb::partition(&goal, &sizes).unwrap() {
             let mut cells: Vec<usize> = group.iter().map(|&t| home(t)).collect();
             cells.push(blank);
             let mut reached = vec![cells[0]];
@@ -554,7 +555,7 @@ fn every_shape_beyond_16_cells_agrees_with_a_plain_search() {
         let goal = Board::goal(shape);
         let tiles = shape.cells() - 1;
         let sizes: Vec<usize> = (0..tiles).step_by(4).map(|f| (tiles - f).min(4)).collect();
-        let groups = generate::partition(&goal, &sizes).unwrap();
+        let groups = crate::pdb::partition(&goal, &sizes).unwrap();
         let whole = searcher(&goal, &groups).threads(1, 0);
         let split = searcher(&goal, &groups).threads(3, 0);
         let pruned = searcher(&goal, &groups).prune_after(Some(0));

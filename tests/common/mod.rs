@@ -446,3 +446,12 @@ pub fn build_databases(dir: &Path, shape: &str, partition: &str, blank: usize) {
         .assert()
         .success();
 }
+
+/// The bytes of a file the program has built in, as `generated/` holds
+/// them: `3x3.table`, `4x4-blank0.pdbz`.
+pub fn generated(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("generated")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}

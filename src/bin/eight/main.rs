@@ -34,7 +34,6 @@ use crate::stream::{Config, Form, Style};
 use anyhow::{Context, Result, anyhow, bail};
 use eight::Solvers;
 use eight::data::{self, DataDir, Method};
-use eight::generate::parse_sizes;
 use eight::{Board, Layout, Metric, Notation, Shape, Solver};
 
 use crate::signals::Cli;
@@ -252,7 +251,9 @@ fn run(args: &Args) -> Result<u8> {
         return Ok(ANSWERED);
     }
     let sizes = match &args.partition {
-        Some(text) => Some(parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?),
+        Some(text) => {
+            Some(data::DataFile::parse_sizes(text).map_err(|e| anyhow!("--partition: {e}"))?)
+        }
         None => None,
     };
     if args.show_where {
@@ -397,7 +398,7 @@ fn check_partition(sizes: &[usize], shape: Option<Shape>) -> Result<()> {
     if sizes.contains(&0) || sizes.iter().sum::<usize>() != tiles {
         bail!(
             "--partition {}: the group sizes must add up to the {tiles} tiles of a {shape} board",
-            data::join_sizes(sizes)
+            data::DataFile::join_sizes(sizes)
         );
     }
     Ok(())

@@ -63,7 +63,7 @@ unsafe fn start(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
 fn eight(args: Vec<OsString>) -> u8 {
     // A data file cut short while mapped ends the run (or the request) with
     // a message, after the answers made before, not with SIGBUS.
-    eight::map::guard_truncation();
+    eight::DataDir::guard_truncation();
     if args.get(1).is_some_and(|arg| arg == "serve") {
         let args = [OsString::from("eight serve")]
             .into_iter()

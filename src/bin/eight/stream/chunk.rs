@@ -8,8 +8,8 @@ use crate::stream::render::{self, Job, Rejected, Scratch, Style};
 use crate::stream::work::{Ahead, Chunk, Done, Reading};
 use eight::Shape;
 use eight::Solver;
-use eight::parse::{Item, Parser};
 use eight::{Board, Layout};
+use eight::{Item, Parser};
 
 /// Where `bytes` may be cut: just after the last whole line that leaves a
 /// parser with nothing pending, a line that is no row of a grid (a board,

@@ -29,7 +29,7 @@ use crate::stream::{Config, Finish, Host, Io, StreamError};
 use eight::Board;
 use eight::Solvers;
 use eight::Walk;
-use eight::parse::{Item, Parser};
+use eight::{Item, Parser};
 
 /// Answers every board of `io`'s input, writing one answer per board to its
 /// output, in input order, and a message for each bad board to its errors.

@@ -11,7 +11,7 @@ use crate::stream::render::{self, Job, Rejected, Scratch, Style};
 use crate::stream::work::{Chunk, Done, PairsRead, Reading};
 use eight::Board;
 use eight::Solver;
-use eight::parse::{Item, Parser};
+use eight::{Item, Parser};
 
 /// Parses a chunk of `--pairs` input and answers its cases, numbered from
 /// where the chunk is said to start; the first board completes the case
