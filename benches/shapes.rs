@@ -41,7 +41,7 @@ fn main() {
         let mut data = dir.path().to_path_buf();
         // One set of databases serves every goal of its class.
         let file = match Method::of(shape) {
-            Method::Table if data::is_builtin(shape) => None,
+            Method::Table if data::DataFile::is_builtin(shape) => None,
             _ => Some(data::DataFile::usual(shape, eight::Metric::Stm, goal.blank()).name()),
         };
         if let Some(name) = &file
@@ -85,7 +85,7 @@ fn main() {
             .expect("eight runs");
         let time = started.elapsed();
         assert!(status.success(), "{shape}");
-        let method = match (Method::of(shape), data::is_builtin(shape)) {
+        let method = match (Method::of(shape), data::DataFile::is_builtin(shape)) {
             (Method::Table, true) => "built-in table",
             (Method::Table, false) => "table",
             (Method::Search, _) => "IDA* 2 groups",

@@ -217,7 +217,9 @@ fn main() {
     let generate_time = best_of(RUNS, || {
         let started = Instant::now();
         let file = eight::data::DataFile::table(eight::Shape::EIGHT, eight::Metric::Stm, None);
-        table = eight::generate::make(&file, |_| {}).expect("the 3x3 table is made");
+        table = eight::generate::make(&file, &eight::Stop::new(), |_| {})
+            .expect("the 3x3 table is made")
+            .expect("not stopped");
         started.elapsed()
     });
 

@@ -297,9 +297,9 @@ pub enum SolveError {
         /// The goal's blank cell.
         blank: usize,
     },
-    /// The table is damaged or wrong.
+    /// A data file is damaged or wrong.
     #[error(transparent)]
-    Table(#[from] TableError),
+    Damaged(#[from] crate::solver::Damage),
     /// The search passed the longest answer any board of the shape has: the
     /// databases are wrong.
     #[error(
@@ -358,6 +358,12 @@ pub enum SolveError {
     },
 }
 
+impl From<TableError> for SolveError {
+    fn from(error: TableError) -> SolveError {
+        SolveError::Damaged(error.into())
+    }
+}
+
 impl SolveError {
     /// Whether the board is good but needs data that is not here: larger
     /// databases than those made at start, or a goal the data lacks.
@@ -371,7 +377,7 @@ impl SolveError {
     pub fn is_data_error(&self) -> bool {
         matches!(
             self,
-            SolveError::Table(_)
+            SolveError::Damaged(_)
                 | SolveError::TooDeep { .. }
                 | SolveError::Changed
                 | SolveError::ShorterThanShortest { .. }

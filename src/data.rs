@@ -220,7 +220,7 @@ impl Method {
 }
 
 /// Whether the data of `shape` is built into the program.
-pub fn is_builtin(shape: Shape) -> bool {
+pub(crate) fn is_builtin(shape: Shape) -> bool {
     shape.cells() <= MAX_BUILTIN_CELLS
 }
 
@@ -300,6 +300,12 @@ impl DataFile {
                 DataFile::databases(shape, metric, &default_partition(shape, metric), blank)
             }
         }
+    }
+
+    /// Whether the table of every board of `shape` is built into the
+    /// program (up to 9 cells).
+    pub fn is_builtin(shape: Shape) -> bool {
+        is_builtin(shape)
     }
 
     /// The group sizes of the databases `eight-gen` makes for `shape` in

@@ -3,19 +3,19 @@
 //! reverse breadth-first search from each goal, and the pattern databases),
 //! each in the one file format. Generation is deterministic: the same code
 //! makes the same bytes. [`publish`] puts a file in place whole, and
-//! [`file_holds`] reads it back so that its proof can be recorded.
+//! [`record_proof`] reads it back so that `eight` trusts it at once.
 //!
 //! # Example
 //!
 //! ```
 //! use eight::data::DataFile;
-//! use eight::{Board, DataDir, Metric, Shape, Solver, generate};
+//! use eight::{Board, DataDir, Metric, Shape, Solver, Stop, generate};
 //!
 //! // The 2x3 table toward the goal with the blank in its last cell, made
 //! // into a data folder and answering from there.
 //! let shape: Shape = "2x3".parse()?;
 //! let file = DataFile::table(shape, Metric::Stm, Some(5));
-//! let bytes = generate::make(&file, |_step| {})?;
+//! let bytes = generate::make(&file, &Stop::new(), |_step| {})?.expect("not stopped");
 //! generate::prove(&bytes)?;
 //! let folder = tempfile::tempdir()?;
 //! generate::publish(&folder.path().join(file.name()), &bytes)?;
@@ -25,58 +25,40 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::map::Stamp;
-
-pub use crate::generate::make::{PublishError, make, make_until, publish};
+pub use crate::generate::make::{make, publish};
 
 mod make;
 
-/// A file found to hold the bytes made, as it was read: its proof may be
-/// recorded, so that `eight` trusts it while it stays unchanged.
-#[derive(Clone, Debug)]
-pub struct Holding {
-    stamp: Stamp,
+/// Whether the file at `path` holds exactly `bytes`, read as it is now (no
+/// further than one byte past them). It never blocks: a FIFO or a device is
+/// refused, not waited on.
+///
+/// # Errors
+///
+/// Fails if there is no regular file at `path`, or it cannot be read.
+pub fn file_holds(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    let file = crate::map::open(path)?;
+    Ok(crate::trust::holds(&file, bytes)?.is_some())
 }
 
-impl Holding {
-    /// Records that the file at `path` (the one read) is proven: beside it,
-    /// else in the user's cache folder; where the record went.
-    ///
-    /// # Errors
-    ///
-    /// Fails if the record can be written in neither place; the error is
-    /// the one beside the file.
-    pub fn record_proof(&self, path: &Path) -> io::Result<PathBuf> {
-        crate::trust::record(path, &self.stamp)
+/// Records that the file at `path` is proven, if it holds exactly `bytes`
+/// (as [`make`] made them), so that `eight` trusts it while it stays
+/// unchanged: the record goes beside it, else in the user's cache folder;
+/// where it went, or `None` if the file holds anything else.
+///
+/// # Errors
+///
+/// Fails if the file cannot be read, or the record can be written in
+/// neither place (the error is the one beside the file).
+pub fn record_proof(path: &Path, bytes: &[u8]) -> io::Result<Option<PathBuf>> {
+    let file = crate::map::open(path)?;
+    match crate::trust::holds(&file, bytes)? {
+        Some(stamp) => crate::trust::record(path, &stamp).map(Some),
+        None => Ok(None),
     }
-}
-
-/// Whether `file` holds exactly `bytes`, read as it is now: `Some` with
-/// what its proof is recorded under, `None` if it holds anything else (it
-/// is read no further than one byte past `bytes`).
-///
-/// # Errors
-///
-/// Fails if the file cannot be read.
-pub fn file_holds(file: &File, bytes: &[u8]) -> io::Result<Option<Holding>> {
-    Ok(crate::trust::holds(file, bytes)?.map(|stamp| Holding { stamp }))
-}
-
-/// Opens the data file at `path` to be read back. It never blocks: a FIFO
-/// or a device is refused, not waited on.
-///
-/// # Errors
-///
-/// Fails if there is no regular file there, or it cannot be opened.
-pub fn open(path: &Path) -> io::Result<File> {
-    crate::map::open(path).map_err(|err| match err {
-        crate::map::OpenError::Io(err) => err,
-        err => io::Error::other(err.to_string()),
-    })
 }
 
 /// Proves a table's bytes right, as a solver does before its first answer:
@@ -86,10 +68,10 @@ pub fn open(path: &Path) -> io::Result<File> {
 /// # Errors
 ///
 /// Fails with what is wrong in the table.
-pub fn prove(bytes: &[u8]) -> Result<(), crate::TableError> {
+pub fn prove(bytes: &[u8]) -> Result<(), crate::Damage> {
     match crate::table::Table::new(bytes) {
-        Ok(table) => table.verify(),
-        Err(crate::TableError::File(crate::FileError::WrongKind { .. })) => Ok(()),
-        Err(err) => Err(err),
+        Ok(table) => table.verify().map_err(crate::Damage::from),
+        Err(crate::table::TableError::File(crate::file::FileError::WrongKind { .. })) => Ok(()),
+        Err(err) => Err(err.into()),
     }
 }

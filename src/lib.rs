@@ -96,13 +96,11 @@ mod table;
 mod tests;
 mod trust;
 
-pub use crate::answer::{Analysis, Proof, Solution, SolveError, TableError, Verdict, Walk};
+pub use crate::answer::{Analysis, Solution, SolveError, Verdict, Walk};
 pub use crate::board::{Board, Layout, ParseError};
 pub use crate::data::DataDir;
-pub use crate::file::{FileError, HeaderError};
 pub use crate::metric::Metric;
 pub use crate::parse::{Item, Parser};
-pub use crate::pdb::PdbError;
 pub use crate::shape::{Move, Notation, Shape};
 pub use crate::solver::{Answer, Damage, DataError, Loading, Proving, Solutions, Solver, Solvers};
 pub use crate::stop::Stop;

@@ -121,6 +121,16 @@ pub enum OpenError {
     Io(#[source] io::Error),
 }
 
+impl From<OpenError> for io::Error {
+    fn from(error: OpenError) -> io::Error {
+        match error {
+            OpenError::Missing => io::Error::new(io::ErrorKind::NotFound, error.to_string()),
+            OpenError::Io(error) => error,
+            error => io::Error::other(error.to_string()),
+        }
+    }
+}
+
 /// Opens `path` for reading if it is a regular file. It never blocks: a
 /// FIFO or a device is refused, not waited on.
 ///

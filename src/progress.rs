@@ -79,13 +79,13 @@ pub fn with<R>(report: impl Fn(&Deepening) + 'static, work: impl FnOnce() -> R) 
 /// Tells `report` how every search this thread makes deepens, until the
 /// guard returned is dropped; the sink before is then back.
 #[must_use = "the sink is removed when the guard is dropped"]
-pub fn install(report: impl Fn(&Deepening) + 'static) -> Installed {
+fn install(report: impl Fn(&Deepening) + 'static) -> Installed {
     let before = SINK.with(|sink| sink.borrow_mut().replace(Box::new(report)));
     Installed { before }
 }
 
 /// A sink installed on this thread by [`install`], until dropped.
-pub struct Installed {
+struct Installed {
     before: Option<Sink>,
 }
 

@@ -31,11 +31,6 @@ use crate::board::Board;
 use crate::shape::{Move, Shape};
 use crate::solver::Solver;
 
-/// A seed drawn from the system, for a draw that need not be repeated.
-pub fn seed() -> u64 {
-    rand::rng().random()
-}
-
 /// Why boards of an exact depth cannot be drawn.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -83,6 +78,11 @@ pub struct Draw {
 }
 
 impl Draw {
+    /// A seed drawn from the system, for a draw that need not be repeated.
+    pub fn seed() -> u64 {
+        rand::rng().random()
+    }
+
     /// Boards drawn uniformly from all that can reach `goal`.
     pub fn new(goal: Board, seed: u64) -> Draw {
         Draw {

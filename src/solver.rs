@@ -158,28 +158,25 @@ impl Solver {
     /// Fails with what is wrong, and the command that makes the data anew.
     pub fn verify(&self) -> Result<(), DataError> {
         let damage = match (&*self.engine, &self.origin) {
-            (Engine::Table(table), _) => table.verify().map_err(Damage::Table),
+            (Engine::Table(table), _) => table.verify().map_err(Damage::from),
             // The program's own databases are what `eight-gen --check`
             // proved when it was built.
             (Engine::Search(searcher), Origin::Builtin) => {
-                searcher.table().verify().map_err(Damage::Pdb)
+                searcher.table().verify().map_err(Damage::from)
             }
             (Engine::Search(searcher), Origin::File { .. }) => {
-                searcher.table().prove(|_, _| {}).map_err(Damage::Pdb)
+                searcher.table().prove(|_, _| {}).map_err(Damage::from)
             }
             // Walking distances and databases counted in memory need no
             // proof; databases read from a file are made anew.
             (Engine::JumpSearch(searcher), _) => {
-                searcher.prove_databases_read().map_err(Damage::Pdb)
+                searcher.prove_databases_read().map_err(Damage::from)
             }
         };
         damage.map_err(|problem| match &self.origin {
             Origin::Builtin => DataError::Builtin {
                 shape: self.shape(),
-                problem: match problem {
-                    Damage::Table(error) => error,
-                    _ => unreachable!("built-in data is a table"),
-                },
+                problem,
             },
             Origin::File { path, build } => DataError::Damaged {
                 path: path.clone(),

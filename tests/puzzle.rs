@@ -179,7 +179,7 @@ fn random_boards_are_reproducible_and_solvable() {
             assert_eq!(board.shape().to_string(), shape, "{line}");
             assert_eq!(board.to_string(), line);
         }
-        if eight::data::is_builtin(shape.parse().unwrap()) {
+        if eight::data::DataFile::is_builtin(shape.parse().unwrap()) {
             let (answers, err, code) = run(&["--length"], boards);
             assert_eq!((answers.lines().count(), code), (20, 0), "{shape}: {err}");
         }

@@ -230,7 +230,7 @@ impl Call<'_> {
     /// the call then watches for signals on a thread of its own.
     fn may_search(&self, shape: Shape) -> bool {
         eight::data::Method::of(shape) == eight::data::Method::Search
-            || (self.metric == Metric::Mtm && !eight::data::is_builtin(shape))
+            || (self.metric == Metric::Mtm && !eight::data::DataFile::is_builtin(shape))
     }
 
     /// A stop for one call: asked on Ctrl-C, and at the call's timeout.
@@ -504,7 +504,7 @@ impl Call<'_> {
             .goal
             .unwrap_or_else(|| Board::goal(self.shape.unwrap_or(Shape::EIGHT)));
         let cells = goal.shape().cells();
-        let seed = seed.unwrap_or_else(eight::random::seed);
+        let seed = seed.unwrap_or_else(eight::random::Draw::seed);
         let tiles = py.detach(|| -> Result<Vec<u8>, PyErrText> {
             let draw = match near {
                 None => Draw::new(goal, seed),

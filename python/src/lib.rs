@@ -205,7 +205,7 @@ fn generate(
     let blank = blank.map(read_cell).transpose()?;
     let shape = read_shape(Some(shape))?.expect("a shape was given");
     let metric = read_metric(metric)?;
-    if data::is_builtin(shape) {
+    if data::DataFile::is_builtin(shape) {
         return Err(PyValueError::new_err(format!(
             "the {shape} data is built into the package: there is nothing to make"
         )));
@@ -247,8 +247,9 @@ fn generate(
     let failed: Mutex<Option<PyErr>> = Mutex::new(None);
     let made = calls::watched(py, &stop, None, || {
         let mut shown = (String::new(), u64::MAX);
-        let made = eight::generate::make_until(
+        let made = eight::generate::make(
             &file,
+            &stop,
             |step| {
                 let Some(progress) = &progress else {
                     return;
@@ -265,7 +266,6 @@ fn generate(
                     }
                 });
             },
-            &stop,
         );
         made.map_err(|err| calls::PyErrText::Value(format!("partition: {err}")))
     });
@@ -274,13 +274,11 @@ fn generate(
     }
     let bytes = made?.ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
     py.detach(|| {
-        let written = eight::generate::publish(&path, &bytes)
+        eight::generate::publish(&path, &bytes)
             .map_err(|err| PyOSError::new_err(err.to_string()))?;
         // Read back equal under one stamp: proven, so that it is trusted at
         // once. A record that cannot be made only means a proof at first use.
-        if let Ok(Some(stamp)) = eight::generate::file_holds(&written, &bytes) {
-            let _ = stamp.record_proof(&path);
-        }
+        let _ = eight::generate::record_proof(&path, &bytes);
         Ok(path.display().to_string())
     })
 }

@@ -6,7 +6,6 @@ mod args;
 #[path = "eight/gen_args.rs"]
 mod gen_args;
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,7 +14,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use eight::data::{self, DataDir, DataFile, Method};
 use eight::generate;
-use eight::{Metric, Shape};
+use eight::{Metric, Shape, Stop};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::gen_args::Args;
@@ -78,9 +77,9 @@ fn run(args: &Args) -> Result<ExitCode> {
             failed |= !check(target, &bytes, args.quiet);
             continue;
         }
-        let written = generate::publish(&target.path, &bytes)?;
+        generate::publish(&target.path, &bytes)?;
         if target.proof_recorded() {
-            record_proof(&target.path, &written, &bytes, args.quiet);
+            record_proof(&target.path, &bytes, args.quiet);
         }
         if !args.quiet {
             say(&format!(
@@ -114,7 +113,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         let stm = metrics.contains(&Metric::Stm);
         let tables = metrics.into_iter().flat_map(|metric| {
             Shape::all()
-                .filter(|&shape| data::is_builtin(shape))
+                .filter(|&shape| data::DataFile::is_builtin(shape))
                 .map(|shape| {
                     let file = DataFile::table(shape, metric, None);
                     Target {
@@ -138,7 +137,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         });
         return Ok(tables.chain(databases.filter(|_| stm)).collect());
     };
-    let builtin = data::is_builtin(shape);
+    let builtin = data::DataFile::is_builtin(shape);
     let method = Method::of(shape);
     if args.partition.is_some() && method != Method::Search {
         bail!(
@@ -328,7 +327,7 @@ fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
     // Tables of up to 9 cells take well under a second: no bar.
     let shown = !args.quiet && (target.file.sizes.is_some() || target.file.shape.cells() > 9);
     let mut bar: Option<(String, ProgressBar)> = None;
-    let made = generate::make(&target.file, |step| {
+    let made = generate::make(&target.file, &Stop::new(), |step| {
         if !shown {
             return;
         }
@@ -356,7 +355,8 @@ fn make(args: &Args, target: &Target) -> Result<Vec<u8>> {
     if let Some((_, bar)) = bar {
         bar.finish_and_clear();
     }
-    made.map_err(|e| anyhow!("--partition: {e}"))
+    let made = made.map_err(|e| anyhow!("--partition: {e}"))?;
+    Ok(made.expect("a making with no stop ends"))
 }
 
 /// Compares a fresh generation with the file at `path` (and proves a fresh
@@ -373,12 +373,11 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
         say(&format!("eight-gen: a fresh {}: {err}", path.display()));
         return false;
     }
-    let on_disk = generate::open(path)
-        .map_err(|err| err.to_string())
-        .and_then(|file| {
-            let holds = generate::file_holds(&file, fresh).map_err(|err| err.to_string())?;
-            Ok((file, holds))
-        });
+    // A file whose proof is recorded is read back once, for both.
+    let on_disk = match target.proof_recorded() {
+        true => generate::record_proof(path, fresh).map(|at| at.map(Some)),
+        false => generate::file_holds(path, fresh).map(|holds| holds.then_some(None)),
+    };
     match on_disk {
         Err(err) => {
             say(&format!(
@@ -387,8 +386,8 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
             ));
             false
         }
-        Ok((file, None)) => {
-            let len = file.metadata().map_or(0, |meta| meta.len());
+        Ok(None) => {
+            let len = std::fs::metadata(path).map_or(0, |meta| meta.len());
             say(&format!(
                 "eight-gen: {} differs from a fresh generation ({len} bytes on disk, {} made); \
                  run `{command}`{commit}",
@@ -397,11 +396,9 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
             ));
             false
         }
-        Ok((_, Some(stamp))) => {
-            // Equal to a fresh generation, read through the descriptor that
-            // is stamped: proven.
-            if target.proof_recorded() {
-                report_record(path, stamp.record_proof(path), quiet);
+        Ok(Some(recorded)) => {
+            if let Some(at) = recorded {
+                report_record(path, Ok(at), quiet);
             }
             if !quiet {
                 say(&format!(
@@ -415,23 +412,19 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
     }
 }
 
-/// Records that the data-folder file at `path`, just written through
-/// `file`, is proven, so that `eight` trusts it at once while it stays
-/// unchanged: once `file` is read back equal to `bytes` under one stamp. A
-/// record that cannot be made only means `eight` proves the file at its
-/// first use.
-fn record_proof(path: &Path, file: &File, bytes: &[u8], quiet: bool) {
-    match generate::file_holds(file, bytes) {
-        Ok(Some(stamp)) => report_record(path, stamp.record_proof(path), quiet),
+/// Records that the data-folder file at `path`, just written, is proven,
+/// so that `eight` trusts it at once while it stays unchanged: once it is
+/// read back equal to `bytes` under one stamp. A record that cannot be made
+/// only means `eight` proves the file at its first use.
+fn record_proof(path: &Path, bytes: &[u8], quiet: bool) {
+    match generate::record_proof(path, bytes) {
+        Ok(Some(at)) => report_record(path, Ok(at), quiet),
         Ok(None) => say(&format!(
             "eight-gen: {} changed as it was written; its proof is not recorded: eight proves \
              it at its first use",
             path.display()
         )),
-        Err(err) => say(&format!(
-            "eight-gen: cannot read back {} ({err}): eight proves it at its first use",
-            path.display()
-        )),
+        Err(err) => report_record(path, Err(err), quiet),
     }
 }
 

@@ -15,7 +15,9 @@ use crate::progress::Step;
 use crate::stop::Stop;
 
 /// Makes `file` as `eight-gen` does (the same bytes), `progress` told how
-/// far it has come.
+/// far it has come; `Ok(None)` once `stop` is asked for: every builder
+/// looks at it every few thousand boards or placements, so a making stops
+/// within milliseconds, nothing made.
 ///
 /// # Errors
 ///
@@ -24,25 +26,10 @@ use crate::stop::Stop;
 /// # Panics
 ///
 /// Panics if `file` is a table of a shape of more than 12 cells.
-pub fn make(file: &DataFile, progress: impl FnMut(Step<'_>)) -> Result<Vec<u8>, PartitionError> {
-    make_until(file, progress, &Stop::new()).map(|made| made.expect("a making with no stop ends"))
-}
-
-/// [`make`], or `Ok(None)` once `stop` is asked for: every builder looks at
-/// it every few thousand boards or placements, so a making stops within
-/// milliseconds, nothing made.
-///
-/// # Errors
-///
-/// As [`make`].
-///
-/// # Panics
-///
-/// As [`make`].
-pub fn make_until(
+pub fn make(
     file: &DataFile,
-    mut progress: impl FnMut(Step<'_>),
     stop: &Stop,
+    mut progress: impl FnMut(Step<'_>),
 ) -> Result<Option<Vec<u8>>, PartitionError> {
     let shape = file.shape;
     let blanks: Vec<usize> = match file.blank {
@@ -111,7 +98,7 @@ pub fn make_until(
 /// Why a file could not be put in place.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot {what} {}: {error}", path.display())]
-pub struct PublishError {
+struct PublishError {
     what: &'static str,
     path: PathBuf,
     error: io::Error,
@@ -122,14 +109,19 @@ pub struct PublishError {
 /// its own (unique to this call) and renamed over `path`. A reader sees the
 /// old file or the new one, never half of one; two writers at once never
 /// share a file; and a call that fails or is killed while writing leaves
-/// nothing behind. The file written comes back, open, to be read back
-/// ([`file_holds`](crate::generate::file_holds)) before its proof is
-/// recorded.
+/// nothing behind.
 ///
 /// # Errors
 ///
 /// Fails if the folder cannot be made or written, naming the path.
-pub fn publish(path: &Path, bytes: &[u8]) -> Result<File, PublishError> {
+pub fn publish(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    put(path, bytes)
+        .map(drop)
+        .map_err(|err| io::Error::new(err.error.kind(), err.to_string()))
+}
+
+/// [`publish`], the file written coming back open.
+fn put(path: &Path, bytes: &[u8]) -> Result<File, PublishError> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use crate::data;
-use crate::map::OpenError;
 use crate::pdb::PdbError;
 use crate::shape::Shape;
 use crate::table::TableError;
@@ -22,7 +21,7 @@ pub enum DataError {
         /// The shape.
         shape: Shape,
         /// What is wrong.
-        problem: TableError,
+        problem: Damage,
     },
     /// The one table given answers no goal with this blank cell.
     #[error(
@@ -58,7 +57,7 @@ pub enum DataError {
         /// The file.
         path: PathBuf,
         /// What went wrong.
-        problem: OpenError,
+        problem: std::io::Error,
         /// The command that makes it.
         build: String,
     },
@@ -74,10 +73,46 @@ pub enum DataError {
     },
 }
 
-/// What is wrong with a data file.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Damage {
+/// What is wrong with a data file: damaged, cut short, of another kind,
+/// changed while it was proven, not the file its name says, or intact but
+/// wrong (its proof failed). The message says which; the fix is always to
+/// make the file anew.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(transparent)]
+pub struct Damage(Box<Problem>);
+
+impl Damage {
+    /// What is wrong with a table, if the file is one.
+    #[cfg(test)]
+    pub(crate) fn table(&self) -> Option<&TableError> {
+        match &*self.0 {
+            Problem::Table(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<Problem> for Damage {
+    fn from(problem: Problem) -> Damage {
+        Damage(Box::new(problem))
+    }
+}
+
+impl From<TableError> for Damage {
+    fn from(error: TableError) -> Damage {
+        Problem::Table(error).into()
+    }
+}
+
+impl From<PdbError> for Damage {
+    fn from(error: PdbError) -> Damage {
+        Problem::Pdb(error).into()
+    }
+}
+
+/// What is wrong with a data file, in detail.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Problem {
     /// A table's.
     #[error(transparent)]
     Table(#[from] TableError),

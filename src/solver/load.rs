@@ -16,6 +16,7 @@ use crate::metric::Metric;
 use crate::mtm::MtmSearcher;
 use crate::pdb::{PatternDb, PdbError, PdbTable};
 use crate::shape::Shape;
+use crate::solver::error::Problem;
 use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};
 use crate::solver::{Damage, Data, DataError, Engine, Origin, Proving, Solver};
 use crate::stop::Stop;
@@ -47,8 +48,12 @@ impl Solver {
         let bytes = data::builtin_file(&name)
             .filter(|_| is_builtin(shape))
             .unwrap_or(&[]);
-        let mut table = Table::of_metric(Data::Static(bytes), metric)
-            .map_err(|problem| DataError::Builtin { shape, problem })?;
+        let mut table = Table::of_metric(Data::Static(bytes), metric).map_err(|problem| {
+            DataError::Builtin {
+                shape,
+                problem: problem.into(),
+            }
+        })?;
         if let Some(decoded) = data::builtin_decoded(&name) {
             table = table.with_decoded(decoded);
         }
@@ -69,7 +74,7 @@ impl Solver {
             .and_then(|table| table.verify().map(|()| table))
             .map_err(|problem| DataError::Damaged {
                 path: path.to_path_buf(),
-                problem: Damage::Table(problem),
+                problem: problem.into(),
                 build: build.to_string(),
             })?;
         Ok(Solver::from_table(
@@ -94,16 +99,19 @@ impl Solver {
         let watch = map.watch().clone();
         let damaged = damaged(&path, &build);
         let table =
-            Table::of_metric(Data::Mapped(map), metric).map_err(|e| damaged(Damage::Table(e)))?;
+            Table::of_metric(Data::Mapped(map), metric).map_err(|e| damaged(Damage::from(e)))?;
         if !table.serves(&Board::canonical(shape, blank)) {
             let blanks: Vec<String> = table.blanks().map(|b| b.to_string()).collect();
-            return Err(damaged(Damage::Mismatch {
-                expected: describe_table(shape, metric, &blank.to_string()),
-                got: describe_table(table.shape(), metric, &blanks.join(", ")),
-            }));
+            return Err(damaged(
+                Problem::Mismatch {
+                    expected: describe_table(shape, metric, &blank.to_string()),
+                    got: describe_table(table.shape(), metric, &blanks.join(", ")),
+                }
+                .into(),
+            ));
         }
         if let Some(progress) = progress {
-            prove_once(&watch, progress, |_| table.verify().map_err(Damage::Table))
+            prove_once(&watch, progress, |_| table.verify().map_err(Damage::from))
                 .map_err(damaged)?;
         }
         Ok(Solver::from_table(table, Origin::File { path, build }))
@@ -227,10 +235,10 @@ impl Solver {
         let watch = map.watch().clone();
         let damaged = damaged(&path, build);
         let (goal, databases) = crate::mtm::read_databases(Arc::new(Data::Mapped(map)))
-            .map_err(|e| damaged(Damage::Pdb(PdbError::File(e))))?;
+            .map_err(|e| damaged(Damage::from(PdbError::File(e))))?;
         let groups: Vec<usize> = databases.iter().map(|db| db.tiles().len() - 1).collect();
         if goal != Board::canonical(shape, blank) || groups != sizes {
-            return Err(damaged(Damage::Mismatch {
+            return Err(damaged(Problem::Mismatch {
                 expected: format!(
                     "the {shape} pattern databases of the multi-tile metric ({}) for goals with the blank at cell {blank}",
                     join_sizes(&sizes)
@@ -241,11 +249,11 @@ impl Solver {
                     goal.blank(),
                     join_sizes(&groups)
                 ),
-            }));
+            }.into()));
         }
         if let Some(progress) = progress {
             prove_once(&watch, progress, |report| {
-                crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::Pdb)
+                crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::from)
             })
             .map_err(damaged)?;
         }
@@ -462,23 +470,26 @@ impl Solver {
         };
         let watch = map.watch().clone();
         let damaged = damaged(&path, &build);
-        let table = PdbTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::Pdb(e)))?;
+        let table = PdbTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::from(e)))?;
         let groups = group_sizes(&table);
         let goal = table.goal();
         if *goal != Board::canonical(db_shape, rep) || groups != wanted {
-            return Err(damaged(Damage::Mismatch {
-                expected: what,
-                got: format!(
-                    "the {} pattern databases ({}) for goals with the blank at cell {}",
-                    goal.shape(),
-                    join_sizes(&groups),
-                    goal.blank()
-                ),
-            }));
+            return Err(damaged(
+                Problem::Mismatch {
+                    expected: what,
+                    got: format!(
+                        "the {} pattern databases ({}) for goals with the blank at cell {}",
+                        goal.shape(),
+                        join_sizes(&groups),
+                        goal.blank()
+                    ),
+                }
+                .into(),
+            ));
         }
         if let Some(progress) = progress {
             prove_once(&watch, progress, |report| {
-                table.prove(report).map_err(Damage::Pdb)
+                table.prove(report).map_err(Damage::from)
             })
             .map_err(damaged)?;
         }
@@ -537,7 +548,7 @@ fn own_data(shape: Shape, error: PdbError) -> DataError {
     };
     DataError::Builtin {
         shape,
-        problem: TableError::File(problem),
+        problem: TableError::File(problem).into(),
     }
 }
 

@@ -4,12 +4,31 @@
 use crate::data::DataFile;
 use crate::map::{self, Mapping, OpenError, Stamp, Watch};
 use crate::pdb::PdbTable;
+use crate::solver::error::Problem;
 use crate::solver::{Damage, DataError};
 use crate::trust;
 
 /// The sizes of a set of databases' groups.
 pub(super) fn group_sizes<D: AsRef<[u8]>>(table: &PdbTable<D>) -> Vec<usize> {
     (0..table.len()).map(|g| table.tiles(g).len()).collect()
+}
+
+/// Opens and maps the file at `path`.
+fn open_map(path: &std::path::Path) -> Result<Mapping, OpenError> {
+    let file = map::open(path)?;
+    // SAFETY: see `map::map`: every reader here checks what it follows
+    // against bounds, and callers check `map::changed` after use (the
+    // stream after every batch of answers, the search as it goes).
+    unsafe { map::map(&file, path) }
+}
+
+/// Why the file at `path`, made by `build`, could not be opened.
+fn open_error(path: &std::path::Path, build: &str, problem: OpenError) -> DataError {
+    DataError::Open {
+        path: path.to_path_buf(),
+        problem: problem.into(),
+        build: build.to_string(),
+    }
 }
 
 /// Opens and maps a data file, or says what is missing and how to make it.
@@ -19,33 +38,21 @@ pub(super) fn map_data(
     file: &DataFile,
     build: &str,
 ) -> Result<Mapping, DataError> {
-    map_file(path, build).map_err(|err| match err {
-        DataError::Open {
-            problem: OpenError::Missing,
-            ..
-        } => DataError::Missing {
+    open_map(path).map_err(|problem| match problem {
+        OpenError::Missing => DataError::Missing {
             what: what.to_string(),
             path: path.to_path_buf(),
             build: build.to_string(),
             cost: file.cost(),
             file: Box::new(file.clone()),
         },
-        err => err,
+        problem => open_error(path, build, problem),
     })
 }
 
 /// Opens and maps the file at `path`; `build` makes it anew, for messages.
 pub(super) fn map_file(path: &std::path::Path, build: &str) -> Result<Mapping, DataError> {
-    let open = |problem| DataError::Open {
-        path: path.to_path_buf(),
-        problem,
-        build: build.to_string(),
-    };
-    let file = map::open(path).map_err(open)?;
-    // SAFETY: see `map::map`: every reader here checks what it follows
-    // against bounds, and callers check `map::changed` after use (the
-    // stream after every batch of answers, the search as it goes).
-    unsafe { map::map(&file, path) }.map_err(open)
+    open_map(path).map_err(|problem| open_error(path, build, problem))
 }
 
 /// Opens and maps the file at `path` if there is one; `build` makes it
@@ -54,12 +61,11 @@ pub(super) fn map_present(
     path: &std::path::Path,
     build: &str,
 ) -> Result<Option<Mapping>, DataError> {
-    match map_file(path, build) {
-        Err(DataError::Open {
-            problem: OpenError::Missing,
-            ..
-        }) => Ok(None),
-        map => map.map(Some),
+    match open_map(path) {
+        Err(OpenError::Missing) => Ok(None),
+        map => map
+            .map(Some)
+            .map_err(|problem| open_error(path, build, problem)),
     }
 }
 
@@ -115,7 +121,7 @@ pub(super) fn prove_once(
     // The proof is of the bytes it read only if the file stayed as it was,
     // as its descriptor tells (its name may name another file by now).
     if watch.changed() {
-        return Err(Damage::Changed);
+        return Err(Problem::Changed.into());
     }
     // Unrecorded, the proof is made again next time: nothing worse. A file
     // replaced since is left to its own record.

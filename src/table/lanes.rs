@@ -252,7 +252,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
         };
         // The walk is right, and longer than the header says answers are.
-        SolveError::Table(TableError::Wrong {
+        SolveError::from(TableError::Wrong {
             section: index,
             blank: goal.blank(),
             proof: Proof::Walk {
@@ -362,7 +362,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                     continue;
                 }
                 if walk.steps == self.sections.bound {
-                    return Err(SolveError::Table(TableError::Wrong {
+                    return Err(SolveError::from(TableError::Wrong {
                         section: index,
                         blank,
                         proof: Proof::Walk {
@@ -373,7 +373,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
                 let mv = Move::from_code(code_at(codes, walk.rank / 2));
                 let Some(target) = steps.neighbors[walk.blank][usize::from(mv.code())] else {
-                    return Err(SolveError::Table(TableError::Wrong {
+                    return Err(SolveError::from(TableError::Wrong {
                         section: index,
                         blank,
                         proof: Proof::Walk {

@@ -3,15 +3,17 @@
 //! right but whose contents are wrong are caught before they answer.
 
 use super::common;
+use crate::answer::Proof;
 use crate::bfs::{self, pack_codes};
 use crate::file::{
     self, Codec, FORMAT_VERSION, FileError, HeaderError, MAGIC, NewSection, PREFIX_LEN, RankScheme,
 };
 use crate::generate;
+use crate::pdb::PdbError;
 use crate::pdb::{PatternDb, PdbTable};
 use crate::table::Table;
-use crate::{Board, Metric, Move, Shape, SolveError, TableError};
-use crate::{PdbError, Proof};
+use crate::table::TableError;
+use crate::{Board, Metric, Move, Shape, SolveError};
 
 fn builtin() -> &'static [u8] {
     crate::data::builtin(Shape::EIGHT).expect("the 3x3 table is built in")
@@ -218,8 +220,8 @@ fn a_damaged_section_is_refused_when_used() {
     let err = table.solve(&board).unwrap_err();
     assert!(
         matches!(
-            err,
-            SolveError::Table(TableError::File(FileError::Checksum { .. }))
+            &err,
+            SolveError::Damaged(d) if matches!(d.table(), Some(TableError::File(FileError::Checksum { .. })))
         ),
         "{err}"
     );
@@ -300,7 +302,7 @@ fn looping_codes_cost_a_bounded_walk() {
     ] {
         let err = table.solve(&board.parse().unwrap()).unwrap_err();
         assert!(
-            matches!(err, SolveError::Table(TableError::Wrong { .. })),
+            matches!(&err, SolveError::Damaged(d) if matches!(d.table(), Some(TableError::Wrong { .. }))),
             "{board}: {err}"
         );
     }
@@ -317,7 +319,7 @@ fn looping_codes_cost_a_bounded_walk() {
             .solve_packed(&starts, &goals, &mut Vec::new())
             .unwrap_err();
         assert!(
-            matches!(err, SolveError::Table(TableError::Wrong { .. })),
+            matches!(&err, SolveError::Damaged(d) if matches!(d.table(), Some(TableError::Wrong { .. }))),
             "{} starts: {err}",
             starts.len()
         );
@@ -352,7 +354,7 @@ fn codes_off_the_board_are_wrong_in_every_walk() {
     for start in &starts {
         let err = table.solve(start).unwrap_err();
         assert!(
-            matches!(err, SolveError::Table(TableError::Wrong { .. })),
+            matches!(&err, SolveError::Damaged(d) if matches!(d.table(), Some(TableError::Wrong { .. }))),
             "{start:?}: {err}"
         );
     }
@@ -364,7 +366,7 @@ fn codes_off_the_board_are_wrong_in_every_walk() {
             .solve_packed(start, &goals, &mut Vec::new())
             .unwrap_err();
         assert!(
-            matches!(err, SolveError::Table(TableError::Wrong { .. })),
+            matches!(&err, SolveError::Damaged(d) if matches!(d.table(), Some(TableError::Wrong { .. }))),
             "{start:?}: {err}"
         );
     }
@@ -511,7 +513,7 @@ fn a_header_claiming_a_huge_database_is_refused_at_once() {
     let err = PdbTable::new(&bytes[..]).unwrap_err();
     assert!(
         matches!(
-            err,
+            &err,
             PdbError::File(FileError::Header(HeaderError::TooLarge { .. }))
         ),
         "{err}"
@@ -753,7 +755,9 @@ fn wrong_tables_of_ten_and_twelve_cells_are_refused_before_any_answer() {
 fn crafted_databases_of_a_data_folder_are_refused_by_the_proof() {
     let shape = Shape::FIFTEEN;
     let made = crate::data::DataFile::databases(shape, Metric::Stm, &[5, 5, 5], 0);
-    let right = generate::make(&made, |_| {}).unwrap();
+    let right = generate::make(&made, &crate::Stop::new(), |_| {})
+        .unwrap()
+        .unwrap();
     let table = PdbTable::new(&right[..]).unwrap();
     let goal = *table.goal();
     let rewritten = |change: &dyn Fn(usize, usize, u8) -> u8| {

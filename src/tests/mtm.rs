@@ -346,7 +346,9 @@ fn the_search_over_databases_beyond_16_cells_agrees_with_a_plain_search() {
 fn a_count_made_wrong_is_refused_by_the_proof() {
     let shape = Shape::new(2, 7).unwrap();
     let made = crate::data::DataFile::usual(shape, Metric::Mtm, 13);
-    let original = crate::generate::make(&made, |_| {}).unwrap();
+    let original = crate::generate::make(&made, &crate::Stop::new(), |_| {})
+        .unwrap()
+        .unwrap();
     let goal_board = Board::canonical(shape, 13);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(made.name());

@@ -417,7 +417,7 @@ fn show_where(
     }
     for shape in Shape::all() {
         let goal = Board::goal(shape);
-        let what = match (data::is_builtin(shape), dir) {
+        let what = match (data::DataFile::is_builtin(shape), dir) {
             (true, _) => match Solver::builtin_for(shape, goal.blank(), metric) {
                 Some(Ok(solver)) => solver.describe(),
                 Some(Err(err)) => err.to_string(),

@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Write};
 use anyhow::{Context, Result, anyhow};
 use eight::Board;
 use eight::Solvers;
-use eight::random::{self, Draw, Near};
+use eight::random::{Draw, Near};
 
 /// Writes `count` boards, one a line, in the input format: drawn uniformly
 /// from all boards that can reach `goal`, or `near` it.
@@ -18,7 +18,7 @@ pub fn write(
     solvers: &mut Solvers,
     verbose: bool,
 ) -> Result<u8> {
-    let seed = seed.unwrap_or_else(random::seed);
+    let seed = seed.unwrap_or_else(Draw::seed);
     if verbose {
         let _ = io::stderr()
             .lock()

@@ -686,7 +686,7 @@ async fn shapes(State(server): State<Arc<Server>>) -> Response {
         Shape::all()
             .map(|shape| {
                 let goal = Board::goal(shape);
-                let answered = match (data::is_builtin(shape), &dir) {
+                let answered = match (data::DataFile::is_builtin(shape), &dir) {
                     (true, _) => "built in".to_string(),
                     (false, Err(err)) => err.to_string(),
                     (false, Ok(dir)) => {

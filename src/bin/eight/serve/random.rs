@@ -66,7 +66,7 @@ pub(super) async fn random(
         ));
     }
     let seed = match draws.seed {
-        None => eight::random::seed(),
+        None => eight::random::Draw::seed(),
         Some(Seed::Number(seed)) => seed,
         Some(Seed::Text(text)) => text.trim().parse().map_err(|_| {
             Refusal::bad(format!(

@@ -380,7 +380,7 @@ impl<'a> Pipeline<'a> {
                 let mut scratch = Scratch::default();
                 // The batch answered, for the searches' word.
                 let batch = std::rc::Rc::new(std::cell::Cell::new(0));
-                let _told = eight::progress::install({
+                let report = {
                     let batch = std::rc::Rc::clone(&batch);
                     move |deepening: &Deepening| {
                         if let Ok(mut searching) = searching.lock() {
@@ -389,47 +389,56 @@ impl<'a> Pipeline<'a> {
                         }
                         host.searching(deepening);
                     }
-                });
-                loop {
-                    let next = queue.lock().map(|queue| queue.recv());
-                    let Ok(Ok((number, work, solvers))) = next else {
-                        return;
-                    };
-                    batch.set(number);
-                    let answered = match work {
-                        Work::Jobs(jobs) => answer_batch(&jobs, &solvers, style, &mut scratch),
-                        Work::Run(run) => {
-                            let mut done = Done {
-                                out: Vec::with_capacity(run.boards.len() * 24),
-                                ..Done::default()
-                            };
-                            let (goal, solver) = (run.goal, run.solver);
-                            answer_run(
-                                &run.boards,
-                                goal,
-                                solver,
-                                &solvers,
-                                style,
-                                &mut scratch,
-                                &mut done,
-                            );
-                            done
+                };
+                eight::progress::with(report, || {
+                    loop {
+                        let next = queue.lock().map(|queue| queue.recv());
+                        let Ok(Ok((number, work, solvers))) = next else {
+                            return;
+                        };
+                        batch.set(number);
+                        let answered = match work {
+                            Work::Jobs(jobs) => answer_batch(&jobs, &solvers, style, &mut scratch),
+                            Work::Run(run) => {
+                                let mut done = Done {
+                                    out: Vec::with_capacity(run.boards.len() * 24),
+                                    ..Done::default()
+                                };
+                                let (goal, solver) = (run.goal, run.solver);
+                                answer_run(
+                                    &run.boards,
+                                    goal,
+                                    solver,
+                                    &solvers,
+                                    style,
+                                    &mut scratch,
+                                    &mut done,
+                                );
+                                done
+                            }
+                            Work::Chunk(chunk) if chunk.pairs.is_some() => {
+                                answer_pairs_chunk(chunk, reading, &solvers, style, &mut scratch)
+                            }
+                            Work::Chunk(chunk) => {
+                                let ahead = Ahead {
+                                    number,
+                                    answers: done.clone(),
+                                };
+                                answer_chunk(
+                                    chunk,
+                                    reading,
+                                    &solvers,
+                                    style,
+                                    &mut scratch,
+                                    Some(ahead),
+                                )
+                            }
+                        };
+                        if done.send((number, answered)).is_err() {
+                            return;
                         }
-                        Work::Chunk(chunk) if chunk.pairs.is_some() => {
-                            answer_pairs_chunk(chunk, reading, &solvers, style, &mut scratch)
-                        }
-                        Work::Chunk(chunk) => {
-                            let ahead = Ahead {
-                                number,
-                                answers: done.clone(),
-                            };
-                            answer_chunk(chunk, reading, &solvers, style, &mut scratch, Some(ahead))
-                        }
-                    };
-                    if done.send((number, answered)).is_err() {
-                        return;
                     }
-                }
+                });
             }));
         }
         Workers {
