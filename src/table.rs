@@ -35,7 +35,7 @@ pub(crate) use crate::table::derived::derive_after;
 use crate::table::jumps::JumpMoves;
 pub(crate) use crate::table::lanes::GROUP;
 pub use crate::table::packed::Packed;
-use crate::table::packed::spell;
+pub(crate) use crate::table::packed::{MAX_PACKED, spell};
 pub use crate::table::proof::prove;
 pub(crate) use crate::table::sections::Sections;
 
@@ -210,6 +210,9 @@ pub(crate) trait Word: Copy {
 
     /// The number of moves, in the table's metric.
     fn moves(self) -> usize;
+
+    /// The letters as a [`Packed`] answer's word, if they fit (at most 31).
+    fn packed(self) -> Option<u64>;
 }
 
 impl Word for u64 {
@@ -221,6 +224,11 @@ impl Word for u64 {
     #[inline(always)]
     fn moves(self) -> usize {
         Packed(self).len()
+    }
+
+    #[inline(always)]
+    fn packed(self) -> Option<u64> {
+        Some(self)
     }
 }
 

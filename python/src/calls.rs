@@ -570,7 +570,7 @@ impl Typed for Option<Vec<u8>> {
         let solutions = solver.solve_many(starts, goal)?;
         Ok(solutions
             .iter()
-            .map(|answer| answer.letters().map(|letters| letters.as_bytes().to_vec()))
+            .map(|answer| answer.letters().map(String::into_bytes))
             .collect())
     }
 

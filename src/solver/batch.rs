@@ -10,7 +10,7 @@ use crate::board::Board;
 use crate::metric::Metric;
 use crate::shape::Move;
 use crate::solver::{Engine, Solver};
-use crate::table::{GROUP, Sink, Table, Word};
+use crate::table::{GROUP, MAX_PACKED, Packed, Sink, Table, Word, spell};
 
 /// Boards a thread answers at least, in a batch split among threads.
 const PART: usize = 1 << 15;
@@ -68,9 +68,9 @@ impl Solver {
     /// let answers = solver.solve_many(&starts, &goal)?;
     /// assert_eq!(answers.len(), 1_000_000);
     /// let first = answers.get(0).unwrap();
-    /// assert_eq!(first.letters(), Some("dlurullddrurdllurdr"));
+    /// assert_eq!(first.letters().as_deref(), Some("dlurullddrurdllurdr"));
     /// assert_eq!(first.length(), Some(19));
-    /// assert_eq!(answers.get(1).unwrap().letters(), Some(""));
+    /// assert_eq!(answers.get(1).unwrap().letters().as_deref(), Some(""));
     /// assert_eq!(answers.get(2).unwrap().to_string(), "unsolvable");
     /// assert_eq!(answers.get(2).unwrap().to_solution(), Solution::Unsolvable);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -169,8 +169,8 @@ impl Solver {
     /// let starts: Vec<Board> = vec!["12X453786".parse()?, "12345678X".parse()?];
     /// let goals: Vec<Board> = vec!["12345678X".parse()?, "12345678X".parse()?];
     /// let answers = solver.solve_pairs(&starts, &goals)?;
-    /// assert_eq!(answers.get(0).unwrap().letters(), Some("dd"));
-    /// assert_eq!(answers.get(1).unwrap().letters(), Some(""));
+    /// assert_eq!(answers.get(0).unwrap().letters().as_deref(), Some("dd"));
+    /// assert_eq!(answers.get(1).unwrap().letters().as_deref(), Some(""));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn solve_pairs(&self, starts: &[Board], goals: &[Board]) -> Result<Solutions, SolveError> {
@@ -457,126 +457,222 @@ fn put<S: Sink>(sink: &mut S, letters: &[u8], found: Option<usize>) {
 }
 
 /// The answers of a batch of boards, in order ([`Solver::solve_many`]):
-/// a byte a move in one buffer, not a vector a board.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// a word a board, the moves packed 2 bits each, not a vector a board.
+#[derive(Clone, Debug, Default)]
 pub struct Solutions {
-    /// Every answer's letters, one after another.
+    /// One word an answer: a packed answer (2 bits a letter over a marker
+    /// bit, at most [`MAX_PACKED`] letters), [`NONE`] for a board that
+    /// cannot reach the goal, or with [`SPILLED`] set, where a longer
+    /// answer's letters lie in `letters`: their start in the low
+    /// [`START_BITS`] bits, their count above.
+    words: Vec<u64>,
+    /// The letters of the answers too long to pack, one after another.
     letters: Vec<u8>,
-    /// Where each answer ends in `letters`, [`UNSOLVABLE`] set for a board
-    /// that cannot reach the goal.
-    ends: Vec<usize>,
     metric: Metric,
 }
 
-/// The bit of an end in [`Solutions`] that says the board has no answer.
-const UNSOLVABLE: usize = 1 << (usize::BITS - 1);
+/// The word of a board with no answer (no packed answer is 0: it has its
+/// marker bit).
+const NONE: u64 = 0;
+
+/// The bit of a word that says its answer's letters are in `letters`.
+const SPILLED: u64 = 1 << 63;
+
+/// The bits of a spilled word that hold where its letters start.
+const START_BITS: u32 = 40;
+
+/// The 2-bit code of a move letter, as [`Move::code`] gives it.
+#[inline(always)]
+fn code(letter: u8) -> u64 {
+    match letter {
+        b'd' => 0,
+        b'l' => 1,
+        b'r' => 2,
+        _ => 3,
+    }
+}
+
+impl Solutions {
+    /// Keeps `letters` as the next answer: packed if they fit, else
+    /// spilled.
+    fn keep(&mut self, letters: &[u8]) {
+        let word = match letters.len() as u32 {
+            len if len <= MAX_PACKED => letters
+                .iter()
+                .rev()
+                .fold(1, |word, &letter| word << 2 | code(letter)),
+            len => {
+                let start = self.letters.len() as u64;
+                self.letters.extend_from_slice(letters);
+                SPILLED | u64::from(len) << START_BITS | start
+            }
+        };
+        self.words.push(word);
+    }
+
+    /// The answer a word stands for.
+    #[inline(always)]
+    fn answer(&self, word: u64) -> Answer<'_> {
+        let form = match word {
+            NONE => Form::None,
+            word if word & SPILLED == 0 => Form::Packed(word),
+            word => {
+                let start = (word & ((1 << START_BITS) - 1)) as usize;
+                let len = ((word & !SPILLED) >> START_BITS) as usize;
+                Form::Letters(&self.letters[start..start + len])
+            }
+        };
+        Answer {
+            form,
+            metric: self.metric,
+        }
+    }
+}
 
 impl Sink for Solutions {
     #[inline(always)]
     fn word<W: Word>(&mut self, answer: W) {
-        answer.spell(false, &mut self.letters);
-        self.ends.push(self.letters.len());
+        match answer.packed() {
+            Some(word) => self.words.push(word),
+            None => {
+                let start = self.letters.len();
+                answer.spell(false, &mut self.letters);
+                let len = (self.letters.len() - start) as u64;
+                self.words.push(SPILLED | len << START_BITS | start as u64);
+            }
+        }
     }
 
     fn letters(&mut self, letters: &[u8], _: usize) {
-        self.letters.extend_from_slice(letters);
-        self.ends.push(self.letters.len());
+        self.keep(letters);
     }
 
     fn unsolvable(&mut self) {
-        self.ends.push(self.letters.len() | UNSOLVABLE);
+        self.words.push(NONE);
     }
 }
 
 impl Batch for Solutions {
     fn append(&mut self, part: Self) {
-        let offset = self.letters.len();
+        let offset = self.letters.len() as u64;
         self.letters.extend_from_slice(&part.letters);
-        self.ends.extend(part.ends.iter().map(|end| end + offset));
+        self.words
+            .extend(part.words.iter().map(|&word| match word & SPILLED {
+                0 => word,
+                _ => word + offset,
+            }));
     }
 
     fn clear(&mut self) {
+        self.words.clear();
         self.letters.clear();
-        self.ends.clear();
     }
 }
+
+/// Answers equal one by one, whatever their packing.
+impl PartialEq for Solutions {
+    fn eq(&self, other: &Solutions) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Solutions {}
 
 impl Solutions {
     /// The number of answers.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.words.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.words.is_empty()
     }
 
     /// The answer of the board at `index`.
     pub fn get(&self, index: usize) -> Option<Answer<'_>> {
-        let end = *self.ends.get(index)?;
-        let start = match index {
-            0 => 0,
-            _ => self.ends[index - 1] & !UNSOLVABLE,
-        };
-        Some(Answer {
-            letters: (end & UNSOLVABLE == 0).then(|| &self.letters[start..end]),
-            metric: self.metric,
-        })
+        Some(self.answer(*self.words.get(index)?))
     }
 
     /// The answers, in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Answer<'_>> + '_ {
-        let mut start = 0;
-        self.ends.iter().map(move |&end| {
-            let letters = match end & UNSOLVABLE {
-                0 => Some(&self.letters[start..end]),
-                _ => None,
-            };
-            start = end & !UNSOLVABLE;
-            Answer {
-                letters,
-                metric: self.metric,
-            }
-        })
+        self.words.iter().map(|&word| self.answer(word))
     }
 }
 
 /// One answer of a batch: the moves toward the goal, or none (unsolvable).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Answer<'a> {
-    letters: Option<&'a [u8]>,
+    form: Form<'a>,
     metric: Metric,
+}
+
+/// How an answer is kept.
+#[derive(Clone, Copy, Debug)]
+enum Form<'a> {
+    /// The board cannot reach the goal.
+    None,
+    /// Up to [`MAX_PACKED`] letters, 2 bits each over a marker bit.
+    Packed(u64),
+    /// The letters.
+    Letters(&'a [u8]),
 }
 
 impl<'a> Answer<'a> {
     /// The blank's letters (`d l r u`), one a cell it passes; `None` if the
     /// board cannot reach the goal.
-    pub fn letters(&self) -> Option<&'a str> {
-        // Answers are move letters, ASCII.
-        self.letters
-            .map(|letters| std::str::from_utf8(letters).expect("move letters are ASCII"))
+    pub fn letters(&self) -> Option<String> {
+        let mut letters = Vec::new();
+        self.write_letters(&mut letters).then(|| {
+            // Answers are move letters, ASCII.
+            String::from_utf8(letters).expect("move letters are ASCII")
+        })
     }
 
-    /// The letters as bytes, for a caller that writes them out as they
-    /// are; `None` if the board cannot reach the goal.
-    pub fn letter_bytes(&self) -> Option<&'a [u8]> {
-        self.letters
+    /// Appends the letters to `out`, for a caller that writes many
+    /// answers out (a packed answer is spelled four letters a step);
+    /// `false`, nothing appended, if the board cannot reach the goal.
+    #[inline]
+    pub fn write_letters(&self, out: &mut Vec<u8>) -> bool {
+        match self.form {
+            Form::None => return false,
+            Form::Packed(word) => {
+                spell(word, false, out);
+            }
+            Form::Letters(letters) => out.extend_from_slice(letters),
+        }
+        true
     }
 
     /// The moves, a cell of the blank each; `None` if unsolvable.
     pub fn moves(&self) -> Option<impl Iterator<Item = Move> + 'a> {
-        self.letters.map(|letters| {
-            letters.iter().map(|&letter| {
-                Move::from_letter(char::from(letter)).expect("an answer is move letters")
-            })
-        })
+        let (packed, letters) = match self.form {
+            Form::None => return None,
+            Form::Packed(word) => (Some(word), &[][..]),
+            Form::Letters(letters) => (None, letters),
+        };
+        let unpacked = packed.into_iter().flat_map(|word| {
+            (0..Packed(word).len()).map(move |i| Move::from_code((word >> (2 * i)) as u8 & 3))
+        });
+        let read = letters.iter().map(|&letter| {
+            Move::from_letter(char::from(letter)).expect("an answer is move letters")
+        });
+        Some(unpacked.chain(read))
     }
 
     /// The number of moves in the solver's [metric](Solver::metric); `None`
     /// if unsolvable.
     pub fn length(&self) -> Option<usize> {
-        self.letters.map(|letters| self.metric.count(letters))
+        match (self.form, self.metric) {
+            (Form::None, _) => None,
+            (Form::Packed(word), Metric::Stm) => Some(Packed(word).len()),
+            (Form::Letters(letters), metric) => Some(metric.count(letters)),
+            (Form::Packed(_), metric) => {
+                let mut letters = Vec::with_capacity(40);
+                self.write_letters(&mut letters);
+                Some(metric.count(&letters))
+            }
+        }
     }
 
     /// The answer as a [`Solution`], as [`Solver::solve_to`] gives it.
@@ -588,9 +684,70 @@ impl<'a> Answer<'a> {
     }
 }
 
+/// Answers equal move for move, whatever their packing.
+impl PartialEq for Answer<'_> {
+    fn eq(&self, other: &Answer<'_>) -> bool {
+        self.metric == other.metric && self.letters() == other.letters()
+    }
+}
+
+impl Eq for Answer<'_> {}
+
 /// The letters, or `unsolvable`, as [`Solution`] shows itself.
 impl fmt::Display for Answer<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.letters().unwrap_or("unsolvable"))
+        f.write_str(self.letters().as_deref().unwrap_or("unsolvable"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Answers of every length, packed (up to 31 letters) or spilled,
+    /// come back letter for letter, move for move, counted in either
+    /// metric, after parts are appended in order.
+    #[test]
+    fn answers_packed_or_spilled_come_back_as_kept() {
+        let letters = |n: usize, seed: usize| -> Vec<u8> {
+            (0..n).map(|i| b"dlru"[(i * 7 + seed) % 5 % 4]).collect()
+        };
+        for metric in [Metric::Stm, Metric::Mtm] {
+            let mut kept: Vec<Option<Vec<u8>>> = Vec::new();
+            let mut all = Solutions {
+                metric,
+                ..Solutions::default()
+            };
+            for part in 0..3 {
+                let mut answers = Solutions {
+                    metric,
+                    ..Solutions::default()
+                };
+                for (k, n) in [0, 1, 5, 30, 31, 32, 33, 60, 80].into_iter().enumerate() {
+                    let moves = letters(n, part * 10 + k);
+                    answers.letters(&moves, 0);
+                    kept.push(Some(moves));
+                    if k % 3 == 0 {
+                        answers.unsolvable();
+                        kept.push(None);
+                    }
+                }
+                // A derived word, as the kernels hand it.
+                answers.word(Packed(0b1_11_10_01_00).word());
+                kept.push(Some(b"dlru".to_vec()));
+                all.append(answers);
+            }
+            assert_eq!(all.len(), kept.len());
+            for (answer, kept) in all.iter().zip(&kept) {
+                let kept_text = kept.as_ref().map(|k| String::from_utf8(k.clone()).unwrap());
+                assert_eq!(answer.letters(), kept_text);
+                let moves: Option<Vec<u8>> = answer
+                    .moves()
+                    .map(|m| m.map(|mv| mv.letter() as u8).collect());
+                assert_eq!(moves.as_ref(), kept.as_ref());
+                assert_eq!(answer.length(), kept.as_ref().map(|k| metric.count(k)));
+            }
+            assert_eq!(all, all.clone());
+        }
     }
 }

@@ -89,6 +89,14 @@ impl Word for [u64; 2] {
     fn moves(self) -> usize {
         ((self[0] >> 8) & 0xff) as usize
     }
+
+    #[inline(always)]
+    fn packed(self) -> Option<u64> {
+        let len = (self[0] & 0xff) as u32;
+        let codes = (u128::from(self[0]) | u128::from(self[1]) << 64) >> 16;
+        (len <= super::packed::MAX_PACKED)
+            .then(|| (codes as u64 & ((1 << (2 * len)) - 1)) | 1 << (2 * len))
+    }
 }
 
 impl<D: AsRef<[u8]>> Table<D> {

@@ -3,7 +3,7 @@
 
 /// The most moves an answer packed in a `u64` holds: 2 bits each over a
 /// marker bit.
-pub(super) const MAX_PACKED: u32 = 31;
+pub(crate) const MAX_PACKED: u32 = 31;
 
 /// The letters of each byte of four 2-bit codes ([`Move::code`](crate::shape::Move::code)), the
 /// lowest first, as the bytes of a word.
@@ -25,7 +25,7 @@ pub(crate) const SPELLING: [u32; 256] = {
 /// newline after them if `line`; returns its length. An answer never
 /// derived (0) is empty.
 #[inline(always)]
-pub(super) fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
+pub(crate) fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
     let len = Packed(answer).len();
     // Every letter the word may hold, eight a word, then the answer's
     // length kept: the words go out whole, with no buffer read back and no
@@ -48,7 +48,7 @@ pub(super) fn spell(answer: u64, line: bool, out: &mut Vec<u8>) -> usize {
 /// lowest, over a marker bit that tells the length. Every answer of up to
 /// 31 moves fits, every 3x3 answer among them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Packed(pub(super) u64);
+pub struct Packed(pub(crate) u64);
 
 impl Packed {
     /// The number of moves.

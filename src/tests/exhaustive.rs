@@ -58,7 +58,7 @@ fn check_batch(solver: &Solver, goal: &Board, boards: &[Vec<u8>], oracle: &commo
     for (cells, answer) in boards.iter().zip(answers.iter()) {
         let expected = oracle.best_path(cells);
         assert_eq!(
-            answer.letters(),
+            answer.letters().as_deref(),
             expected.as_deref(),
             "{cells:?} toward {goal}"
         );
@@ -87,7 +87,7 @@ fn check_typed(solver: &Solver, starts: &[Board], goal: &Board, oracle: &common:
     for ((start, answer), length) in starts.iter().zip(answers.iter()).zip(&lengths) {
         let expected = oracle.best_path(start.cells());
         assert_eq!(
-            answer.letters(),
+            answer.letters().as_deref(),
             expected.as_deref(),
             "{start} toward {goal}"
         );

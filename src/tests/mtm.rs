@@ -48,7 +48,7 @@ fn every_board(shape: Shape, blank: usize) -> MtmOracle {
         for (cells, answer) in cells.iter().zip(answers.iter()) {
             let expected = oracle.best_path(cells);
             assert_eq!(
-                answer.letters(),
+                answer.letters().as_deref(),
                 expected.as_deref(),
                 "{cells:?} toward {goal}"
             );

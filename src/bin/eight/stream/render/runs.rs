@@ -56,12 +56,9 @@ const PLAIN_RUN: usize = 4096;
 /// `unsolvable`, a line each.
 fn write_letters(answers: &Solutions, out: &mut Vec<u8>) {
     for answer in answers.iter() {
-        match answer.letter_bytes() {
-            Some(letters) => {
-                out.extend_from_slice(letters);
-                out.push(b'\n');
-            }
-            None => out.extend_from_slice(b"unsolvable\n"),
+        match answer.write_letters(out) {
+            true => out.push(b'\n'),
+            false => out.extend_from_slice(b"unsolvable\n"),
         }
     }
 }
@@ -135,11 +132,13 @@ pub(crate) fn answer_run(
     if let Err(err) = answered {
         return batch_failed(solver, err);
     }
+    let mut letters = Vec::new();
     for (k, (job, answer)) in jobs.iter().zip(answers.iter()).enumerate() {
         match (style.is_plain(), job.case) {
             (true, Some(case)) => write_plain_case(&CaseLabel::new(case), answer, out),
             _ => {
-                let moves = answer.letter_bytes();
+                letters.clear();
+                let moves = answer.write_letters(&mut letters).then_some(&letters[..]);
                 let outcome = Outcome::Solved {
                     start: &starts[k],
                     goal: &goals[k],
@@ -186,8 +185,8 @@ pub(crate) fn answer_plain_cases(
 /// moves' blank letters.
 fn write_plain_case(label: &CaseLabel, answer: Answer<'_>, out: &mut Vec<u8>) {
     label.write(out);
-    match (answer.letter_bytes(), answer.length()) {
-        (Some(letters), Some(length)) => {
+    match answer.length() {
+        Some(length) => {
             match length {
                 0..10 => out.push(b'0' + length as u8),
                 10..100 => {
@@ -196,9 +195,9 @@ fn write_plain_case(label: &CaseLabel, answer: Answer<'_>, out: &mut Vec<u8>) {
                 _ => out.extend_from_slice(itoa::Buffer::new().format(length).as_bytes()),
             }
             out.push(b'\n');
-            out.extend_from_slice(letters);
+            answer.write_letters(out);
         }
-        _ => out.extend_from_slice(b"unsolvable\n"),
+        None => out.extend_from_slice(b"unsolvable\n"),
     }
     out.push(b'\n');
 }
