@@ -150,7 +150,10 @@ fn generate_call(file: &eight::data::DataFile, folder: Option<&std::path::Path>)
     if let Some(sizes) = &file.sizes
         && *sizes != eight::data::DataFile::default_partition(file.shape, file.metric)
     {
-        call += &format!(", partition=\"{}\"", eight::data::DataFile::join_sizes(sizes));
+        call += &format!(
+            ", partition=\"{}\"",
+            eight::data::DataFile::join_sizes(sizes)
+        );
     }
     if let Some(folder) = folder {
         call += &format!(", data={:?}", folder.display().to_string());

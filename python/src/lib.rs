@@ -247,26 +247,22 @@ fn generate(
     let failed: Mutex<Option<PyErr>> = Mutex::new(None);
     let made = calls::watched(py, &stop, None, || {
         let mut shown = (String::new(), u64::MAX);
-        let made = eight::generate::make(
-            &file,
-            &stop,
-            |step| {
-                let Some(progress) = &progress else {
-                    return;
-                };
-                let percent = step.done * 100 / step.total.max(1);
-                if stop.is_stopped() || (shown.0 == step.part && shown.1 == percent) {
-                    return;
+        let made = eight::generate::make(&file, &stop, |step| {
+            let Some(progress) = &progress else {
+                return;
+            };
+            let percent = step.done * 100 / step.total.max(1);
+            if stop.is_stopped() || (shown.0 == step.part && shown.1 == percent) {
+                return;
+            }
+            shown = (step.part.to_string(), percent);
+            Python::attach(|py| {
+                if let Err(err) = progress.call1(py, (step.part, step.done, step.total)) {
+                    *failed.lock().unwrap_or_else(|err| err.into_inner()) = Some(err);
+                    stop.stop();
                 }
-                shown = (step.part.to_string(), percent);
-                Python::attach(|py| {
-                    if let Err(err) = progress.call1(py, (step.part, step.done, step.total)) {
-                        *failed.lock().unwrap_or_else(|err| err.into_inner()) = Some(err);
-                        stop.stop();
-                    }
-                });
-            },
-        );
+            });
+        });
         made.map_err(|err| calls::PyErrText::Value(format!("partition: {err}")))
     });
     if let Some(err) = failed.lock().unwrap_or_else(|err| err.into_inner()).take() {
