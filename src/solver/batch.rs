@@ -253,7 +253,16 @@ impl Solver {
                 if let Some(error) = self.refuses(goal) {
                     return Err(error);
                 }
-                if let Some(index) = starts.iter().position(|s| s.shape() != goal.shape()) {
+                // Every shape looked at with no branch a board, the common
+                // case; the first wrong one found only if there is one.
+                let shape = goal.shape();
+                let wrong = starts
+                    .iter()
+                    .fold(false, |wrong, s| wrong | (s.shape() != shape));
+                if let Some(index) = wrong
+                    .then(|| starts.iter().position(|s| s.shape() != shape))
+                    .flatten()
+                {
                     let error = SolveError::Shape {
                         expected: goal.shape(),
                         got: starts[index].shape(),
@@ -598,6 +607,31 @@ impl Solutions {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Answer<'_>> + '_ {
         self.words.iter().map(|&word| self.answer(word))
     }
+
+    /// Appends every answer's letters to `out`, each followed by `end`,
+    /// and `none` in place of each board that cannot reach the goal: the
+    /// whole batch in one pass, a packed answer spelled four letters a
+    /// step (as [`Answer::write_letters`] does one answer).
+    pub fn write_each(&self, out: &mut Vec<u8>, end: u8, none: &[u8]) {
+        out.reserve(self.words.len() * (MAX_PACKED as usize + 1));
+        for &word in &self.words {
+            match word {
+                NONE => {
+                    out.extend_from_slice(none);
+                    continue;
+                }
+                word if word & SPILLED == 0 => {
+                    spell(word, false, out);
+                }
+                word => {
+                    if let Form::Letters(letters) = self.answer(word).form {
+                        out.extend_from_slice(letters);
+                    }
+                }
+            }
+            out.push(end);
+        }
+    }
 }
 
 /// One answer of a batch: the moves toward the goal, or none (unsolvable).
@@ -632,7 +666,7 @@ impl<'a> Answer<'a> {
     /// Appends the letters to `out`, for a caller that writes many
     /// answers out (a packed answer is spelled four letters a step);
     /// `false`, nothing appended, if the board cannot reach the goal.
-    #[inline]
+    #[inline(always)]
     pub fn write_letters(&self, out: &mut Vec<u8>) -> bool {
         match self.form {
             Form::None => return false,
@@ -748,6 +782,18 @@ mod tests {
                 assert_eq!(answer.length(), kept.as_ref().map(|k| metric.count(k)));
             }
             assert_eq!(all, all.clone());
+            // The batch written out in one pass, as one answer at a time.
+            let mut each = Vec::new();
+            all.write_each(&mut each, b'\n', b"none\n");
+            let mut one = Vec::new();
+            for answer in all.iter() {
+                match answer.write_letters(&mut one) {
+                    true => one.push(b'\n'),
+                    false => one.extend_from_slice(b"none\n"),
+                }
+            }
+            assert_eq!(each, one);
+            assert_eq!(each.iter().filter(|&&b| b == b'\n').count(), kept.len());
         }
     }
 }

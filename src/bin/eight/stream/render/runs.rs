@@ -55,12 +55,7 @@ const PLAIN_RUN: usize = 4096;
 /// Appends each of `answers` in the plain form: its letters, or
 /// `unsolvable`, a line each.
 fn write_letters(answers: &Solutions, out: &mut Vec<u8>) {
-    for answer in answers.iter() {
-        match answer.write_letters(out) {
-            true => out.push(b'\n'),
-            false => out.extend_from_slice(b"unsolvable\n"),
-        }
-    }
+    answers.write_each(out, b'\n', b"unsolvable\n");
 }
 
 /// Appends each of `lengths` as `--length` writes it: the number, or
