@@ -1,8 +1,10 @@
 //! What every way of answering returns: the answer ([`Solution`]), the
 //! verdict on moves someone found ([`Verdict`], after a [`Walk`]), and why a
-//! board could not be answered ([`SolveError`], with a table's
-//! [`TableError`] and the [`Proof`] that found it wrong). They lie below the
-//! tables and the search, which both return them.
+//! board could not be answered ([`SolveError`]), with what is wrong with a
+//! data file ([`Damage`]: in detail a table's [`TableError`] and the
+//! [`Proof`] that found it wrong, or the databases' [`PdbError`]). They lie
+//! below the tables, the databases, the searches and the solver, which all
+//! return them.
 
 use std::fmt;
 
@@ -299,7 +301,7 @@ pub enum SolveError {
     },
     /// A data file is damaged or wrong.
     #[error(transparent)]
-    Damaged(#[from] crate::solver::Damage),
+    Damaged(#[from] Damage),
     /// The search passed the longest answer any board of the shape has: the
     /// databases are wrong.
     #[error(
@@ -474,5 +476,124 @@ pub enum Proof {
         board: Board,
         /// What happened.
         problem: &'static str,
+    },
+}
+
+/// Why pattern databases were refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PdbError {
+    /// The file itself is damaged, truncated or of another kind.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// An entry no right database has.
+    #[error(
+        "the databases are wrong: group {group} holds {got} for its tiles on {cells:?}, \
+         which need at least {least}"
+    )]
+    Entry {
+        /// The group.
+        group: usize,
+        /// Where its tiles stand.
+        cells: Vec<u8>,
+        /// The entry.
+        got: u8,
+        /// The least moves those tiles need (their Manhattan distance).
+        least: u32,
+    },
+    /// A group at home whose entry is not zero.
+    #[error("the databases are wrong: group {group} holds {got} for its tiles at home, not 0")]
+    Home {
+        /// The group.
+        group: usize,
+        /// The entry.
+        got: u8,
+    },
+    /// An entry other than the one the group's search gives.
+    #[error(
+        "the databases are wrong: group {group} holds {got} for its tiles on {cells:?}, whose \
+         fewest moves are {expected}"
+    )]
+    NotAsSearched {
+        /// The group.
+        group: usize,
+        /// Where its tiles stand.
+        cells: Vec<u8>,
+        /// The entry.
+        got: u32,
+        /// The entry the search gives.
+        expected: u8,
+    },
+    /// A header's largest entry other than the group's.
+    #[error(
+        "the databases are wrong: group {group}'s header says its largest entry is {got}, but \
+         it is {expected}"
+    )]
+    MaxDepth {
+        /// The group.
+        group: usize,
+        /// What the header says.
+        got: u32,
+        /// The largest entry the group's search gives.
+        expected: u32,
+    },
+}
+
+/// What is wrong with a data file: damaged, cut short, of another kind,
+/// changed while it was proven, not the file its name says, or intact but
+/// wrong (its proof failed). The message says which; the fix is always to
+/// make the file anew.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(transparent)]
+pub struct Damage(Box<Problem>);
+
+impl Damage {
+    /// What is wrong with a table, if the file is one.
+    #[cfg(test)]
+    pub(crate) fn table(&self) -> Option<&TableError> {
+        match &*self.0 {
+            Problem::Table(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<Problem> for Damage {
+    fn from(problem: Problem) -> Damage {
+        Damage(Box::new(problem))
+    }
+}
+
+impl From<TableError> for Damage {
+    fn from(error: TableError) -> Damage {
+        Problem::Table(error).into()
+    }
+}
+
+impl From<PdbError> for Damage {
+    fn from(error: PdbError) -> Damage {
+        Problem::Pdb(error).into()
+    }
+}
+
+/// What is wrong with a data file, in detail.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Problem {
+    /// A table's.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// Pattern databases'.
+    #[error(transparent)]
+    Pdb(#[from] PdbError),
+    /// The file changed while it was proven.
+    #[error("it changed while it was proven")]
+    Changed,
+    /// A good file, but not the one its name says.
+    #[error("it holds {got}, not {expected}")]
+    Mismatch {
+        /// What its name says it holds.
+        expected: String,
+        /// What it holds.
+        got: String,
     },
 }

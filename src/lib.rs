@@ -96,11 +96,11 @@ mod table;
 mod tests;
 mod trust;
 
-pub use crate::answer::{Analysis, Solution, SolveError, Verdict, Walk};
+pub use crate::answer::{Analysis, Damage, Solution, SolveError, Verdict, Walk};
 pub use crate::board::{Board, Layout, ParseError};
 pub use crate::data::DataDir;
 pub use crate::metric::Metric;
 pub use crate::parse::{Item, Parser};
 pub use crate::shape::{Move, Notation, Shape};
-pub use crate::solver::{Answer, Damage, DataError, Loading, Proving, Solutions, Solver, Solvers};
+pub use crate::solver::{Answer, DataError, Loading, Proving, Solutions, Solver, Solvers};
 pub use crate::stop::Stop;

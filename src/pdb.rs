@@ -40,6 +40,7 @@
 
 use crate::mem::prefetch;
 
+pub use crate::answer::PdbError;
 use crate::board::Board;
 use crate::file::{self, Codec, Decoded, FileError, HeaderError, Kind, RawFile};
 use crate::rank::{placements, rank_placement, unrank_placement};
@@ -54,66 +55,6 @@ pub use crate::pdb::build::{PatternDb, UNREACHED, build_memory, write};
 /// 64 samples made a trivial 4x4 board 193 MB resident with 7-8; 8 make it
 /// 40 MB). The full checksum is `eight-gen --check` and `eight --verify`.
 const SAMPLES: u64 = 8;
-
-/// Why pattern databases were refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PdbError {
-    /// The file itself is damaged, truncated or of another kind.
-    #[error(transparent)]
-    File(#[from] FileError),
-    /// An entry no right database has.
-    #[error(
-        "the databases are wrong: group {group} holds {got} for its tiles on {cells:?}, \
-         which need at least {least}"
-    )]
-    Entry {
-        /// The group.
-        group: usize,
-        /// Where its tiles stand.
-        cells: Vec<u8>,
-        /// The entry.
-        got: u8,
-        /// The least moves those tiles need (their Manhattan distance).
-        least: u32,
-    },
-    /// A group at home whose entry is not zero.
-    #[error("the databases are wrong: group {group} holds {got} for its tiles at home, not 0")]
-    Home {
-        /// The group.
-        group: usize,
-        /// The entry.
-        got: u8,
-    },
-    /// An entry other than the one the group's search gives.
-    #[error(
-        "the databases are wrong: group {group} holds {got} for its tiles on {cells:?}, whose \
-         fewest moves are {expected}"
-    )]
-    NotAsSearched {
-        /// The group.
-        group: usize,
-        /// Where its tiles stand.
-        cells: Vec<u8>,
-        /// The entry.
-        got: u32,
-        /// The entry the search gives.
-        expected: u8,
-    },
-    /// A header's largest entry other than the group's.
-    #[error(
-        "the databases are wrong: group {group}'s header says its largest entry is {got}, but \
-         it is {expected}"
-    )]
-    MaxDepth {
-        /// The group.
-        group: usize,
-        /// What the header says.
-        got: u32,
-        /// The largest entry the group's search gives.
-        expected: u32,
-    },
-}
 
 /// A group's entries as a search reads them.
 #[derive(Clone, Copy, Debug)]

@@ -22,7 +22,7 @@ mod set;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::answer::{Analysis, Solution, SolveError, Verdict, Walk};
+use crate::answer::{Analysis, Damage, Solution, SolveError, Verdict, Walk};
 use crate::board::Board;
 use crate::data::join_sizes;
 use crate::ida::Searcher;
@@ -34,7 +34,7 @@ use crate::stop::Stop;
 use crate::table::Table;
 
 pub use self::batch::{Answer, Solutions};
-pub use self::error::{Damage, DataError};
+pub use self::error::DataError;
 pub(crate) use self::open::Data;
 pub use self::open::Proving;
 pub use self::set::{Loading, Solvers};

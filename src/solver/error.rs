@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
+use crate::answer::Damage;
 use crate::data;
-use crate::pdb::PdbError;
 use crate::shape::Shape;
-use crate::table::TableError;
 
 /// Why the data a solver needs could not be used. Every message names the
 /// fix.
@@ -70,64 +69,5 @@ pub enum DataError {
         problem: Damage,
         /// The command that makes it.
         build: String,
-    },
-}
-
-/// What is wrong with a data file: damaged, cut short, of another kind,
-/// changed while it was proven, not the file its name says, or intact but
-/// wrong (its proof failed). The message says which; the fix is always to
-/// make the file anew.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(transparent)]
-pub struct Damage(Box<Problem>);
-
-impl Damage {
-    /// What is wrong with a table, if the file is one.
-    #[cfg(test)]
-    pub(crate) fn table(&self) -> Option<&TableError> {
-        match &*self.0 {
-            Problem::Table(error) => Some(error),
-            _ => None,
-        }
-    }
-}
-
-impl From<Problem> for Damage {
-    fn from(problem: Problem) -> Damage {
-        Damage(Box::new(problem))
-    }
-}
-
-impl From<TableError> for Damage {
-    fn from(error: TableError) -> Damage {
-        Problem::Table(error).into()
-    }
-}
-
-impl From<PdbError> for Damage {
-    fn from(error: PdbError) -> Damage {
-        Problem::Pdb(error).into()
-    }
-}
-
-/// What is wrong with a data file, in detail.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum Problem {
-    /// A table's.
-    #[error(transparent)]
-    Table(#[from] TableError),
-    /// Pattern databases'.
-    #[error(transparent)]
-    Pdb(#[from] PdbError),
-    /// The file changed while it was proven.
-    #[error("it changed while it was proven")]
-    Changed,
-    /// A good file, but not the one its name says.
-    #[error("it holds {got}, not {expected}")]
-    Mismatch {
-        /// What its name says it holds.
-        expected: String,
-        /// What it holds.
-        got: String,
     },
 }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::answer::{Damage, Problem};
 use crate::board::Board;
 use crate::data::{
     self, DataDir, DataFile, Method, builtin_pdb, database_blank, database_shape,
@@ -16,9 +17,8 @@ use crate::metric::Metric;
 use crate::mtm::MtmSearcher;
 use crate::pdb::{PatternDb, PdbError, PdbTable};
 use crate::shape::Shape;
-use crate::solver::error::Problem;
 use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};
-use crate::solver::{Damage, Data, DataError, Engine, Origin, Proving, Solver};
+use crate::solver::{Data, DataError, Engine, Origin, Proving, Solver};
 use crate::stop::Stop;
 use crate::table::{Table, TableError};
 use crate::trust;

@@ -1,11 +1,11 @@
 //! Opening data files and trusting them: mapped, checked, and proven once
 //! before their first answer.
 
+use crate::answer::{Damage, Problem};
 use crate::data::DataFile;
 use crate::map::{self, Mapping, OpenError, Stamp, Watch};
 use crate::pdb::PdbTable;
-use crate::solver::error::Problem;
-use crate::solver::{Damage, DataError};
+use crate::solver::DataError;
 use crate::trust;
 
 /// The sizes of a set of databases' groups.
