@@ -8,6 +8,7 @@ mod common;
 mod exhaustive;
 mod fifteen;
 mod files;
+mod folder;
 mod mtm;
 mod props;
 mod search;
