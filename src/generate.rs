@@ -40,8 +40,13 @@ mod make;
 ///
 /// Fails if there is no regular file at `path`, or it cannot be read.
 pub fn file_holds(path: &Path, bytes: &[u8]) -> io::Result<bool> {
-    let file = crate::map::open(path)?;
-    Ok(crate::trust::holds(&file, bytes)?.is_some())
+    Ok(holding(path, bytes)?.is_some())
+}
+
+/// The stamp of the file at `path` as it was read, if it holds exactly
+/// `bytes`: what its proof is recorded under.
+fn holding(path: &Path, bytes: &[u8]) -> io::Result<Option<crate::map::Stamp>> {
+    crate::trust::holds(&crate::map::open(path)?, bytes)
 }
 
 /// Records that the file at `path` is proven, if it holds exactly `bytes`
@@ -54,8 +59,7 @@ pub fn file_holds(path: &Path, bytes: &[u8]) -> io::Result<bool> {
 /// Fails if the file cannot be read, or the record can be written in
 /// neither place (the error is the one beside the file).
 pub fn record_proof(path: &Path, bytes: &[u8]) -> io::Result<Option<PathBuf>> {
-    let file = crate::map::open(path)?;
-    match crate::trust::holds(&file, bytes)? {
+    match holding(path, bytes)? {
         Some(stamp) => crate::trust::record(path, &stamp).map(Some),
         None => Ok(None),
     }

@@ -490,33 +490,27 @@ const SPILLED: u64 = 1 << 63;
 /// The bits of a spilled word that hold where its letters start.
 const START_BITS: u32 = 40;
 
-/// The 2-bit code of a move letter, as [`Move::code`] gives it.
-#[inline(always)]
-fn code(letter: u8) -> u64 {
-    match letter {
-        b'd' => 0,
-        b'l' => 1,
-        b'r' => 2,
-        _ => 3,
-    }
-}
-
 impl Solutions {
     /// Keeps `letters` as the next answer: packed if they fit, else
     /// spilled.
     fn keep(&mut self, letters: &[u8]) {
-        let word = match letters.len() as u32 {
-            len if len <= MAX_PACKED => letters
-                .iter()
-                .rev()
-                .fold(1, |word, &letter| word << 2 | code(letter)),
-            len => {
-                let start = self.letters.len() as u64;
-                self.letters.extend_from_slice(letters);
-                SPILLED | u64::from(len) << START_BITS | start
-            }
-        };
+        if letters.len() > MAX_PACKED as usize {
+            let start = self.letters.len();
+            self.letters.extend_from_slice(letters);
+            return self.spilled(start);
+        }
+        let word = letters.iter().rev().fold(1, |word, &letter| {
+            let mv = Move::from_letter(char::from(letter)).expect("an answer is move letters");
+            word << 2 | u64::from(mv.code())
+        });
         self.words.push(word);
+    }
+
+    /// Keeps the letters from `start` to the end of `letters` as the next
+    /// answer.
+    fn spilled(&mut self, start: usize) {
+        let len = (self.letters.len() - start) as u64;
+        self.words.push(SPILLED | len << START_BITS | start as u64);
     }
 
     /// The answer a word stands for.
@@ -546,8 +540,7 @@ impl Sink for Solutions {
             None => {
                 let start = self.letters.len();
                 answer.spell(false, &mut self.letters);
-                let len = (self.letters.len() - start) as u64;
-                self.words.push(SPILLED | len << START_BITS | start as u64);
+                self.spilled(start);
             }
         }
     }
@@ -614,22 +607,11 @@ impl Solutions {
     /// step (as [`Answer::write_letters`] does one answer).
     pub fn write_each(&self, out: &mut Vec<u8>, end: u8, none: &[u8]) {
         out.reserve(self.words.len() * (MAX_PACKED as usize + 1));
-        for &word in &self.words {
-            match word {
-                NONE => {
-                    out.extend_from_slice(none);
-                    continue;
-                }
-                word if word & SPILLED == 0 => {
-                    spell(word, false, out);
-                }
-                word => {
-                    if let Form::Letters(letters) = self.answer(word).form {
-                        out.extend_from_slice(letters);
-                    }
-                }
+        for answer in self.iter() {
+            match answer.write_letters(out) {
+                true => out.push(end),
+                false => out.extend_from_slice(none),
             }
-            out.push(end);
         }
     }
 }
@@ -685,9 +667,7 @@ impl<'a> Answer<'a> {
             Form::Packed(word) => (Some(word), &[][..]),
             Form::Letters(letters) => (None, letters),
         };
-        let unpacked = packed.into_iter().flat_map(|word| {
-            (0..Packed(word).len()).map(move |i| Move::from_code((word >> (2 * i)) as u8 & 3))
-        });
+        let unpacked = packed.into_iter().flat_map(|word| Packed(word).moves());
         let read = letters.iter().map(|&letter| {
             Move::from_letter(char::from(letter)).expect("an answer is move letters")
         });

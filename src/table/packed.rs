@@ -57,7 +57,6 @@ impl Packed {
     }
 
     /// The moves, in order.
-    #[cfg(test)]
     pub fn moves(self) -> impl Iterator<Item = crate::shape::Move> {
         (0..self.len()).map(move |i| crate::shape::Move::from_code((self.0 >> (2 * i)) as u8))
     }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use eight::{Answer, Board, Solutions, SolveError, Solver};
+use eight::{Answer, Board, SolveError, Solver};
 
 use super::{Job, Outcome, Scratch, Style, write};
 
@@ -41,7 +41,7 @@ pub(crate) fn answer_plain_run(
         }
         match style.length {
             true => write_lengths(&scratch.lengths, out),
-            false => write_letters(&scratch.answers, out),
+            false => scratch.answers.write_each(out, b'\n', b"unsolvable\n"),
         }
         answered += run.len();
     }
@@ -51,12 +51,6 @@ pub(crate) fn answer_plain_run(
 /// The most boards of a plain run answered at once: their answers stay in
 /// the caches until they are written.
 const PLAIN_RUN: usize = 4096;
-
-/// Appends each of `answers` in the plain form: its letters, or
-/// `unsolvable`, a line each.
-fn write_letters(answers: &Solutions, out: &mut Vec<u8>) {
-    answers.write_each(out, b'\n', b"unsolvable\n");
-}
 
 /// Appends each of `lengths` as `--length` writes it: the number, or
 /// `unsolvable`, a line each.
