@@ -1,15 +1,19 @@
-//! The reverse breadth-first search that makes next-move codes, and the
-//! layered search machinery it shares with the proof of a table
-//! (`table::prove`).
+//! The one breadth-first search: from a goal, layer by layer, over the
+//! graph of a [`Rule`] (single steps on boards, jumps on boards, jumps on
+//! placements of a group's tiles), a byte an entry; the tables of both
+//! metrics and the multi-tile metric's databases are made by it, and the
+//! proof of a table (`table::prove`) shares its layers.
 //!
-//! From a goal, the search visits every board that can reach it, layer by
-//! layer. A board first met at depth `d + 1` from a board at depth `d` by the
-//! blank moving `m` goes back toward the goal by `m.opposite()`; of all such
-//! moves, from all its neighbours at depth `d`, the code keeps the smallest.
-//! Following the smallest such move at every step gives, of all shortest
-//! paths, the lexicographically smallest: any shortest path that starts with
-//! a smaller letter would need a neighbour at depth `d`, which would have
-//! given that letter.
+//! For the single-tile metric ([`Steps`]): a board first met at depth
+//! `d + 1` from a board at depth `d` by the blank moving `m` goes back
+//! toward the goal by `m.opposite()`; of all such moves, from all its
+//! neighbours at depth `d`, the code keeps the smallest. Following the
+//! smallest such move at every step gives, of all shortest paths, the
+//! lexicographically smallest: any shortest path that starts with a
+//! smaller letter would need a neighbour at depth `d`, which would have
+//! given that letter. The multi-tile metric's rule settles a board's code
+//! as its layer is expanded, once every board closer has its depth
+//! (`mtm::next_code`).
 //!
 //! A board that reaches the goal is identified by its entry,
 //! [`board_rank`](crate::board::board_rank)` / 2` (see [`crate::file`]). A
@@ -17,6 +21,7 @@
 //! are expanded on every core, with the per-entry state in atomics so that
 //! the result does not depend on how the work was split.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::board::Board;
@@ -76,13 +81,13 @@ pub(crate) const AHEAD: usize = 8;
 pub(crate) type Node = (u64, u64);
 
 /// Runs `work` on parts of `layer`, on every core when the layer is large;
-/// returns the boards each part found for the next layer, in the order of
+/// returns the nodes each part found for the next layer, in the order of
 /// the parts, and each part's result. `work` is told whether it runs alone,
 /// so that it may skip what only sharing needs.
-pub(crate) fn expand<R: Send>(
-    layer: &[Node],
-    work: impl Fn(&[Node], &mut Vec<Node>, bool) -> R + Sync,
-) -> (Vec<Node>, Vec<R>) {
+pub(crate) fn expand<N: Copy + Send + Sync, R: Send>(
+    layer: &[N],
+    work: impl Fn(&[N], &mut Vec<N>, bool) -> R + Sync,
+) -> (Vec<N>, Vec<R>) {
     let threads = crate::split::threads();
     if layer.len() < PARALLEL_LAYER || threads == 1 {
         let mut next = Vec::new();
@@ -91,7 +96,7 @@ pub(crate) fn expand<R: Send>(
     }
     // More parts than threads, taken in turn, keep every core busy while
     // the parts run at different speeds.
-    let parts: Vec<&[Node]> = layer.chunks(layer.len().div_ceil(threads * 8)).collect();
+    let parts: Vec<&[N]> = layer.chunks(layer.len().div_ceil(threads * 8)).collect();
     let done = crate::split::each(parts.len(), threads, |index| {
         let mut next = Vec::new();
         let result = work(parts[index], &mut next, false);
@@ -141,27 +146,310 @@ pub fn entries(shape: Shape) -> u64 {
     factorial(shape.cells()) / 2
 }
 
-/// Boards of a layer worked on between two looks at a stop.
-const STOP_CHECK: usize = 1 << 16;
+/// Nodes of a layer worked on between two looks at a stop.
+const STOP_CHECK: usize = 1 << 14;
 
-/// Runs the reverse search from `goal`, telling `progress` about each
-/// layer, or `None` once `stop` is asked for (looked at every
-/// [`STOP_CHECK`] boards of a layer). Large layers are searched on every
-/// core.
+/// The moves of a graph the search walks, layer by layer from a start:
+/// single steps on boards (a table of the single-tile metric), jumps on
+/// boards (the multi-tile metric), jumps on placements of some tiles (its
+/// pattern databases). Each node has an entry, its index in the search's
+/// array of one byte an entry.
+pub(crate) trait Rule: Sync {
+    /// A node: what its moves start from.
+    type Node: Copy + Send + Sync;
+
+    /// Whether an entry keeps its whole depth (a database's count), rather
+    /// than its depth modulo 3 beside a code (a table's).
+    const WHOLE_DEPTH: bool = false;
+
+    /// The entry of `node`.
+    fn entry(&self, node: Self::Node) -> u64;
+
+    /// Hands `each` every node one move from `node`, with the code that
+    /// node keeps of the move back (the smallest of all its neighbours
+    /// one move closer is kept), 0 where the rule keeps no code that way.
+    fn neighbors(&self, node: Self::Node, each: impl FnMut(u8, Self::Node));
+
+    /// The code of `node`, `d` moves from the start, known once every node
+    /// closer has its depth (`at(next, k)`: whether `next` is `k` moves
+    /// from the start, for a neighbour of `node` or of one of its
+    /// neighbours); `None` keeps the code claimed.
+    #[inline(always)]
+    fn settle(
+        &self,
+        _node: Self::Node,
+        _d: u32,
+        _at: impl Fn(Self::Node, u32) -> bool,
+    ) -> Option<u8> {
+        None
+    }
+}
+
+/// An entry's byte for a node `d` moves from the start: its depth modulo
+/// 3 in bits 4-5 beside a code of 4 bits, or its whole depth.
+#[inline(always)]
+fn tag<R: Rule>(d: u32) -> u8 {
+    match R::WHOLE_DEPTH {
+        true => u8::try_from(d)
+            .ok()
+            .filter(|&d| d < UNSEEN)
+            .expect("depths fit a byte"),
+        false => ((d % 3) << 4) as u8,
+    }
+}
+
+/// The bits of an entry's byte that [`tag`] sets.
+#[inline(always)]
+fn tag_mask<R: Rule>() -> u8 {
+    match R::WHOLE_DEPTH {
+        true => u8::MAX,
+        false => 0b11_0000,
+    }
+}
+
+/// What [`layers_until`] found: every entry's byte ([`UNSEEN`] where no
+/// move reached it; else as [`Rule::WHOLE_DEPTH`] says, the code in the
+/// low 4 bits), and the nodes at each depth.
+pub(crate) struct Layers {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) histogram: Vec<u64>,
+}
+
+/// The breadth-first search of `rule`'s graph from `start`, over entries
+/// `0..len`: layer by layer, each claiming the nodes one move further
+/// that no layer claimed before (with the smallest code of the move back),
+/// then settling each node's code as it is expanded. Each layer is a list
+/// of nodes. `progress` hears of each layer; `None` once `stop` is asked
+/// for (looked at every [`STOP_CHECK`] nodes). Large layers are expanded
+/// on every core, with the entries in atomics, so that the result does
+/// not depend on how the work was split.
 ///
-/// Each entry is one byte: `0xFF` until the board is reached, then its
-/// depth modulo 3 in bits 2-3 and its code in bits 0-1. The modulus is
-/// enough: every move changes the parity of the board's distance, so a
-/// neighbour of a board at depth `d` is at `d - 1` or `d + 1`, which differ
-/// modulo 3. One byte a board halves both the memory
-/// and the random reads of a depth array beside a code array.
+/// A table keeps a node's depth modulo 3: every move changes a node's
+/// distance by one at most, so a neighbour of a node at depth `d` is at
+/// `d - 1`, `d` or `d + 1`, which differ modulo 3; one byte a board halves
+/// both the memory and the random reads of a depth array beside a code
+/// array.
+pub(crate) fn layers_until<R: Rule>(
+    rule: &R,
+    len: u64,
+    start: R::Node,
+    progress: impl FnMut(&Layer),
+    stop: &Stop,
+) -> Option<Layers> {
+    let fetch_ahead = fetch_pays(len);
+    let mut layer = vec![start];
+    search(rule, len, start, progress, stop, |state, d| {
+        layer = claim_next(rule, &layer, state, d, fetch_ahead, stop);
+        layer.len() as u64
+    })
+}
+
+/// [`layers_until`] for a graph whose nodes are their entries, each layer
+/// found by a pass over every entry in order rather than kept in a list:
+/// no memory beyond the entries, and nodes taken in order lie near their
+/// neighbours, which a list's order forgets.
+pub(crate) fn scan_until<R: Rule<Node = u64>>(
+    rule: &R,
+    len: u64,
+    start: u64,
+    progress: impl FnMut(&Layer),
+    stop: &Stop,
+) -> Option<Layers> {
+    search(rule, len, start, progress, stop, |state, d| {
+        let here = tag::<R>(d);
+        let alone = crate::split::threads() == 1;
+        let found = in_parts(len, |entries| {
+            let mut found = 0;
+            for entry in entries {
+                if entry % STOP_CHECK as u64 == 0 && stop.is_stopped() {
+                    break;
+                }
+                if state[entry as usize].load(Ordering::Relaxed) & tag_mask::<R>() == here {
+                    visit(rule, state, entry, d, alone, |_| found += 1);
+                }
+            }
+            found
+        });
+        found.into_iter().sum()
+    })
+}
+
+/// Runs `work` on parts of `0..len`, on every core, more parts than cores
+/// taken in turn; returns their results in order.
+pub(crate) fn in_parts<R: Send>(len: u64, work: impl Fn(Range<u64>) -> R + Sync) -> Vec<R> {
+    let threads = crate::split::threads();
+    let part = len.div_ceil(threads as u64 * 8).max(1);
+    crate::split::each(len.div_ceil(part) as usize, threads, |index| {
+        let from = index as u64 * part;
+        work(from..len.min(from + part))
+    })
+}
+
+/// The layers of a search from `start`: `next_layer(entries, d)` claims
+/// the nodes one move from the layer at depth `d` and says how many.
+fn search<R: Rule>(
+    rule: &R,
+    len: u64,
+    start: R::Node,
+    mut progress: impl FnMut(&Layer),
+    stop: &Stop,
+    mut next_layer: impl FnMut(&[AtomicU8], u32) -> u64,
+) -> Option<Layers> {
+    let state: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNSEEN)).collect();
+    state[rule.entry(start) as usize].store(tag::<R>(0), Ordering::Relaxed);
+    let mut histogram = vec![1u64];
+    let mut reached = 1u64;
+    progress(&Layer {
+        depth: 0,
+        boards: 1,
+        reached,
+        total: len,
+    });
+    for d in 0u32.. {
+        let found = next_layer(&state, d);
+        if stop.is_stopped() {
+            return None;
+        }
+        if found == 0 {
+            break;
+        }
+        reached += found;
+        histogram.push(found);
+        progress(&Layer {
+            depth: d + 1,
+            boards: found,
+            reached,
+            total: len,
+        });
+    }
+    Some(Layers {
+        bytes: state.into_iter().map(AtomicU8::into_inner).collect(),
+        histogram,
+    })
+}
+
+/// Settles the nodes of `layer`, `d` moves from the start, and returns
+/// the nodes one move further that no layer claimed before.
+fn claim_next<R: Rule>(
+    rule: &R,
+    layer: &[R::Node],
+    state: &[AtomicU8],
+    d: u32,
+    fetch_ahead: bool,
+    stop: &Stop,
+) -> Vec<R::Node> {
+    let (next, _) = expand(layer, |part, next, alone| {
+        for (i, &node) in part.iter().enumerate() {
+            if i % STOP_CHECK == 0 && stop.is_stopped() {
+                return;
+            }
+            // The entries of a node further on, fetched while this one is
+            // worked on: on large graphs each is a trip to memory.
+            if let Some(&ahead) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
+                rule.neighbors(ahead, |_, found| {
+                    prefetch(state, rule.entry(found) as usize)
+                });
+            }
+            visit(rule, state, node, d, alone, |found| next.push(found));
+        }
+    });
+    next
+}
+
+/// Settles `node`, `d` moves from the start, and claims each node one
+/// move further that no layer claimed before with the next depth's tag
+/// and the smallest code back, handing `claimed` those met first. `alone`:
+/// no other thread claims at once.
+#[inline(always)]
+fn visit<R: Rule>(
+    rule: &R,
+    state: &[AtomicU8],
+    node: R::Node,
+    d: u32,
+    alone: bool,
+    mut claimed: impl FnMut(R::Node),
+) {
+    let (here, claim, mask) = (tag::<R>(d), tag::<R>(d + 1), tag_mask::<R>());
+    let byte = |node: R::Node| &state[rule.entry(node) as usize];
+    let at = |node: R::Node, k: u32| byte(node).load(Ordering::Relaxed) & mask == tag::<R>(k);
+    if let Some(code) = rule.settle(node, d, at) {
+        byte(node).store(here | code, Ordering::Relaxed);
+    }
+    rule.neighbors(node, |code, found| {
+        let entry = byte(found);
+        let mine = claim | code;
+        let mut seen = entry.load(Ordering::Relaxed);
+        loop {
+            // Met first: claim it for the next layer. Met again from this
+            // layer: keep the smaller code. Met from the layer before:
+            // nothing.
+            let better = match seen {
+                UNSEEN => true,
+                seen => seen & mask == claim && mine < seen,
+            };
+            if !better {
+                break;
+            }
+            if alone {
+                // No other thread: a plain store, not a locked exchange.
+                entry.store(mine, Ordering::Relaxed);
+                if seen == UNSEEN {
+                    claimed(found);
+                }
+                break;
+            }
+            match entry.compare_exchange_weak(seen, mine, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => {
+                    if seen == UNSEEN {
+                        claimed(found);
+                    }
+                    break;
+                }
+                Err(now) => seen = now,
+            }
+        }
+    });
+}
+
+/// Single steps of the blank on packed boards: the moves of the
+/// single-tile metric's tables, each neighbour keeping the move back.
+/// `P` is [`PackedMoves::passes`].
+pub(crate) struct Steps<'a, const P: usize> {
+    pub(crate) moves: &'a PackedMoves,
+    pub(crate) n: usize,
+}
+
+impl<const P: usize> Rule for Steps<'_, P> {
+    type Node = Node;
+
+    #[inline(always)]
+    fn entry(&self, (_, rank): Node) -> u64 {
+        rank / 2
+    }
+
+    #[inline(always)]
+    fn neighbors(&self, node: Node, mut each: impl FnMut(u8, Node)) {
+        for (mv, found) in Move::ALL
+            .into_iter()
+            .zip(neighbors::<P>(self.moves, self.n, node))
+        {
+            if let Some(found) = found {
+                each(mv.opposite().code(), found);
+            }
+        }
+    }
+}
+
+/// Runs the reverse search from `goal` in the single-tile metric, telling
+/// `progress` about each layer, or `None` once `stop` is asked for. Large
+/// layers are searched on every core.
 ///
 /// # Panics
 ///
 /// Panics if the board has more than [`MAX_TABLE_CELLS`] cells.
 pub(crate) fn search_until(
     goal: &Board,
-    mut progress: impl FnMut(&Layer),
+    progress: impl FnMut(&Layer),
     stop: &Stop,
 ) -> Option<Search> {
     let shape = goal.shape();
@@ -170,124 +458,54 @@ pub(crate) fn search_until(
         n <= MAX_TABLE_CELLS,
         "a table of every {shape} board does not fit in memory"
     );
-    let total = entries(shape);
-    let state: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
-    let goal_rank = cells_rank(goal.cells());
-    state[(goal_rank / 2) as usize].store(0, Ordering::Relaxed);
-    let mut layer = vec![(pack(goal.cells()), goal_rank)];
-    let mut histogram = vec![1u64];
-    let mut reached = 1u64;
-    progress(&Layer {
-        depth: 0,
-        boards: 1,
-        reached,
-        total,
-    });
-    let fetch_ahead = fetch_pays(total);
     let moves = PackedMoves::new(shape);
-    let mut d = 0u32;
-    while !layer.is_empty() {
-        let tag = (((d + 1) % 3) << 2) as u8;
-        let run = (&layer[..], &state[..], tag, fetch_ahead, stop);
-        let next = match moves.passes() {
-            1 => claim_next::<1>(&moves, n, run),
-            2 => claim_next::<2>(&moves, n, run),
-            3 => claim_next::<3>(&moves, n, run),
-            4 => claim_next::<4>(&moves, n, run),
-            _ => claim_next::<5>(&moves, n, run),
-        };
-        if stop.is_stopped() {
-            return None;
-        }
-        if !next.is_empty() {
-            reached += next.len() as u64;
-            histogram.push(next.len() as u64);
-            progress(&Layer {
-                depth: d + 1,
-                boards: next.len() as u64,
-                reached,
-                total,
-            });
-        }
-        layer = next;
-        d += 1;
-    }
+    let start = (pack(goal.cells()), cells_rank(goal.cells()));
+    let run = (entries(shape), start, progress, stop);
+    let found = match moves.passes() {
+        1 => steps::<1>(&moves, n, run),
+        2 => steps::<2>(&moves, n, run),
+        3 => steps::<3>(&moves, n, run),
+        4 => steps::<4>(&moves, n, run),
+        _ => steps::<5>(&moves, n, run),
+    }?;
     Some(Search {
-        codes: state
-            .into_iter()
-            .map(|entry| entry.into_inner() & 3)
-            .collect(),
-        histogram,
+        codes: found.bytes.into_iter().map(|byte| byte & 3).collect(),
+        histogram: found.histogram,
     })
 }
 
-/// The boards one move from the boards of `layer` that no layer claimed
-/// before, each claimed with `tag` (the next depth, modulo 3) and the move
-/// back, the smallest if several boards of the layer reach it; returns them.
-/// `P` is [`PackedMoves::passes`].
-fn claim_next<const P: usize>(
+/// [`layers_until`] over [`Steps`].
+fn steps<const P: usize>(
     moves: &PackedMoves,
     n: usize,
-    (layer, state, tag, fetch_ahead, stop): (&[Node], &[AtomicU8], u8, bool, &Stop),
-) -> Vec<Node> {
-    let (next, _) = expand(layer, |part, next, alone| {
-        for (i, &node) in part.iter().enumerate() {
-            if i % STOP_CHECK == 0 && stop.is_stopped() {
-                return;
-            }
-            // The entries of a board further on, fetched while this one is
-            // worked on: on large shapes each is a trip to memory.
-            if let Some(&ahead) = part.get(i + AHEAD).filter(|_| fetch_ahead) {
-                for (_, rank) in neighbors::<P>(moves, n, ahead).into_iter().flatten() {
-                    prefetch(state, (rank / 2) as usize);
-                }
-            }
-            for (mv, found) in Move::ALL.into_iter().zip(neighbors::<P>(moves, n, node)) {
-                let Some((board, rank)) = found else {
-                    continue;
-                };
-                let entry = &state[(rank / 2) as usize];
-                let claimed = tag | mv.opposite().code();
-                let mut seen = entry.load(Ordering::Relaxed);
-                loop {
-                    // Met first: claim it for the next layer. Met again from
-                    // this layer: keep the smaller code. Met from the layer
-                    // before: nothing.
-                    let better = match seen {
-                        UNSEEN => true,
-                        seen => seen & 0b1100 == tag && claimed < seen,
-                    };
-                    if !better {
-                        break;
-                    }
-                    if alone {
-                        // No other thread: a plain store, not a locked
-                        // exchange.
-                        entry.store(claimed, Ordering::Relaxed);
-                        if seen == UNSEEN {
-                            next.push((board, rank));
-                        }
-                        break;
-                    }
-                    match entry.compare_exchange_weak(
-                        seen,
-                        claimed,
-                        Ordering::Relaxed,
-                        Ordering::Relaxed,
-                    ) {
-                        Ok(_) => {
-                            if seen == UNSEEN {
-                                next.push((board, rank));
-                            }
-                            break;
-                        }
-                        Err(now) => seen = now,
-                    }
-                }
-            }
-        }
-    });
-    next
+    (len, start, progress, stop): (u64, Node, impl FnMut(&Layer), &Stop),
+) -> Option<Layers> {
+    layers_until(&Steps::<P> { moves, n }, len, start, progress, stop)
+}
+
+/// The codes of a table of the single-tile metric toward `goal`, packed 2
+/// bits an entry, and the longest answer; `None` once `stop` is asked for.
+pub(crate) fn codes_until(
+    goal: &Board,
+    progress: &mut dyn FnMut(&Layer),
+    stop: &Stop,
+) -> Option<Codes> {
+    let search = search_until(goal, progress, stop)?;
+    Some(Codes {
+        packed: pack_codes(&search.codes),
+        entries: search.codes.len() as u64,
+        max_depth: search.max_depth(),
+    })
+}
+
+/// A table's codes toward one goal, packed as its file keeps them.
+pub(crate) struct Codes {
+    /// The codes, as the section holds them before compression.
+    pub(crate) packed: Vec<u8>,
+    /// Entries, one a board that reaches the goal.
+    pub(crate) entries: u64,
+    /// The longest answer.
+    pub(crate) max_depth: u32,
 }
 
 /// The boards one move from `node`, by the move's code (`None` where the
@@ -312,7 +530,7 @@ pub(crate) fn neighbors<const P: usize>(
 /// The blank's cell on a board of `n` cells packed by [`pack`]: its
 /// nibble is the only zero one.
 #[inline(always)]
-fn blank_of(board: u64, n: usize) -> usize {
+pub(crate) fn blank_of(board: u64, n: usize) -> usize {
     const LOW: u64 = 0x1111_1111_1111_1111;
     // The nibbles past the board are made not zero.
     let cells = board | (!0u64).checked_shl(4 * n as u32).unwrap_or(0);
@@ -331,43 +549,43 @@ struct Frame {
 }
 
 impl Frame {
-    /// Packs and compresses the codes of one goal.
-    fn new(goal: Board, search: &Search) -> Frame {
-        let packed = pack_codes(&search.codes);
-        let level = match packed.len() as u64 <= SMALL_SECTION {
+    /// Compresses the codes of one goal.
+    fn new(goal: Board, codes: &Codes) -> Frame {
+        let level = match codes.packed.len() as u64 <= SMALL_SECTION {
             true => SMALL_LEVEL,
             false => LARGE_LEVEL,
         };
         Frame {
             goal,
-            entries: search.codes.len() as u64,
-            max_depth: search.max_depth(),
-            raw_len: packed.len() as u64,
-            bytes: file::compress(&packed, level),
+            entries: codes.entries,
+            max_depth: codes.max_depth,
+            raw_len: codes.packed.len() as u64,
+            bytes: file::compress(&codes.packed, level),
         }
     }
 }
 
-/// Searches from the canonical goals of `shape` with the blank at each of
-/// `blanks` and writes the table file (see [`crate::file`]). Small shapes'
-/// goals are searched on every core at once, large shapes' one at a time,
-/// each on every core. `progress` hears of each layer of large shapes as
-/// it is done, and of each goal when it is done, in order. The bytes
-/// depend only on the shape and the blanks.
+/// What makes a table's codes toward one goal, told of each layer: the
+/// single-tile metric's [`codes_until`] or the multi-tile metric's.
+pub(crate) type MakeCodes = fn(&Board, &mut dyn FnMut(&Layer), &Stop) -> Option<Codes>;
+
+/// The table of single steps ([`codes_until`], `Codec::Zstd2Bit`) or
+/// jumps (`mtm::codes_until`, `Codec::ZstdNibbles`) toward the canonical
+/// goals of `shape` with the blank at each of `blanks`, as a file (see
+/// [`crate::file`]); `None` once `stop` is asked for. Small shapes' goals
+/// are searched on every core at once, large shapes' one at a time, each
+/// on every core. `progress` hears of each layer of large shapes as it is
+/// done, and of each goal when it is done, in order. The bytes depend
+/// only on the shape, the blanks and the metric.
 ///
 /// # Panics
 ///
 /// Panics if the board has more than 12 cells, or `blanks`
 /// are not distinct cells of the shape in increasing order.
-#[cfg(test)]
-pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(Step<'_>)) -> Vec<u8> {
-    generate_until(shape, blanks, progress, &Stop::new()).expect("a making with no stop ends")
-}
-
-/// [`generate`], or `None` once `stop` is asked for.
 pub(crate) fn generate_until(
     shape: Shape,
     blanks: &[usize],
+    (make, codec): (MakeCodes, Codec),
     mut progress: impl FnMut(Step<'_>),
     stop: &Stop,
 ) -> Option<Vec<u8>> {
@@ -385,20 +603,20 @@ pub(crate) fn generate_until(
             let threads = crate::split::threads();
             let results = crate::split::each(goals.len(), threads, |index| {
                 let goal = goals[index];
-                search_until(&goal, |_| {}, stop).map(|found| (Frame::new(goal, &found), found))
+                make(&goal, &mut |_| {}, stop).map(|codes| Frame::new(goal, &codes))
             });
             // A goal not searched was stopped.
             results
                 .into_iter()
                 .enumerate()
-                .map(|(index, result)| {
-                    let (frame, found) = result?;
+                .map(|(index, frame)| {
+                    let frame = frame?;
                     // Each goal done, its depth the longest answer.
                     progress(Step {
                         part: "goals",
                         done: index as u64 + 1,
                         total: goals.len() as u64,
-                        depth: Some(found.max_depth()),
+                        depth: Some(frame.max_depth),
                     });
                     Some(frame)
                 })
@@ -417,7 +635,7 @@ pub(crate) fn generate_until(
             };
             goals
                 .iter()
-                .map(|goal| Some(Frame::new(*goal, &search_until(goal, &mut layer, stop)?)))
+                .map(|goal| Some(Frame::new(*goal, &make(goal, &mut layer, stop)?)))
                 .collect::<Option<_>>()?
         }
     };
@@ -433,15 +651,16 @@ pub(crate) fn generate_until(
         })
         .collect();
     let mut out = Vec::new();
-    file::write(
-        &mut out,
-        shape,
-        RankScheme::LehmerHalf,
-        Codec::Zstd2Bit,
-        &sections,
-    )
-    .expect("writing into memory cannot fail");
+    file::write(&mut out, shape, RankScheme::LehmerHalf, codec, &sections)
+        .expect("writing into memory cannot fail");
     Some(out)
+}
+
+/// [`generate_until`] in the single-tile metric, with no stop.
+#[cfg(test)]
+pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(Step<'_>)) -> Vec<u8> {
+    let stm = (codes_until as MakeCodes, Codec::Zstd2Bit);
+    generate_until(shape, blanks, stm, progress, &Stop::new()).expect("a making with no stop ends")
 }
 
 /// Packs one code per byte (the low two bits) into 2-bit codes, four to a

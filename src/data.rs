@@ -434,11 +434,11 @@ impl DataFile {
             // 2x5: 0.3 s; 2x6: 26.7 s and 870 MB.
             (Metric::Stm, Method::Table, ..=10) => "under a second",
             (Metric::Stm, Method::Table, _) => "about 25 s and 0.9 GB of memory",
-            // 2x5: 1.7 s; 3x4: 76-100 s and 470 MB; 2x6: 159 s and 471 MB.
-            (Metric::Mtm, Method::Table, ..=10) => "about 2 s",
-            (Metric::Mtm, Method::Table, _) => "1.5 to 3 minutes and 0.5 GB of memory",
-            // 4x4 7-7-1: 206 s and 2.0 GB; 2x7: 9.5 s; 3x5: 12.8 s.
-            (Metric::Mtm, Method::Search, 16) => "about 3.5 minutes and 2 GB of memory",
+            // 2x5: 0.4 s; 3x4: 48-53 s and 1.5 GB; 2x6: 57 s and 1.3 GB.
+            (Metric::Mtm, Method::Table, ..=10) => "under a second",
+            (Metric::Mtm, Method::Table, _) => "about a minute and 1.5 GB of memory",
+            // 4x4 7-7-1: 127 s and 2.0 GB; 2x7: 9.5 s; 3x5: 7.4 s.
+            (Metric::Mtm, Method::Search, 16) => "about 2 minutes and 2 GB of memory",
             (Metric::Mtm, Method::Search, ..=15) => "about 10 to 15 s",
             // 3x6 5-5-5-2: 4.7 s; 4x5 5-5-5-4: 10.2 s and 170 MB; 2x11
             // 5-5-5-5-1: 50 s and 0.4 GB; 4x6 5-5-5-5-3: 50 s and 0.8 GB;

@@ -39,7 +39,7 @@ mod search;
 
 #[cfg(test)]
 pub use self::bfs::generate;
-pub(crate) use self::bfs::{generate_until, prove as prove_jumps, tree};
+pub(crate) use self::bfs::{codes_until, prove as prove_jumps, tree};
 pub(crate) use self::pdb::{
     generate_databases_until, prove as prove_databases, read as read_databases,
 };
@@ -121,6 +121,33 @@ impl Jumps {
         }
     }
 
+    /// The code of the shortest jump toward `mv`: the jumps of each
+    /// direction have codes in a run, by length.
+    pub(crate) fn first_code(&self, mv: Move) -> u8 {
+        self.all
+            .iter()
+            .position(|jump| jump.mv == mv)
+            .expect("every shape has jumps each way") as u8
+    }
+
+    /// The jumps from the board (`cells`, `blank`, `rank`) in code order,
+    /// for [`next_code`].
+    pub(crate) fn list(
+        &self,
+        (cells, blank, rank): ([u8; SMALL_CELLS], usize, u64),
+    ) -> JumpList<([u8; SMALL_CELLS], usize, u64)> {
+        let mut list = ([(0, Move::Down, (cells, blank, rank)); 16], 0);
+        for &code in self.from(blank) {
+            list.0[list.1] = (
+                code,
+                self.jump(code).mv,
+                self.reach(&cells, blank, rank, code),
+            );
+            list.1 += 1;
+        }
+        list
+    }
+
     /// The jump of `code`.
     pub(crate) fn jump(&self, code: u8) -> Jump {
         self.all[usize::from(code)]
@@ -195,55 +222,46 @@ impl Jumps {
     }
 }
 
-/// Of the jumps of the board (`cells`, `blank`, `rank`), `d` moves from the
-/// goal (`d > 0`) by `distance` (of a table entry), the code of the one
-/// that starts its canonical answer (see the [module](self)); `None` if no
-/// jump leads one move closer.
-pub(crate) fn next_code(
-    jumps: &Jumps,
-    cells: &[u8; SMALL_CELLS],
-    blank: usize,
-    rank: u64,
-    d: u8,
-    distance: impl Fn(u64) -> u8,
+/// The jumps from a node in code order, each its code, its direction and
+/// the node it leads to; the first `.1` are filled.
+pub(crate) type JumpList<N> = ([(u8, Move, N); 16], usize);
+
+/// Of the jumps of `node`, `d` moves from the goal (`d > 0`), the code of
+/// the one that starts its canonical answer (see the [module](self));
+/// `None` if no jump leads one move closer. `jumps` lists a node's jumps
+/// in code order; `at(next, k)` says whether `next` is `k` moves from the
+/// goal, for the nodes one or two jumps from `node`.
+pub(crate) fn next_code<N: Copy>(
+    node: N,
+    d: u32,
+    jumps: impl Fn(N) -> JumpList<N>,
+    at: impl Fn(N, u32) -> bool,
 ) -> Option<u8> {
     let mut chosen: Option<(Move, u8)> = None;
-    for &code in jumps.from(blank) {
-        let jump = jumps.jump(code);
-        if chosen.is_some_and(|(mv, _)| mv != jump.mv) {
+    let (list, len) = jumps(node);
+    for &(code, mv, next) in &list[..len] {
+        if chosen.is_some_and(|(chosen, _)| chosen != mv) {
             break;
         }
-        let (after, at, next) = jumps.reach(cells, blank, rank, code);
-        if distance(next / 2) != d - 1 {
+        if !at(next, d - 1) {
             continue;
         }
         if d == 1 {
             // The goal: nothing follows, and nothing is smaller.
             return Some(code);
         }
-        let first = first_letter(jumps, &after, at, next, d - 1, &distance);
-        if first.is_some_and(|letter| letter < jump.mv) {
+        // The first letter of the answer after the jump: the smallest
+        // direction of its jumps one move closer.
+        let (after, count) = jumps(next);
+        let first = after[..count]
+            .iter()
+            .find_map(|&(_, mv, further)| at(further, d - 2).then_some(mv));
+        if first.is_some_and(|letter| letter < mv) {
             return Some(code);
         }
-        chosen = Some((jump.mv, code));
+        chosen = Some((mv, code));
     }
     chosen.map(|(_, code)| code)
-}
-
-/// The first letter of the canonical answer of a board `d` moves from the
-/// goal (`d > 0`): the smallest direction of its jumps one move closer.
-fn first_letter(
-    jumps: &Jumps,
-    cells: &[u8; SMALL_CELLS],
-    blank: usize,
-    rank: u64,
-    d: u8,
-    distance: &impl Fn(u64) -> u8,
-) -> Option<Move> {
-    jumps.from(blank).iter().find_map(|&code| {
-        let (_, _, next) = jumps.reach(cells, blank, rank, code);
-        (distance(next / 2) == d - 1).then(|| jumps.jump(code).mv)
-    })
 }
 
 /// The 4-bit code of table entry `entry` in `codes`, two to a byte, the

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use crate::bfs::MakeCodes;
 use crate::board::Board;
 use crate::data::{DataFile, builtin_groups, database_blank, database_shape};
 use crate::file::Codec;
@@ -37,18 +38,19 @@ pub fn make(
         None => (0..shape.cells()).collect(),
     };
     match (&file.sizes, file.metric) {
-        (None, Metric::Stm) => Ok(crate::bfs::generate_until(
-            shape,
-            &blanks,
-            &mut progress,
-            stop,
-        )),
-        (None, Metric::Mtm) => Ok(crate::mtm::generate_until(
-            shape,
-            &blanks,
-            &mut progress,
-            stop,
-        )),
+        (None, metric) => {
+            let codes: (MakeCodes, Codec) = match metric {
+                Metric::Stm => (crate::bfs::codes_until, Codec::Zstd2Bit),
+                Metric::Mtm => (crate::mtm::codes_until, Codec::ZstdNibbles),
+            };
+            Ok(crate::bfs::generate_until(
+                shape,
+                &blanks,
+                codes,
+                &mut progress,
+                stop,
+            ))
+        }
         (Some(sizes), Metric::Stm) => {
             // A symmetry class's databases, on the shape with no more rows
             // than columns.

@@ -1,252 +1,195 @@
-//! The tables of the multi-tile metric: made by a breadth-first search in
-//! the MTM graph ([`generate`]), and proven from their codes alone
-//! ([`prove`]).
-
-use std::sync::atomic::{AtomicU8, Ordering};
+//! The tables of the multi-tile metric: made by the one breadth-first
+//! search ([`crate::bfs`]) over jumps ([`codes_until`]), and proven from
+//! their codes alone ([`prove`]).
 
 use crate::answer::Proof;
-use crate::bfs::{LARGE_LEVEL, SMALL_LEVEL, UNSEEN, entries};
+use crate::bfs::{Codes, Layer, Node, Rule, UNSEEN, blank_of, entries, in_parts, layers_until};
 use crate::board::{Board, board_rank};
-use crate::file::{self, Codec, NewSection, RankScheme};
-use crate::mtm::{Jumps, code_at, next_code};
-use crate::progress;
-use crate::shape::{SMALL_CELLS, Shape};
+use crate::mtm::{JumpList, Jumps, code_at, next_code};
+use crate::rank::{PackedMoves, cells_rank, pack};
+use crate::shape::{Move, SMALL_CELLS};
+use crate::stop::Stop;
 
-/// Sections of at most this many bytes of codes are compressed hardest.
-const SMALL_SECTION: u64 = 1 << 20;
-
-/// Runs `work` on every core, each on its share of `0..len` (split at even
-/// numbers), and returns their results in order.
-fn on_every_core<R: Send>(len: u64, work: impl Fn(u64, u64) -> R + Sync) -> Vec<R> {
-    let threads = crate::split::threads() as u64;
-    let bound = |part: u64| (len * part / threads) & !1;
-    std::thread::scope(|scope| {
-        let work = &work;
-        let handles: Vec<_> = (0..threads)
-            .map(|part| {
-                let (low, high) = (
-                    bound(part),
-                    if part + 1 == threads {
-                        len
-                    } else {
-                        bound(part + 1)
-                    },
-                );
-                scope.spawn(move || work(low, high))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("no worker panics"))
-            .collect()
-    })
+/// The jumps of the blank on packed boards: the moves of the multi-tile
+/// metric's tables. A board's code is settled as it is expanded, by
+/// [`next_code`]: a table keeps each board's depth modulo 3, which tells
+/// a neighbour one move closer from the others, as a jump changes the
+/// distance by one at most. `P` is [`PackedMoves::passes`].
+struct PackedJumps<'a, const P: usize> {
+    moves: &'a PackedMoves,
+    n: usize,
+    /// The code of the shortest jump each way, by the move's code.
+    first: [u8; 4],
 }
 
-/// Entries a worker of [`layers_until`] looks at between two looks at its
-/// stop: well under a millisecond.
-const STOP_CHECK: u64 = 1 << 14;
-
-/// A breadth-first search over the entries `0..len` from `start`, layer
-/// by layer on every core: `expand(entry, found)` hands `found` the entry
-/// of each position one move from the position of `entry`. The depth of
-/// every entry ([`UNSEEN`] if none reaches it); `progress` hears of each
-/// layer's depth and size; `None` once `stop` is asked for (looked at every
-/// [`STOP_CHECK`] entries).
-pub(crate) fn layers_until(
-    len: u64,
-    start: u64,
-    expand: impl Fn(u64, &mut dyn FnMut(u64)) + Sync,
-    mut progress: impl FnMut(u8, u64),
-    stop: &crate::stop::Stop,
-) -> Option<Vec<u8>> {
-    let depths: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNSEEN)).collect();
-    depths[start as usize].store(0, Ordering::Relaxed);
-    progress(0, 1);
-    for depth in 0u8.. {
-        let found: u64 = on_every_core(len, |low, high| {
-            let mut found = 0;
-            for entry in low..high {
-                if entry % STOP_CHECK == 0 && stop.is_stopped() {
-                    break;
-                }
-                if depths[entry as usize].load(Ordering::Relaxed) != depth {
-                    continue;
-                }
-                expand(entry, &mut |next| {
-                    let slot = &depths[next as usize];
-                    if slot.load(Ordering::Relaxed) == UNSEEN
-                        && slot
-                            .compare_exchange(
-                                UNSEEN,
-                                depth + 1,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            )
-                            .is_ok()
-                    {
-                        found += 1;
-                    }
-                });
+impl<const P: usize> PackedJumps<'_, P> {
+    /// Hands `each` every jump from `node`, in code order.
+    #[inline(always)]
+    fn each(&self, (board, rank): Node, mut each: impl FnMut(u8, Move, Node)) {
+        let blank = blank_of(board, self.n);
+        for mv in Move::ALL {
+            let (mut board, mut at, mut rank) = (board, blank, rank);
+            let mut code = self.first[usize::from(mv.code())];
+            while let Some(delta) = self.moves.apply::<P>(&mut board, &mut at, mv.code()) {
+                rank = rank.wrapping_add_signed(delta);
+                each(code, mv, (board, rank));
+                code += 1;
             }
-            found
-        })
-        .into_iter()
-        .sum();
-        if stop.is_stopped() {
-            return None;
         }
-        if found == 0 {
-            break;
-        }
-        progress(depth + 1, found);
     }
-    Some(depths.into_iter().map(AtomicU8::into_inner).collect())
+
+    /// The jumps from `node`, for [`next_code`].
+    fn list(&self, node: Node) -> JumpList<Node> {
+        let mut list = ([(0, Move::Down, node); 16], 0);
+        self.each(node, |code, mv, next| {
+            list.0[list.1] = (code, mv, next);
+            list.1 += 1;
+        });
+        list
+    }
 }
 
-/// The MTM distance of every board from `goal` (a canonical goal), by
-/// table entry, layer by layer on every core; `progress` hears of each
-/// layer's depth and size.
-#[cfg(test)]
-pub(crate) fn distances(jumps: &Jumps, goal: &Board, progress: impl FnMut(u8, u64)) -> Vec<u8> {
-    distances_until(jumps, goal, progress, &crate::stop::Stop::new())
-        .expect("a search with no stop ends")
+impl<const P: usize> Rule for PackedJumps<'_, P> {
+    type Node = Node;
+
+    #[inline(always)]
+    fn entry(&self, (_, rank): Node) -> u64 {
+        rank / 2
+    }
+
+    #[inline(always)]
+    fn neighbors(&self, node: Node, mut each: impl FnMut(u8, Node)) {
+        self.each(node, |_, _, next| each(0, next));
+    }
+
+    #[inline(always)]
+    fn settle(&self, node: Node, d: u32, at: impl Fn(Node, u32) -> bool) -> Option<u8> {
+        (d > 0).then(|| {
+            next_code(node, d, |node| self.list(node), at)
+                .expect("a board the search reached has a jump one move closer")
+        })
+    }
 }
 
-/// [`distances`], or `None` once `stop` is asked for.
-fn distances_until(
-    jumps: &Jumps,
-    goal: &Board,
-    progress: impl FnMut(u8, u64),
-    stop: &crate::stop::Stop,
-) -> Option<Vec<u8>> {
-    let expand = |entry: u64, found: &mut dyn FnMut(u64)| {
-        let (cells, blank, rank) = jumps.board_of(entry, goal);
-        for &code in jumps.from(blank) {
-            let (_, _, next) = jumps.reach(&cells, blank, rank, code);
-            found(next / 2);
-        }
-    };
-    layers_until(
-        entries(goal.shape()),
-        board_rank(goal) / 2,
-        expand,
-        progress,
-        stop,
-    )
-}
-
-/// The codes of every board's next move toward `goal` (the goal's own is
-/// `0`), two to a byte, from the boards' distances.
-pub(crate) fn codes(jumps: &Jumps, goal: &Board, distance: &[u8]) -> Vec<u8> {
-    let len = distance.len() as u64;
-    let goal_entry = board_rank(goal) / 2;
-    let parts = on_every_core(len, |low, high| {
-        let mut out = vec![0u8; (high - low).div_ceil(2) as usize];
-        for entry in low..high {
-            if entry == goal_entry {
-                continue;
-            }
-            let (cells, blank, rank) = jumps.board_of(entry, goal);
-            let d = distance[entry as usize];
-            let code = next_code(jumps, &cells, blank, rank, d, |e| distance[e as usize])
-                .expect("a board the search reached has a jump one move closer");
-            out[((entry - low) / 2) as usize] |= code << (4 * (entry % 2));
-        }
-        out
-    });
-    parts.concat()
-}
-
-/// Searches from the canonical goals of `shape` with the blank at each of
-/// `blanks` in the MTM graph and writes the table file of their next moves
-/// (see [`crate::file`]); `progress` hears of each layer (the boards
-/// reached, the depth). The bytes depend only on the shape and the blanks.
+/// The codes of a table of the multi-tile metric toward `goal` (a
+/// canonical goal), two to a byte (the even entry in the low half; the
+/// goal's is 0), and the longest answer; `progress` hears of each layer;
+/// `None` once `stop` is asked for.
 ///
 /// # Panics
 ///
-/// Panics if the board has more than
-/// 12 cells, or `blanks` are
-/// not distinct cells of the shape in increasing order.
-#[cfg(test)]
-pub fn generate(
-    shape: Shape,
-    blanks: &[usize],
-    progress: impl FnMut(progress::Step<'_>),
-) -> Vec<u8> {
-    generate_until(shape, blanks, progress, &crate::stop::Stop::new())
-        .expect("a making with no stop ends")
-}
-
-/// [`generate`], or `None` once `stop` is asked for.
-pub(crate) fn generate_until(
-    shape: Shape,
-    blanks: &[usize],
-    mut progress: impl FnMut(progress::Step<'_>),
-    stop: &crate::stop::Stop,
-) -> Option<Vec<u8>> {
+/// Panics if the board has more than 12 cells.
+pub(crate) fn codes_until(
+    goal: &Board,
+    progress: &mut dyn FnMut(&Layer),
+    stop: &Stop,
+) -> Option<Codes> {
+    let shape = goal.shape();
     assert!(
         shape.cells() <= crate::bfs::MAX_TABLE_CELLS,
         "a table's shape"
     );
-    assert!(
-        blanks.windows(2).all(|w| w[0] < w[1]) && blanks.iter().all(|&b| b < shape.cells()),
-        "distinct blank cells in increasing order"
-    );
+    let moves = PackedMoves::new(shape);
     let jumps = Jumps::new(shape);
-    let made: Vec<(Board, u32, u64, Vec<u8>)> = blanks
-        .iter()
-        .map(|&blank| {
-            let goal = Board::canonical(shape, blank);
-            let mut reached = 0;
-            let total = entries(shape);
-            let layer = |depth: u8, boards: u64| {
-                reached = match depth {
-                    0 => boards,
-                    _ => reached + boards,
-                };
-                progress(progress::Step {
-                    part: "boards",
-                    done: reached,
-                    total,
-                    depth: Some(u32::from(depth)),
-                })
-            };
-            let distance = distances_until(&jumps, &goal, layer, stop)?;
-            let max_depth = distance.iter().copied().max().unwrap_or(0);
-            let raw = codes(&jumps, &goal, &distance);
-            let level = match raw.len() as u64 <= SMALL_SECTION {
-                true => SMALL_LEVEL,
-                false => LARGE_LEVEL,
-            };
-            Some((
-                goal,
-                u32::from(max_depth),
-                raw.len() as u64,
-                file::compress(&raw, level),
-            ))
-        })
-        .collect::<Option<_>>()?;
-    let sections: Vec<NewSection<'_>> = made
-        .iter()
-        .map(|(goal, max_depth, raw_len, bytes)| NewSection {
-            goal: *goal,
-            tiles: Vec::new(),
-            entries: entries(shape),
-            max_depth: *max_depth,
-            raw_len: *raw_len,
-            bytes,
+    let first = Move::ALL.map(|mv| jumps.first_code(mv));
+    let start = (pack(goal.cells()), cells_rank(goal.cells()));
+    let len = entries(shape);
+    let run = (len, start, progress, stop);
+    let n = shape.cells();
+    let found = match moves.passes() {
+        1 => layers(
+            PackedJumps::<1> {
+                moves: &moves,
+                n,
+                first,
+            },
+            run,
+        ),
+        2 => layers(
+            PackedJumps::<2> {
+                moves: &moves,
+                n,
+                first,
+            },
+            run,
+        ),
+        3 => layers(
+            PackedJumps::<3> {
+                moves: &moves,
+                n,
+                first,
+            },
+            run,
+        ),
+        4 => layers(
+            PackedJumps::<4> {
+                moves: &moves,
+                n,
+                first,
+            },
+            run,
+        ),
+        _ => layers(
+            PackedJumps::<5> {
+                moves: &moves,
+                n,
+                first,
+            },
+            run,
+        ),
+    }?;
+    let packed = found
+        .bytes
+        .chunks(2)
+        .map(|pair| {
+            pair.iter()
+                .rev()
+                .fold(0, |byte, &code| byte << 4 | code & 15)
         })
         .collect();
-    let mut out = Vec::new();
-    file::write(
-        &mut out,
-        shape,
-        RankScheme::LehmerHalf,
-        Codec::ZstdNibbles,
-        &sections,
-    )
-    .expect("writing into memory cannot fail");
-    Some(out)
+    Some(Codes {
+        packed,
+        entries: len,
+        max_depth: found.histogram.len() as u32 - 1,
+    })
+}
+
+/// The table of the multi-tile metric toward the canonical goals of
+/// `shape` with the blank at each of `blanks`, as a file.
+#[cfg(test)]
+pub fn generate(
+    shape: crate::shape::Shape,
+    blanks: &[usize],
+    progress: impl FnMut(crate::progress::Step<'_>),
+) -> Vec<u8> {
+    let mtm = (
+        codes_until as crate::bfs::MakeCodes,
+        crate::file::Codec::ZstdNibbles,
+    );
+    crate::bfs::generate_until(shape, blanks, mtm, progress, &Stop::new())
+        .expect("a making with no stop ends")
+}
+
+/// The distance of every board from `goal` (a canonical goal), by table
+/// entry, as its table's proof finds them.
+#[cfg(test)]
+pub(crate) fn distances(goal: &Board) -> Vec<u8> {
+    let codes = codes_until(goal, &mut |_| {}, &Stop::new()).expect("no stop");
+    prove(&Jumps::new(goal.shape()), goal, &codes.packed)
+        .expect("the search's codes are proven")
+        .0
+}
+
+/// What a search is asked: its entries, its start, who hears of each
+/// layer, and its stop.
+type Run<'a, 'b> = (u64, Node, &'a mut dyn FnMut(&Layer), &'b Stop);
+
+/// [`layers_until`] over `rule`.
+fn layers<R: Rule<Node = Node>>(
+    rule: R,
+    (len, start, progress, stop): Run<'_, '_>,
+) -> Option<crate::bfs::Layers> {
+    layers_until(&rule, len, start, progress, stop)
 }
 
 /// A board met in [`tree`].
@@ -333,8 +276,8 @@ pub(crate) fn prove(
         return Err(Proof::Unreached { boards: unreached });
     }
     let distance_ref = &distance;
-    let found = on_every_core(len, |low, high| {
-        for entry in low..high {
+    let found = in_parts(len, |part| {
+        for entry in part {
             if entry == goal_entry {
                 continue;
             }
@@ -351,8 +294,16 @@ pub(crate) fn prove(
                 }
             }
             let got = code_at(codes, entry);
-            let canonical = next_code(jumps, &cells, blank, rank, d, |e| distance_ref[e as usize])
-                .expect("a board one move further than another has a jump closer");
+            let at = |(_, _, rank): ([u8; SMALL_CELLS], usize, u64), k: u32| {
+                u32::from(distance_ref[(rank / 2) as usize]) == k
+            };
+            let canonical = next_code(
+                (cells, blank, rank),
+                u32::from(d),
+                |node| jumps.list(node),
+                at,
+            )
+            .expect("a board one move further than another has a jump closer");
             if got != canonical {
                 let (got, canonical) = (jumps.jump(got), jumps.jump(canonical));
                 return Err(Proof::NotCanonical {

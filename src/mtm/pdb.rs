@@ -12,9 +12,9 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
+use crate::bfs::{Rule, scan_until};
 use crate::board::Board;
 use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile};
-use crate::mtm::bfs::layers_until;
 use crate::pdb::PdbError;
 use crate::progress::Step;
 use crate::rank::{placements, rank_placement, unrank_placement};
@@ -89,21 +89,14 @@ impl MtmPdb {
                     .expect("every tile") as u8
             })
             .collect();
-        let neighbors = shape.neighbor_table();
-        let expand = |entry: u64, found: &mut dyn FnMut(u64)| {
-            let mut at = [0u8; MAX_CELLS];
-            unrank_placement(entry, n, &mut at[..items.len()]);
-            jumps(shape, &neighbors, &at[..items.len()], |next| {
-                found(rank_placement(next, n))
-            });
+        let rule = Placements {
+            shape,
+            neighbors: shape.neighbor_table(),
+            items: items.len(),
         };
-        let counts = layers_until(
-            placements(n, items.len()),
-            rank_placement(&home, n),
-            expand,
-            |_, _| {},
-            stop,
-        )?;
+        let start = rank_placement(&home, n);
+        let len = placements(n, items.len());
+        let counts = scan_until(&rule, len, start, |_| {}, stop)?.bytes;
         Some(MtmPdb {
             tiles: items,
             counts: Counts::Made(counts),
@@ -294,6 +287,35 @@ pub(crate) fn prove(
     Ok(())
 }
 
+/// The jumps of the blank on placements of the blank and a group's
+/// tiles, by their ranks: the moves of a database's search, which keeps
+/// each placement's whole count.
+struct Placements {
+    shape: Shape,
+    neighbors: [[Option<u8>; 4]; MAX_CELLS],
+    /// The blank and the group's tiles.
+    items: usize,
+}
+
+impl Rule for Placements {
+    type Node = u64;
+
+    const WHOLE_DEPTH: bool = true;
+
+    fn entry(&self, rank: u64) -> u64 {
+        rank
+    }
+
+    fn neighbors(&self, rank: u64, mut each: impl FnMut(u8, u64)) {
+        let n = self.shape.cells();
+        let mut at = [0u8; MAX_CELLS];
+        unrank_placement(rank, n, &mut at[..self.items]);
+        jumps(self.shape, &self.neighbors, &at[..self.items], |next| {
+            each(0, rank_placement(next, n))
+        });
+    }
+}
+
 /// Hands `found` the placement (the blank's cell first) after every jump of
 /// the blank from the placement `at`: the group's tiles it passes each move
 /// one cell back.
@@ -330,6 +352,40 @@ mod tests {
     use crate::mtm::Jumps;
     use crate::mtm::bfs::distances;
 
+    /// The search that passes over every entry at each depth finds what
+    /// the search that keeps a list of each layer finds.
+    #[test]
+    fn a_scanned_search_finds_what_a_listed_one_does() {
+        for (shape, blank, group) in [("3x3", 8, &[1u8, 2, 3][..]), ("2x4", 0, &[4, 5, 6, 7])] {
+            let shape: Shape = shape.parse().unwrap();
+            let goal = Board::canonical(shape, blank);
+            let db = MtmPdb::build(&goal, group);
+            let n = shape.cells();
+            let rule = Placements {
+                shape,
+                neighbors: shape.neighbor_table(),
+                items: db.tiles.len(),
+            };
+            let mut home = vec![goal.blank() as u8];
+            home.extend(
+                group
+                    .iter()
+                    .map(|&t| goal.cells().iter().position(|&c| c == t).unwrap() as u8),
+            );
+            let start = rank_placement(&home, n);
+            let len = placements(n, db.tiles.len());
+            let stop = crate::stop::Stop::new();
+            let listed = crate::bfs::layers_until(&rule, len, start, |_| {}, &stop).unwrap();
+            assert_eq!(listed.bytes, db.counts.bytes());
+            let histogram = listed.bytes.iter().fold(vec![0u64; 32], |mut h, &d| {
+                h[usize::from(d)] += 1;
+                h
+            });
+            assert_eq!(&histogram[..listed.histogram.len()], &listed.histogram[..]);
+            assert!(listed.bytes.iter().all(|&d| d != crate::bfs::UNSEEN));
+        }
+    }
+
     /// A database of every tile is the board's own count: the table's.
     #[test]
     fn a_database_of_every_tile_counts_as_the_table() {
@@ -337,7 +393,7 @@ mod tests {
             let shape: Shape = shape.parse().unwrap();
             let goal = Board::canonical(shape, blank);
             let jumps = Jumps::new(shape);
-            let distance = distances(&jumps, &goal, |_, _| {});
+            let distance = distances(&goal);
             let tiles: Vec<u8> = (1..shape.cells() as u8).collect();
             let every = MtmPdb::build(&goal, &tiles);
             let some = MtmPdb::build(&goal, &tiles[..3]);
