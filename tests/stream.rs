@@ -1049,3 +1049,65 @@ fn the_typed_batch_answers_as_the_program_on_every_shape_and_metric() {
     // data folder), and the multi-tile ones of up to 16 cells.
     assert!(compared >= 30, "{compared} shapes and metrics compared");
 }
+
+#[test]
+fn a_batch_refusing_far_boards_answers_the_rest_as_the_program() {
+    use eight::random::Draw;
+    use eight::{Board, DataDir, Metric, Shape, Solutions, Solver};
+
+    // No data: near boards are searched over databases made at start, far
+    // ones are left unanswered, by the program and by the typed batch.
+    let empty = tempfile::tempdir().unwrap();
+    let shape: Shape = "2x9".parse().unwrap();
+    let goal = Board::goal(shape);
+    let solver = Solver::load(
+        shape,
+        goal.blank(),
+        Metric::Stm,
+        &DataDir::at(empty.path()),
+        None,
+        |_| {},
+    )
+    .unwrap();
+    let near: Vec<Board> = Draw::walk(goal, 2, 6).take(3).collect();
+    let far: Vec<Board> = Draw::new(goal, 1).take(2).collect();
+    let starts = [near[0], far[0], near[1], near[2], far[1]];
+    let input: String = starts.iter().map(|board| format!("{board}\n")).collect();
+    let args = ["--shape", "2x9", "--data", empty.path().to_str().unwrap()];
+    let (moves, _, _) = run(&args, input);
+    let lines: Vec<&str> = moves.lines().collect();
+    let mut refused = Vec::new();
+    let mut answers = Solutions::default();
+    solver
+        .solve_many_refusing(&starts, &goal, &mut answers, &mut |index, error| {
+            assert!(error.wants_data(), "{error}");
+            refused.push(index)
+        })
+        .unwrap();
+    assert_eq!(refused, [1, 4]);
+    assert_eq!(answers.len(), starts.len());
+    for (index, line) in lines.iter().enumerate() {
+        match refused.contains(&index) {
+            true => {
+                assert_eq!(*line, "unanswered");
+                assert_eq!(answers.get(index).unwrap().letters(), None);
+            }
+            false => assert_eq!(answers.get(index).unwrap().to_string(), *line),
+        }
+    }
+    let mut lengths = Vec::new();
+    let mut told = 0;
+    solver
+        .lengths_many_refusing(&starts, &goal, &mut lengths, &mut |_, _| told += 1)
+        .unwrap();
+    assert_eq!(told, 2);
+    assert_eq!(
+        lengths[0],
+        answers.get(0).unwrap().length().map(|n| n as u16)
+    );
+    // Without a place to tell them, the first far board ends the batch.
+    let Err(eight::SolveError::At { index, error }) = solver.solve_many(&starts, &goal) else {
+        panic!("a far board is an error");
+    };
+    assert!(index == 1 && error.wants_data(), "{index}: {error}");
+}

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use eight::Solvers;
@@ -556,21 +556,34 @@ type Answered<T> = (Vec<T>, Vec<usize>, Option<(usize, String)>);
 /// own (see [`watched`]): a million 3x3 boards take about 10 ms.
 const WATCHED_FROM: usize = 1 << 20;
 
-/// Boards a table answers between two looks at the call's stop.
+/// Boards answered between two looks at the call's stop (a search also
+/// looks at it as it runs).
 const RUN: usize = 1 << 20;
 
 /// An answer as a call gives it: from the library's typed batch.
 pub(crate) trait Typed: Send + Sized {
-    /// The answers of `starts` toward `goal`, in order.
-    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<Self>, SolveError>;
-    /// The place of a board with no answer (its call raises).
+    /// The answers of `starts` toward `goal`, in order; a board the data
+    /// cannot answer is told to `refused` and holds no answer.
+    fn batch(
+        solver: &Solver,
+        starts: &[Board],
+        goal: &Board,
+        refused: &mut dyn FnMut(usize, SolveError),
+    ) -> Result<Vec<Self>, SolveError>;
+    /// The place of a board with no answer.
     fn none() -> Self;
 }
 
 /// A board's moves in blank letters, `None` if it cannot reach the goal.
 impl Typed for Option<Vec<u8>> {
-    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<Self>, SolveError> {
-        let solutions = solver.solve_many(starts, goal)?;
+    fn batch(
+        solver: &Solver,
+        starts: &[Board],
+        goal: &Board,
+        refused: &mut dyn FnMut(usize, SolveError),
+    ) -> Result<Vec<Self>, SolveError> {
+        let mut solutions = eight::Solutions::default();
+        solver.solve_many_refusing(starts, goal, &mut solutions, refused)?;
         Ok(solutions
             .iter()
             .map(|answer| answer.letters().map(String::into_bytes))
@@ -585,8 +598,14 @@ impl Typed for Option<Vec<u8>> {
 /// A board's number of moves, -1 if it cannot reach the goal: the `int16`
 /// array's values as they are.
 impl Typed for i16 {
-    fn batch(solver: &Solver, starts: &[Board], goal: &Board) -> Result<Vec<i16>, SolveError> {
-        let lengths = solver.lengths_many(starts, goal)?;
+    fn batch(
+        solver: &Solver,
+        starts: &[Board],
+        goal: &Board,
+        refused: &mut dyn FnMut(usize, SolveError),
+    ) -> Result<Vec<i16>, SolveError> {
+        let mut lengths = Vec::new();
+        solver.lengths_many_refusing(starts, goal, &mut lengths, refused)?;
         Ok(lengths
             .into_iter()
             .map(|length| length.map_or(-1, |n| n as i16))
@@ -598,10 +617,10 @@ impl Typed for i16 {
     }
 }
 
-/// Answers `starts` toward `goal` with `solver` into `out`: a table's in
-/// runs of [`RUN`], looking at `stop` between them; searched boards one at
-/// a time, each one too far for the data handed to `refused` with its
-/// index among `starts` (its place in `out` left empty).
+/// Answers `starts` toward `goal` with `solver` into `out` by the
+/// library's batch, in runs of [`RUN`], looking at `stop` between them;
+/// each board too far for the data handed to `refused` with its index
+/// among `starts` (its place in `out` holds no answer).
 fn answer_run<T: Typed>(
     solver: &Solver,
     starts: &[Board],
@@ -614,47 +633,12 @@ fn answer_run<T: Typed>(
         SolveError::At { error, .. } => failure(solver, *error),
         err => failure(solver, err),
     };
-    if !solver.searches() {
-        for run in starts.chunks(RUN) {
-            if stop.is_stopped() {
-                return Err(PyErrText::Interrupted);
-            }
-            out.extend(T::batch(solver, run, goal).map_err(failed)?);
+    for (run, boards) in starts.chunks(RUN).enumerate() {
+        if stop.is_stopped() {
+            return Err(PyErrText::Interrupted);
         }
-        return Ok(());
-    }
-    // One search a board, the boards shared among the cores (a long search
-    // also splits its bounds among them), each looking at the stop first.
-    let next = AtomicUsize::new(0);
-    type Slot<T> = Mutex<Option<Result<Vec<T>, SolveError>>>;
-    let slots: Vec<Slot<T>> = starts.iter().map(|_| Mutex::new(None)).collect();
-    let work = || {
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= starts.len() || stop.is_stopped() {
-                return;
-            }
-            let answer = T::batch(solver, std::slice::from_ref(&starts[index]), goal);
-            *slots[index].lock().unwrap_or_else(|err| err.into_inner()) = Some(answer);
-        }
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 1..threads.min(starts.len()) {
-            scope.spawn(work);
-        }
-        work();
-    });
-    for (index, slot) in slots.into_iter().enumerate() {
-        match slot.into_inner().unwrap_or_else(|err| err.into_inner()) {
-            None => return Err(PyErrText::Interrupted),
-            Some(Ok(answer)) => out.extend(answer),
-            Some(Err(SolveError::At { error, .. })) if error.wants_data() => {
-                refused(index, *error);
-                out.push(T::none());
-            }
-            Some(Err(err)) => return Err(failed(err)),
-        }
+        let mut told = |index: usize, err: SolveError| refused(run * RUN + index, err);
+        out.extend(T::batch(solver, boards, goal, &mut told).map_err(failed)?);
     }
     Ok(())
 }

@@ -95,7 +95,28 @@ impl Solver {
         answers: &mut Solutions,
     ) -> Result<(), SolveError> {
         answers.metric = self.metric();
-        self.answer_many(starts, Goals::One(goal), answers)
+        self.answer_many(starts, Goals::One(goal), answers, None)
+    }
+
+    /// As [`Solver::solve_many_into`], except that a board the solver's
+    /// data cannot answer ([`SolveError::wants_data`]: one too far from the
+    /// goal for the databases made at start) does not end the batch: it
+    /// holds no answer, as a board that cannot reach the goal does, and
+    /// `refused` hears its index and why. The Python package answers
+    /// searched boards this way.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_many`], for any other error.
+    pub fn solve_many_refusing(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        answers: &mut Solutions,
+        refused: &mut dyn FnMut(usize, SolveError),
+    ) -> Result<(), SolveError> {
+        answers.metric = self.metric();
+        self.answer_many(starts, Goals::One(goal), answers, Some(refused))
     }
 
     /// The number of moves of each answer of [`Solver::solve_many`], in
@@ -143,7 +164,24 @@ impl Solver {
         goal: &Board,
         lengths: &mut Vec<Option<u16>>,
     ) -> Result<(), SolveError> {
-        self.answer_many(starts, Goals::One(goal), lengths)
+        self.answer_many(starts, Goals::One(goal), lengths, None)
+    }
+
+    /// As [`Solver::lengths_many_into`], a board the data cannot answer
+    /// `None` and told to `refused`, as [`Solver::solve_many_refusing`]
+    /// says.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_many`], for any other error.
+    pub fn lengths_many_refusing(
+        &self,
+        starts: &[Board],
+        goal: &Board,
+        lengths: &mut Vec<Option<u16>>,
+        refused: &mut dyn FnMut(usize, SolveError),
+    ) -> Result<(), SolveError> {
+        self.answer_many(starts, Goals::One(goal), lengths, Some(refused))
     }
 
     /// Answers every board of `starts` toward the goal beside it in
@@ -197,7 +235,7 @@ impl Solver {
     ) -> Result<(), SolveError> {
         assert_eq!(starts.len(), goals.len(), "a goal beside every start");
         answers.metric = self.metric();
-        self.answer_many(starts, Goals::Each(goals), answers)
+        self.answer_many(starts, Goals::Each(goals), answers, None)
     }
 
     /// Why this solver cannot answer a board toward `goal`, if it cannot.
@@ -222,15 +260,17 @@ impl Solver {
     /// The answers of `starts` toward `goals` gathered in `batch`, emptied
     /// first (and again on an error): boards walked in a table split among
     /// every core in parts of at least [`PART`], searched boards one after
-    /// another (each search runs on every core).
+    /// another (each search runs on every core). With `refused`, a board
+    /// the data cannot answer is told there and holds no answer.
     fn answer_many<B: Batch>(
         &self,
         starts: &[Board],
         goals: Goals<'_>,
         batch: &mut B,
+        refused: Option<Refused<'_>>,
     ) -> Result<(), SolveError> {
         batch.clear();
-        let answered = self.answer_parts(starts, goals, batch);
+        let answered = self.answer_parts(starts, goals, batch, refused);
         if answered.is_err() {
             batch.clear();
         }
@@ -243,6 +283,7 @@ impl Solver {
         starts: &[Board],
         goals: Goals<'_>,
         batch: &mut B,
+        refused: Option<Refused<'_>>,
     ) -> Result<(), SolveError> {
         let at = |index: usize, error: SolveError| SolveError::At {
             index,
@@ -292,7 +333,7 @@ impl Solver {
             false => (starts.len() / PART).clamp(1, crate::split::threads()),
         };
         if parts == 1 {
-            return self.answer_into(starts, goals, batch);
+            return self.answer_into(starts, goals, batch, refused);
         }
         let size = starts.len().div_ceil(parts);
         let answered: Vec<Result<B, SolveError>> = std::thread::scope(|scope| {
@@ -302,7 +343,8 @@ impl Solver {
                     let to = (from + size).min(starts.len());
                     scope.spawn(move || {
                         let mut batch = B::default();
-                        self.answer_into(&starts[from..to], goals.part(from, to), &mut batch)
+                        // Tables alone are split: they refuse no board.
+                        self.answer_into(&starts[from..to], goals.part(from, to), &mut batch, None)
                             .map(|()| batch)
                     })
                 })
@@ -340,6 +382,7 @@ impl Solver {
         starts: &[Board],
         goals: Goals<'_>,
         sink: &mut S,
+        mut refused: Option<Refused<'_>>,
     ) -> Result<(), SolveError> {
         let at = |index: usize| {
             move |error: SolveError| SolveError::At {
@@ -364,7 +407,13 @@ impl Solver {
                     found.map(|found| (letters, found))
                 });
                 for (index, answer) in answers.into_iter().enumerate() {
-                    let (letters, found) = answer.map_err(at(index))?;
+                    let (letters, found) = match (answer, refused.as_mut()) {
+                        (Err(error), Some(refused)) if error.wants_data() => {
+                            refused(index, error);
+                            (Vec::new(), None)
+                        }
+                        (answer, _) => answer.map_err(at(index))?,
+                    };
                     put(sink, &letters, found);
                 }
                 return Ok(());
@@ -456,6 +505,9 @@ fn walk<D: AsRef<[u8]>>(
 ) -> Result<Option<usize>, SolveError> {
     table.solve_each(start, goal, |mv| letters.push(mv.letter() as u8))
 }
+
+/// Who hears of the boards a batch's data cannot answer, with their index.
+type Refused<'a> = &'a mut dyn FnMut(usize, SolveError);
 
 /// Hands `sink` an answer found (its letters and moves), or none.
 fn put<S: Sink>(sink: &mut S, letters: &[u8], found: Option<usize>) {
