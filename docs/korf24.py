@@ -1,0 +1,82 @@
+"""Korf and Felner's fifty 24-puzzle instances, solved by `eight` with a
+time cap each: a table of what was answered, checked against the optimal
+lengths the file gives.
+
+    eight-gen --shape 5x5        # the 6-6-6-6 databases, once (about 3 min)
+    python3 docs/korf24.py PATH/TO/eight [--cap 600] [--only 38,1,2] [--data DIR]
+
+Each instance runs alone, `eight --verbose` toward Korf's goal `x 1 2 ... 24`,
+in a process of its own killed at the cap. The table says, an instance a
+row: its optimal length in the file, eight's answer's length (checked), the
+positions eight searched (every bound, up to the answer), the time, and
+the positions a second (`--verbose` tells them of a search past a second).
+Korf and Felner's nodes for #1-#10 and #38 are in `../shared/data/README.md`.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FILE = os.path.join(HERE, "..", "..", "shared", "data", "korf24.txt")
+GOAL = "x " + " ".join(str(t) for t in range(1, 25))
+# `--verbose`'s last word of a search: its bound, positions and seconds.
+ENDED = re.compile(r"answered in (\d+) moves: (\d+) positions in ([\d.]+) s")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("eight")
+    parser.add_argument("--cap", type=float, default=600, help="seconds an instance may take")
+    parser.add_argument("--only", help="instances to run, by number in the file: 38,1,2")
+    parser.add_argument("--data", help="the data folder (else eight's own)")
+    parser.add_argument("--file", default=FILE)
+    args = parser.parse_args()
+    with open(args.file) as lines:
+        instances = [line.split() for line in lines if line.strip()]
+    chosen = range(1, len(instances) + 1)
+    if args.only:
+        chosen = [int(n) for n in args.only.split(",")]
+    env = dict(os.environ)
+    if args.data:
+        env["EIGHT_DATA"] = args.data
+    print("| Korf–Felner # | optimal | eight | positions | time | positions a second |")
+    print("|---|---|---|---|---|---|")
+    for number in chosen:
+        fields = instances[number - 1]
+        board = " ".join("x" if t == "0" else t for t in fields[:25])
+        optimal = int(fields[25])
+        command = [args.eight, "--verbose", "--shape", "5x5", "--goal", GOAL]
+        started = time.monotonic()
+        child = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        try:
+            out, err = child.communicate(board + "\n", timeout=args.cap)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, err = child.communicate()
+            print(f"| {number} | {optimal} | over {args.cap:.0f} s | | | |", flush=True)
+            continue
+        seconds = time.monotonic() - started
+        answer = out.strip()
+        if child.returncode != 0 or not re.fullmatch(r"[udlr]+", answer):
+            raise SystemExit(f"instance {number}: no answer ({answer!r}): {err.strip()}")
+        if len(answer) != optimal:
+            raise SystemExit(f"instance {number}: {len(answer)} moves, the file says {optimal}")
+        ended = ENDED.findall(err)
+        positions = int(ended[-1][1]) if ended else None
+        rate = f"{positions / seconds / 1e6:.1f} million" if positions else ""
+        shown = f"{positions:,}" if positions else "(under a second: not told)"
+        print(f"| {number} | {optimal} | {len(answer)} | {shown} | {seconds:.1f} s | {rate} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
