@@ -455,6 +455,14 @@ pub enum Proof {
         /// Its cells.
         canonical_len: u8,
     },
+    /// A board whose code (multi-tile metric) names no jump it has.
+    #[error("from {board} the code {code} names no jump of the blank")]
+    NoJump {
+        /// The board.
+        board: Board,
+        /// The code.
+        code: u8,
+    },
     /// Answers longer than any on the shape.
     #[error("the moves take more than {bound}, longer than any shortest answer on the board")]
     TooLong {

@@ -276,7 +276,7 @@ pub(crate) fn scan_until<R: Rule<Node = u64>>(
 
 /// Runs `work` on parts of `0..len`, on every core, more parts than cores
 /// taken in turn; returns their results in order.
-pub(crate) fn in_parts<R: Send>(len: u64, work: impl Fn(Range<u64>) -> R + Sync) -> Vec<R> {
+fn in_parts<R: Send>(len: u64, work: impl Fn(Range<u64>) -> R + Sync) -> Vec<R> {
     let threads = crate::split::threads();
     let part = len.div_ceil(threads as u64 * 8).max(1);
     crate::split::each(len.div_ceil(part) as usize, threads, |index| {

@@ -130,24 +130,6 @@ impl Jumps {
             .expect("every shape has jumps each way") as u8
     }
 
-    /// The jumps from the board (`cells`, `blank`, `rank`) in code order,
-    /// for [`next_code`].
-    pub(crate) fn list(
-        &self,
-        (cells, blank, rank): ([u8; SMALL_CELLS], usize, u64),
-    ) -> JumpList<([u8; SMALL_CELLS], usize, u64)> {
-        let mut list = ([(0, Move::Down, (cells, blank, rank)); 16], 0);
-        for &code in self.from(blank) {
-            list.0[list.1] = (
-                code,
-                self.jump(code).mv,
-                self.reach(&cells, blank, rank, code),
-            );
-            list.1 += 1;
-        }
-        list
-    }
-
     /// The jump of `code`.
     pub(crate) fn jump(&self, code: u8) -> Jump {
         self.all[usize::from(code)]

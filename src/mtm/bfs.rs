@@ -1,9 +1,9 @@
 //! The tables of the multi-tile metric: made by the one breadth-first
-//! search ([`crate::bfs`]) over jumps ([`codes_until`]), and proven from
-//! their codes alone ([`prove`]).
+//! search ([`crate::bfs`]) over jumps ([`codes_until`]), and proven by
+//! that search made anew ([`prove`]).
 
 use crate::answer::Proof;
-use crate::bfs::{Codes, Layer, Node, Rule, UNSEEN, blank_of, entries, in_parts, layers_until};
+use crate::bfs::{Codes, Layer, Node, Rule, blank_of, entries, layers_until};
 use crate::board::{Board, board_rank};
 use crate::mtm::{JumpList, Jumps, code_at, next_code};
 use crate::rank::{PackedMoves, cells_rank, pack};
@@ -175,9 +175,17 @@ pub fn generate(
 #[cfg(test)]
 pub(crate) fn distances(goal: &Board) -> Vec<u8> {
     let codes = codes_until(goal, &mut |_| {}, &Stop::new()).expect("no stop");
-    prove(&Jumps::new(goal.shape()), goal, &codes.packed)
-        .expect("the search's codes are proven")
-        .0
+    let mut distance = vec![crate::bfs::UNSEEN; codes.entries as usize];
+    distance[(board_rank(goal) / 2) as usize] = 0;
+    let n = goal.shape().cells();
+    tree(
+        &Jumps::new(goal.shape()),
+        goal,
+        &codes.packed,
+        u32::MAX,
+        |step| distance[(cells_rank(&step.cells[..n]) / 2) as usize] = step.depth as u8,
+    );
+    distance
 }
 
 /// What a search is asked: its entries, its start, who hears of each
@@ -194,8 +202,6 @@ fn layers<R: Rule<Node = Node>>(
 
 /// A board met in [`tree`].
 pub(crate) struct Step<'a> {
-    /// Its table entry.
-    pub(crate) entry: u64,
     /// Its cells.
     pub(crate) cells: &'a [u8; SMALL_CELLS],
     /// Its moves from the goal.
@@ -231,7 +237,6 @@ pub(crate) fn tree(
             let back = jumps.undo(code);
             if next / 2 != goal_rank / 2 && code_at(codes, next / 2) == back {
                 visit(Step {
-                    entry: next / 2,
                     cells: &after,
                     depth: depth + 1,
                 });
@@ -241,86 +246,47 @@ pub(crate) fn tree(
     }
 }
 
-/// Proves the codes of a section toward `goal` (a canonical goal) right:
-/// following them, every board reaches the goal; no jump from a board leads
-/// more than one move closer than its codes take it; and every code is the
-/// one [`next_code`] chooses, the start of the canonical answer. The
-/// distances the codes make, by table entry, and their histogram.
+/// Proves the codes of a section toward `goal` (a canonical goal) right,
+/// as the databases are: the search that makes them, made anew
+/// ([`codes_until`]), gives every code the same. The search is the
+/// generator's, tested board by board against a plain search; it costs
+/// what making the table costs (about 25 s and 1.3 GB on 12 cells).
+/// Returns the longest answer.
 ///
 /// # Errors
 ///
-/// The first thing found wrong.
-pub(crate) fn prove(
-    jumps: &Jumps,
-    goal: &Board,
-    codes: &[u8],
-) -> Result<(Vec<u8>, Vec<u64>), Proof> {
-    let len = entries(goal.shape());
-    let goal_entry = board_rank(goal) / 2;
-    let bound = goal.shape().diameter_bound();
-    let mut distance = vec![UNSEEN; len as usize];
-    distance[goal_entry as usize] = 0;
-    let limit = bound.min(u32::from(UNSEEN) - 1);
-    let mut too_long = false;
-    tree(jumps, goal, codes, limit + 1, |step| {
-        match step.depth > limit {
-            true => too_long = true,
-            false => distance[step.entry as usize] = step.depth as u8,
-        }
-    });
-    if too_long {
-        return Err(Proof::TooLong { bound });
+/// The first code found wrong.
+///
+/// # Panics
+///
+/// Panics if `codes` are not one a board, two to a byte.
+pub(crate) fn prove(jumps: &Jumps, goal: &Board, codes: &[u8]) -> Result<u32, Proof> {
+    let made = codes_until(goal, &mut |_| {}, &Stop::new()).expect("a search with no stop ends");
+    assert_eq!(codes.len(), made.packed.len(), "one code a board");
+    let Some(byte) = codes
+        .iter()
+        .zip(&made.packed)
+        .position(|(got, made)| got != made)
+    else {
+        return Ok(made.max_depth);
+    };
+    let low = (codes[byte] ^ made.packed[byte]) & 15 != 0;
+    let entry = 2 * byte as u64 + u64::from(!low);
+    let (cells, blank, _) = jumps.board_of(entry, goal);
+    let board = Board::from_cell_array(goal.shape(), cells);
+    let (got, canonical) = (
+        code_at(codes, entry),
+        jumps.jump(code_at(&made.packed, entry)),
+    );
+    if !jumps.fits(blank, got) {
+        return Err(Proof::NoJump { board, code: got });
     }
-    let unreached = distance.iter().filter(|&&d| d == UNSEEN).count() as u64;
-    if unreached > 0 {
-        return Err(Proof::Unreached { boards: unreached });
-    }
-    let distance_ref = &distance;
-    let found = in_parts(len, |part| {
-        for entry in part {
-            if entry == goal_entry {
-                continue;
-            }
-            let (cells, blank, rank) = jumps.board_of(entry, goal);
-            let d = distance_ref[entry as usize];
-            let board = || Board::from_cell_array(goal.shape(), cells);
-            for &code in jumps.from(blank) {
-                let (_, _, next) = jumps.reach(&cells, blank, rank, code);
-                if distance_ref[(next / 2) as usize] + 1 < d {
-                    return Err(Proof::NotShortest {
-                        board: board(),
-                        depth: u32::from(d),
-                    });
-                }
-            }
-            let got = code_at(codes, entry);
-            let at = |(_, _, rank): ([u8; SMALL_CELLS], usize, u64), k: u32| {
-                u32::from(distance_ref[(rank / 2) as usize]) == k
-            };
-            let canonical = next_code(
-                (cells, blank, rank),
-                u32::from(d),
-                |node| jumps.list(node),
-                at,
-            )
-            .expect("a board one move further than another has a jump closer");
-            if got != canonical {
-                let (got, canonical) = (jumps.jump(got), jumps.jump(canonical));
-                return Err(Proof::NotCanonical {
-                    board: board(),
-                    got: got.mv,
-                    got_len: got.len,
-                    canonical: canonical.mv,
-                    canonical_len: canonical.len,
-                });
-            }
-        }
-        Ok(())
-    });
-    found.into_iter().collect::<Result<(), Proof>>()?;
-    let mut histogram = vec![0u64; usize::from(distance.iter().copied().max().unwrap_or(0)) + 1];
-    for &d in &distance {
-        histogram[usize::from(d)] += 1;
-    }
-    Ok((distance, histogram))
+    let got = jumps.jump(got);
+    Err(Proof::NotCanonical {
+        board,
+        got: got.mv,
+        got_len: got.len,
+        canonical: canonical.mv,
+        canonical_len: canonical.len,
+    })
 }
