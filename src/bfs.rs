@@ -28,7 +28,7 @@ use crate::board::Board;
 use crate::file::{self, Codec, NewSection, RankScheme};
 use crate::mem::prefetch;
 use crate::progress::Step;
-use crate::rank::{PackedMoves, cells_rank, factorial, pack};
+use crate::rank::{PackedMoves, cells_rank, factorial, pack, with_passes};
 use crate::shape::{Move, SMALL_CELLS, Shape};
 use crate::stop::Stop;
 
@@ -460,27 +460,14 @@ pub(crate) fn search_until(
     );
     let moves = PackedMoves::new(shape);
     let start = (pack(goal.cells()), cells_rank(goal.cells()));
-    let run = (entries(shape), start, progress, stop);
-    let found = match moves.passes() {
-        1 => steps::<1>(&moves, n, run),
-        2 => steps::<2>(&moves, n, run),
-        3 => steps::<3>(&moves, n, run),
-        4 => steps::<4>(&moves, n, run),
-        _ => steps::<5>(&moves, n, run),
-    }?;
+    let found = with_passes!(moves.passes(), P => {
+        let steps = Steps::<P> { moves: &moves, n };
+        layers_until(&steps, entries(shape), start, progress, stop)
+    })?;
     Some(Search {
         codes: found.bytes.into_iter().map(|byte| byte & 3).collect(),
         histogram: found.histogram,
     })
-}
-
-/// [`layers_until`] over [`Steps`].
-fn steps<const P: usize>(
-    moves: &PackedMoves,
-    n: usize,
-    (len, start, progress, stop): (u64, Node, impl FnMut(&Layer), &Stop),
-) -> Option<Layers> {
-    layers_until(&Steps::<P> { moves, n }, len, start, progress, stop)
 }
 
 /// The codes of a table of the single-tile metric toward `goal`, packed 2

@@ -341,6 +341,37 @@ pub(crate) struct PackedMoves {
     passes: usize,
 }
 
+/// Evaluates `$body` with `$p` a constant equal to `$passes`, a
+/// [`PackedMoves::passes`] (1 to 5 cells), so that the loops over the
+/// cells a move passes unroll.
+macro_rules! with_passes {
+    ($passes:expr, $p:ident => $body:expr) => {
+        match $passes {
+            1 => {
+                const $p: usize = 1;
+                $body
+            }
+            2 => {
+                const $p: usize = 2;
+                $body
+            }
+            3 => {
+                const $p: usize = 3;
+                $body
+            }
+            4 => {
+                const $p: usize = 4;
+                $body
+            }
+            _ => {
+                const $p: usize = 5;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_passes;
+
 /// One move of the blank from one cell, for [`PackedMoves`].
 #[derive(Clone, Copy, Debug, Default)]
 struct PackedMove {

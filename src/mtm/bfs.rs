@@ -6,7 +6,7 @@ use crate::answer::Proof;
 use crate::bfs::{Codes, Layer, Node, Rule, blank_of, entries, layers_until};
 use crate::board::{Board, board_rank};
 use crate::mtm::{JumpList, Jumps, code_at, next_code};
-use crate::rank::{PackedMoves, cells_rank, pack};
+use crate::rank::{PackedMoves, cells_rank, pack, with_passes};
 use crate::shape::{Move, SMALL_CELLS};
 use crate::stop::Stop;
 
@@ -94,50 +94,11 @@ pub(crate) fn codes_until(
     let first = Move::ALL.map(|mv| jumps.first_code(mv));
     let start = (pack(goal.cells()), cells_rank(goal.cells()));
     let len = entries(shape);
-    let run = (len, start, progress, stop);
     let n = shape.cells();
-    let found = match moves.passes() {
-        1 => layers(
-            PackedJumps::<1> {
-                moves: &moves,
-                n,
-                first,
-            },
-            run,
-        ),
-        2 => layers(
-            PackedJumps::<2> {
-                moves: &moves,
-                n,
-                first,
-            },
-            run,
-        ),
-        3 => layers(
-            PackedJumps::<3> {
-                moves: &moves,
-                n,
-                first,
-            },
-            run,
-        ),
-        4 => layers(
-            PackedJumps::<4> {
-                moves: &moves,
-                n,
-                first,
-            },
-            run,
-        ),
-        _ => layers(
-            PackedJumps::<5> {
-                moves: &moves,
-                n,
-                first,
-            },
-            run,
-        ),
-    }?;
+    let found = with_passes!(moves.passes(), P => {
+        let jumps = PackedJumps::<P> { moves: &moves, n, first };
+        layers_until(&jumps, len, start, progress, stop)
+    })?;
     let packed = found
         .bytes
         .chunks(2)
@@ -186,18 +147,6 @@ pub(crate) fn distances(goal: &Board) -> Vec<u8> {
         |step| distance[(cells_rank(&step.cells[..n]) / 2) as usize] = step.depth as u8,
     );
     distance
-}
-
-/// What a search is asked: its entries, its start, who hears of each
-/// layer, and its stop.
-type Run<'a, 'b> = (u64, Node, &'a mut dyn FnMut(&Layer), &'b Stop);
-
-/// [`layers_until`] over `rule`.
-fn layers<R: Rule<Node = Node>>(
-    rule: R,
-    (len, start, progress, stop): Run<'_, '_>,
-) -> Option<crate::bfs::Layers> {
-    layers_until(&rule, len, start, progress, stop)
 }
 
 /// A board met in [`tree`].

@@ -11,7 +11,7 @@ use crate::bfs::entries;
 use crate::board::Board;
 use crate::mem::Huge;
 use crate::mtm::{Jumps, code_at, tree};
-use crate::rank::{PackedMoves, cells_rank, pack};
+use crate::rank::{PackedMoves, cells_rank, pack, with_passes};
 use crate::shape::Move;
 use crate::table::packed::SPELLING;
 use crate::table::{Table, Word, derive_after};
@@ -123,13 +123,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let codes = self.codes(index)?;
         let goal = &self.sections.goals[index];
         Ok(pairs(moves.answers[index].get_or_init(
-            || match moves.steps.passes() {
-                1 => derive::<1>(moves, goal, codes),
-                2 => derive::<2>(moves, goal, codes),
-                3 => derive::<3>(moves, goal, codes),
-                4 => derive::<4>(moves, goal, codes),
-                _ => derive::<5>(moves, goal, codes),
-            },
+            || with_passes!(moves.steps.passes(), P => derive::<P>(moves, goal, codes)),
         )))
     }
 

@@ -6,7 +6,7 @@ use crate::answer::SolveError;
 use crate::bfs::{self, AHEAD, Node, UNSEEN, code_at, expand, neighbors, unpack};
 use crate::board::Board;
 use crate::mem::prefetch;
-use crate::rank::{PackedMoves, cells_rank, pack};
+use crate::rank::{PackedMoves, cells_rank, pack, with_passes};
 use crate::shape::{Move, Shape};
 use crate::table::{MoveSet, Table, comes_back, leads_back};
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -100,13 +100,9 @@ pub fn prove(goal: &Board, codes: &[u8]) -> Result<Vec<u64>, Proof> {
         if d > bound {
             return Err(Proof::TooLong { bound });
         }
-        let (next, found) = match moves.passes() {
-            1 => prove_layer::<1>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
-            2 => prove_layer::<2>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
-            3 => prove_layer::<3>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
-            4 => prove_layer::<4>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
-            _ => prove_layer::<5>(&moves, shape, &layer, d, &dist, codes, fetch_ahead),
-        };
+        let (next, found) = with_passes!(moves.passes(), P => {
+            prove_layer::<P>(&moves, shape, &layer, d, &dist, codes, fetch_ahead)
+        });
         if let Some(proof) = found.into_iter().flatten().next() {
             return Err(proof);
         }
@@ -178,13 +174,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         let moves = &*steps.packed_moves;
         let mut layer = vec![(pack(canonical.cells()), goal_rank)];
         for _ in 0..depth.min(self.sections.bound + 1) {
-            layer = match moves.passes() {
-                1 => next_layer::<1>(moves, n, codes, goal_rank, &layer),
-                2 => next_layer::<2>(moves, n, codes, goal_rank, &layer),
-                3 => next_layer::<3>(moves, n, codes, goal_rank, &layer),
-                4 => next_layer::<4>(moves, n, codes, goal_rank, &layer),
-                _ => next_layer::<5>(moves, n, codes, goal_rank, &layer),
-            };
+            layer = with_passes!(moves.passes(), P => {
+                next_layer::<P>(moves, n, codes, goal_rank, &layer)
+            });
         }
         if depth > self.sections.bound {
             layer.clear();
