@@ -160,6 +160,9 @@ pub(crate) fn section_toward(
 ///    answers are the lexicographically smallest of the shortest.
 ///
 /// It is one search over the tree the codes make, as fast as making them.
+/// A table of the multi-tile metric is proven otherwise, as pattern
+/// databases are: its codes made anew by the breadth-first search that
+/// makes them, every one compared (`mtm::prove_jumps`).
 /// A table of next jumps is proven alike, a move being a jump, and every
 /// code checked to start the canonical answer of the multi-tile metric
 /// (see [`Metric`](crate::metric::Metric)).
