@@ -124,9 +124,10 @@ impl Solver {
     /// cheaply (see `Table::new` and `PdbTable::new`), then proven before
     /// their first answer unless a proof of the file as it is now is
     /// recorded, `progress` told how far the proof has come: a 2x5 table in
-    /// milliseconds, a 12-cell table in about 25 s, the 4x4 7-8 databases in
-    /// minutes. In the multi-tile metric a shape with no data in the folder
-    /// is searched with no data (`MtmSearcher`).
+    /// milliseconds, a 12-cell table in about 25 s (a minute in the
+    /// multi-tile metric), the 4x4 7-8 databases in minutes. In the
+    /// multi-tile metric a shape with no data in the folder is searched
+    /// with no data (`MtmSearcher`).
     ///
     /// The data is read from a map of the file: see `crate::map::map`
     /// for what that means if the file changes while it is in use, and
