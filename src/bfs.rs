@@ -13,7 +13,7 @@
 //! smaller letter would need a neighbour at depth `d`, which would have
 //! given that letter. The multi-tile metric's rule settles a board's code
 //! as its layer is expanded, once every board closer has its depth
-//! (`mtm::next_code`).
+//! (`mtm::bfs::PackedJumps::next_code`).
 //!
 //! A board that reaches the goal is identified by its entry,
 //! [`board_rank`](crate::board::board_rank)` / 2` (see [`crate::file`]). A

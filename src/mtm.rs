@@ -26,7 +26,7 @@
 //! with a letter before `D`, or is empty; the shortest such jump is the
 //! next move, else the longest. The first letter of a board's answer is the
 //! smallest direction of its jumps one move closer. The rule, in
-//! [`next_code`], is the one home of the canonical answer: the generator
+//! `bfs::PackedJumps::next_code`, is the one home of the canonical answer: the generator
 //! writes it and the proof checks every board against it.
 
 use crate::board::Board;
@@ -202,48 +202,6 @@ impl Jumps {
         }
         unreachable!("one board of every pair of ranks reaches the goal")
     }
-}
-
-/// The jumps from a node in code order, each its code, its direction and
-/// the node it leads to; the first `.1` are filled.
-pub(crate) type JumpList<N> = ([(u8, Move, N); 16], usize);
-
-/// Of the jumps of `node`, `d` moves from the goal (`d > 0`), the code of
-/// the one that starts its canonical answer (see the [module](self));
-/// `None` if no jump leads one move closer. `jumps` lists a node's jumps
-/// in code order; `at(next, k)` says whether `next` is `k` moves from the
-/// goal, for the nodes one or two jumps from `node`.
-pub(crate) fn next_code<N: Copy>(
-    node: N,
-    d: u32,
-    jumps: impl Fn(N) -> JumpList<N>,
-    at: impl Fn(N, u32) -> bool,
-) -> Option<u8> {
-    let mut chosen: Option<(Move, u8)> = None;
-    let (list, len) = jumps(node);
-    for &(code, mv, next) in &list[..len] {
-        if chosen.is_some_and(|(chosen, _)| chosen != mv) {
-            break;
-        }
-        if !at(next, d - 1) {
-            continue;
-        }
-        if d == 1 {
-            // The goal: nothing follows, and nothing is smaller.
-            return Some(code);
-        }
-        // The first letter of the answer after the jump: the smallest
-        // direction of its jumps one move closer.
-        let (after, count) = jumps(next);
-        let first = after[..count]
-            .iter()
-            .find_map(|&(_, mv, further)| at(further, d - 2).then_some(mv));
-        if first.is_some_and(|letter| letter < mv) {
-            return Some(code);
-        }
-        chosen = Some((mv, code));
-    }
-    chosen.map(|(_, code)| code)
 }
 
 /// The 4-bit code of table entry `entry` in `codes`, two to a byte, the

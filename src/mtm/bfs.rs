@@ -5,14 +5,14 @@
 use crate::answer::Proof;
 use crate::bfs::{Codes, Layer, Node, Rule, blank_of, entries, layers_until};
 use crate::board::{Board, board_rank};
-use crate::mtm::{JumpList, Jumps, code_at, next_code};
+use crate::mtm::{Jumps, code_at};
 use crate::rank::{PackedMoves, cells_rank, pack, with_passes};
 use crate::shape::{Move, SMALL_CELLS};
 use crate::stop::Stop;
 
 /// The jumps of the blank on packed boards: the moves of the multi-tile
 /// metric's tables. A board's code is settled as it is expanded, by
-/// [`next_code`]: a table keeps each board's depth modulo 3, which tells
+/// [`PackedJumps::next_code`]: a table keeps each board's depth modulo 3, which tells
 /// a neighbour one move closer from the others, as a jump changes the
 /// distance by one at most. `P` is [`PackedMoves::passes`].
 struct PackedJumps<'a, const P: usize> {
@@ -23,29 +23,56 @@ struct PackedJumps<'a, const P: usize> {
 }
 
 impl<const P: usize> PackedJumps<'_, P> {
-    /// Hands `each` every jump from `node`, in code order.
+    /// The first jump from `node` in code order for which `stop` says
+    /// yes, as its code and direction; `stop` hears of each jump until
+    /// then.
     #[inline(always)]
-    fn each(&self, (board, rank): Node, mut each: impl FnMut(u8, Move, Node)) {
+    fn until(
+        &self,
+        (board, rank): Node,
+        mut stop: impl FnMut(u8, Move, Node) -> bool,
+    ) -> Option<(u8, Move)> {
         let blank = blank_of(board, self.n);
         for mv in Move::ALL {
             let (mut board, mut at, mut rank) = (board, blank, rank);
             let mut code = self.first[usize::from(mv.code())];
             while let Some(delta) = self.moves.apply::<P>(&mut board, &mut at, mv.code()) {
                 rank = rank.wrapping_add_signed(delta);
-                each(code, mv, (board, rank));
+                if stop(code, mv, (board, rank)) {
+                    return Some((code, mv));
+                }
                 code += 1;
             }
         }
+        None
     }
 
-    /// The jumps from `node`, for [`next_code`].
-    fn list(&self, node: Node) -> JumpList<Node> {
-        let mut list = ([(0, Move::Down, node); 16], 0);
-        self.each(node, |code, mv, next| {
-            list.0[list.1] = (code, mv, next);
-            list.1 += 1;
+    /// Of the jumps of `node`, `d` moves from the goal (`d > 0`), the
+    /// code of the one that starts its canonical answer (see the
+    /// [module](crate::mtm)): the one home of that rule, which the tables'
+    /// search writes and their proof makes anew. `at(next, k)` says
+    /// whether `next` is `k` moves from the goal, for the nodes one or two
+    /// jumps from `node`; `None` if no jump leads one move closer.
+    #[inline(always)]
+    fn next_code(&self, node: Node, d: u32, at: impl Fn(Node, u32) -> bool) -> Option<u8> {
+        let mut chosen: Option<(Move, u8)> = None;
+        self.until(node, |code, mv, next| {
+            if chosen.is_some_and(|(chosen, _)| chosen != mv) {
+                return true;
+            }
+            if !at(next, d - 1) {
+                return false;
+            }
+            chosen = Some((mv, code));
+            // At the goal nothing follows, and nothing is smaller; else
+            // the first letter of the answer after the jump is the
+            // smallest direction of its jumps one move closer.
+            d == 1
+                || self
+                    .until(next, |_, _, further| at(further, d - 2))
+                    .is_some_and(|(_, letter)| letter < mv)
         });
-        list
+        chosen.map(|(_, code)| code)
     }
 }
 
@@ -59,13 +86,16 @@ impl<const P: usize> Rule for PackedJumps<'_, P> {
 
     #[inline(always)]
     fn neighbors(&self, node: Node, mut each: impl FnMut(u8, Node)) {
-        self.each(node, |_, _, next| each(0, next));
+        self.until(node, |_, _, next| {
+            each(0, next);
+            false
+        });
     }
 
     #[inline(always)]
     fn settle(&self, node: Node, d: u32, at: impl Fn(Node, u32) -> bool) -> Option<u8> {
         (d > 0).then(|| {
-            next_code(node, d, |node| self.list(node), at)
+            self.next_code(node, d, at)
                 .expect("a board the search reached has a jump one move closer")
         })
     }
