@@ -60,7 +60,12 @@ fn solve_all(partition: &str, first: usize, required: bool) -> Option<(Duration,
     } else {
         let sizes = DataFile::parse_sizes(partition).expect("KORF_PARTITION holds group sizes");
         let dir = DataDir::locate().expect("a data folder");
-        match Solver::load(Shape::FIFTEEN, 0, Metric::Stm, &dir, Some(&sizes), |_| {}) {
+        match Solver::open(
+            &Board::canonical(Shape::FIFTEEN, 0),
+            &eight::Options::new()
+                .with_data(Ok(dir.clone()))
+                .with_partition(sizes.clone()),
+        ) {
             Ok(solver) => solver,
             Err(err @ DataError::Missing { .. }) if !required => {
                 eprintln!("{err}");

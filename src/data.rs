@@ -70,8 +70,7 @@ pub struct DataDir {
 
 /// How the data folder was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Source {
+pub(crate) enum Source {
     /// Named on the command line.
     Given,
     /// From the environment variable `EIGHT_DATA`.
@@ -180,7 +179,7 @@ impl DataDir {
     }
 
     /// How it was found.
-    pub fn source(&self) -> Source {
+    pub(crate) fn source(&self) -> Source {
         self.source
     }
 }

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use eight::data::DataFile;
-//! use eight::{Board, DataDir, Metric, Shape, Solver, Stop, generate};
+//! use eight::{Board, DataDir, Metric, Options, Shape, Solver, Stop, generate};
 //!
 //! // The 2x3 table toward the goal with the blank in its last cell, made
 //! // into a data folder and answering from there.
@@ -20,7 +20,8 @@
 //! let folder = tempfile::tempdir()?;
 //! generate::publish(&folder.path().join(file.name()), &bytes)?;
 //! let board = Board::parse(shape, b"1 2 3 4 x 5")?;
-//! let solver = Solver::load(shape, 5, Metric::Stm, &DataDir::at(folder.path()), None, |_| {})?;
+//! let options = Options::new().with_data(Ok(DataDir::at(folder.path())));
+//! let solver = Solver::open(&Board::canonical(shape, 5), &options)?;
 //! assert_eq!(solver.solve(&board)?.to_string(), "r");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -102,5 +102,5 @@ pub use crate::data::DataDir;
 pub use crate::metric::Metric;
 pub use crate::parse::{Item, Parser};
 pub use crate::shape::{Move, Notation, Shape};
-pub use crate::solver::{Answer, DataError, Loading, Proving, Solutions, Solver, Solvers};
+pub use crate::solver::{Answer, DataError, Loading, Options, Proving, Solutions, Solver, Solvers};
 pub use crate::stop::Stop;

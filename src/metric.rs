@@ -62,6 +62,15 @@ impl Metric {
             Metric::Mtm => "mtm",
         }
     }
+
+    /// What follows the name of its data in messages (`the 3x4 table` of
+    /// the multi-tile metric): nothing for the single-tile metric.
+    pub(crate) fn of_data(self) -> &'static str {
+        match self {
+            Metric::Stm => "",
+            Metric::Mtm => " of the multi-tile metric",
+        }
+    }
 }
 
 impl fmt::Display for Metric {

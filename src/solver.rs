@@ -10,13 +10,14 @@
 //! | 18 to 25 | 2x9 to 2x12, 3x6 to 3x8, 4x5, 4x6, 5x5 and their transposes | IDA* over pattern databases in the data folder (`eight-gen --shape`); without them, over small ones made at start, for boards near the goal | IDA* over databases of the metric in the data folder (`eight-gen --metric mtm --shape`); without them, over walking distances and small databases made at start, for boards near the goal |
 //!
 //! [`DataFile`](crate::data::DataFile) names each file and the command that
-//! makes it; [`Solver::load`] takes the metric as a parameter.
+//! makes it; [`Solver::open`] takes the metric as one of its [`Options`].
 
 mod batch;
 mod error;
 mod load;
 mod near;
 mod open;
+mod options;
 mod set;
 
 use std::path::PathBuf;
@@ -37,7 +38,8 @@ pub use self::batch::{Answer, Solutions};
 pub use self::error::DataError;
 pub(crate) use self::open::Data;
 pub use self::open::Proving;
-pub use self::set::{Loading, Solvers};
+pub use self::options::{Loading, Options};
+pub use self::set::Solvers;
 
 /// Where a solver's data comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]

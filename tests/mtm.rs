@@ -320,13 +320,11 @@ fn databases_made_by_the_generator_serve_the_search() {
         .success();
     // Read in place, the databases answer a solver until the file is
     // rewritten; then the solver says so and its search stops.
-    let solver = Solver::load(
-        Shape::new(2, 7).unwrap(),
-        13,
-        Metric::Mtm,
-        &eight::DataDir::at(dir.path()),
-        None,
-        |_| {},
+    let solver = Solver::open(
+        &Board::canonical(Shape::new(2, 7).unwrap(), 13),
+        &eight::Options::new()
+            .with_data(Ok(eight::DataDir::at(dir.path())))
+            .with_metric(Metric::Mtm),
     )
     .unwrap();
     let shape = Shape::new(2, 7).unwrap();

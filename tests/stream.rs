@@ -838,7 +838,8 @@ fn a_table_changed_between_batches_is_read_anew_by_the_next() {
         let answers = solver.solve_many(&boards, &goal).unwrap();
         Ok::<_, String>(answers.iter().map(|a| a.to_string()).collect::<Vec<_>>())
     };
-    let mut solvers = Solvers::new().with_data(Ok(eight::DataDir::at(dir.path())));
+    let mut solvers =
+        Solvers::new(eight::Options::new().with_data(Ok(eight::DataDir::at(dir.path()))));
     assert_eq!(answer(&mut solvers).unwrap(), ["r", "rrrr"]);
     // Rewritten in place, the same bytes, a tick of the clock later: the
     // file's stamp is another, so its bytes may be.
@@ -868,9 +869,11 @@ fn a_table_changed_between_batches_is_read_anew_by_the_next() {
         }
     }
     let loads: &'static Loads = Box::leak(Box::new(Loads(AtomicUsize::new(0))));
-    let mut solvers = Solvers::new()
-        .telling(loads)
-        .with_data(Ok(eight::DataDir::at(dir.path())));
+    let mut solvers = Solvers::new(
+        eight::Options::new()
+            .telling(loads)
+            .with_data(Ok(eight::DataDir::at(dir.path()))),
+    );
     let mut run = || {
         assert_eq!(answer(&mut solvers).unwrap(), ["r", "rrrr"]);
         loads.0.load(Ordering::SeqCst)
@@ -911,7 +914,7 @@ fn the_typed_batch_answers_as_the_program_does() {
         .collect();
     let input: String = boards.iter().map(|board| format!("{board}\n")).collect();
     // Each shape's boards answered in one batch, put back in input order.
-    let mut solvers = Solvers::new();
+    let mut solvers = Solvers::default();
     let mut moves = vec![String::new(); boards.len()];
     let mut lengths = vec![String::new(); boards.len()];
     let mut shapes: Vec<_> = boards.iter().map(Board::shape).collect();
@@ -948,7 +951,8 @@ fn missing_data_says_why_in_types() {
     use eight::{Board, DataError, Solvers};
 
     let dir = tempfile::tempdir().unwrap();
-    let mut solvers = Solvers::new().with_data(Ok(eight::DataDir::at(dir.path())));
+    let mut solvers =
+        Solvers::new(eight::Options::new().with_data(Ok(eight::DataDir::at(dir.path()))));
     let boards: Vec<Board> = ["12345678x", "1 2 3 4/5 6 7 8/9 10 x 11"]
         .iter()
         .map(|text| text.parse().unwrap())
@@ -1008,7 +1012,10 @@ fn the_typed_batch_answers_as_the_program_on_every_shape_and_metric() {
     for shape in Shape::all() {
         for metric in [Metric::Stm, Metric::Mtm] {
             let goal = Board::goal(shape);
-            let Ok(solver) = Solver::load(shape, goal.blank(), metric, &data, None, |_| {}) else {
+            let options = eight::Options::new()
+                .with_data(Ok(data.clone()))
+                .with_metric(metric);
+            let Ok(solver) = Solver::open(&goal, &options) else {
                 // The program says the data is missing: told elsewhere.
                 continue;
             };
@@ -1053,20 +1060,16 @@ fn the_typed_batch_answers_as_the_program_on_every_shape_and_metric() {
 #[test]
 fn a_batch_refusing_far_boards_answers_the_rest_as_the_program() {
     use eight::random::Draw;
-    use eight::{Board, DataDir, Metric, Shape, Solutions, Solver};
+    use eight::{Board, DataDir, Shape, Solutions, Solver};
 
     // No data: near boards are searched over databases made at start, far
     // ones are left unanswered, by the program and by the typed batch.
     let empty = tempfile::tempdir().unwrap();
     let shape: Shape = "2x9".parse().unwrap();
     let goal = Board::goal(shape);
-    let solver = Solver::load(
-        shape,
-        goal.blank(),
-        Metric::Stm,
-        &DataDir::at(empty.path()),
-        None,
-        |_| {},
+    let solver = Solver::open(
+        &goal,
+        &eight::Options::new().with_data(Ok(DataDir::at(empty.path()))),
     )
     .unwrap();
     let near: Vec<Board> = Draw::walk(goal, 2, 6).take(3).collect();

@@ -8,10 +8,10 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use eight::Solvers;
 use eight::data::NoDataDir;
 use eight::random::{DepthError, Draw, Near};
 use eight::{Board, DataDir, Metric, Notation, Shape, SolveError, Solver, Stop};
+use eight::{Options, Solvers};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
@@ -181,7 +181,7 @@ fn data_dir(data: Option<PathBuf>) -> Result<DataDir, NoDataDir> {
 /// Solvers reading data from `data` (see [`data_dir`]), counting in
 /// `metric`.
 pub(crate) fn new_solvers(data: Option<PathBuf>, metric: Metric) -> Solvers {
-    Solvers::new().with_data(data_dir(data)).with_metric(metric)
+    Solvers::new(Options::new().with_data(data_dir(data)).with_metric(metric))
 }
 
 /// Where a call's solvers come from.

@@ -18,7 +18,7 @@ use crate::mtm::MtmSearcher;
 use crate::pdb::{PatternDb, PdbError, PdbTable};
 use crate::shape::Shape;
 use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};
-use crate::solver::{Data, DataError, Engine, Origin, Proving, Solver};
+use crate::solver::{Data, DataError, Engine, Options, Origin, Proving, Solver};
 use crate::stop::Stop;
 use crate::table::{Table, TableError};
 use crate::trust;
@@ -117,17 +117,18 @@ impl Solver {
         Ok(Solver::from_table(table, Origin::File { path, build }))
     }
 
-    /// The solver for `shape`'s goals with the blank at `blank`, counting in
-    /// `metric`: what is built in, else the data folder's table or pattern
-    /// databases (in the single-tile metric, of groups of `sizes` if given,
-    /// else the strongest made or built in), memory-mapped and checked
-    /// cheaply (see `Table::new` and `PdbTable::new`), then proven before
-    /// their first answer unless a proof of the file as it is now is
-    /// recorded, `progress` told how far the proof has come: a 2x5 table in
-    /// milliseconds, a 12-cell table in about 25 s (a minute in the
-    /// multi-tile metric), the 4x4 7-8 databases in minutes. In the
-    /// multi-tile metric a shape with no data in the folder is searched
-    /// with no data (`MtmSearcher`).
+    /// The solver toward `goal` (and every goal with its blank cell),
+    /// counting in `options`' metric: what is built in, else the data
+    /// folder's table or pattern databases (in the single-tile metric, of
+    /// the groups asked for if any, else the strongest made or built in),
+    /// memory-mapped and checked cheaply (see `Table::new` and
+    /// `PdbTable::new`), then proven before their first answer unless a
+    /// proof of the file as it is now is recorded, the options' host told
+    /// how far the proof has come: a 2x5 table in milliseconds, a 12-cell
+    /// table in about 25 s (a minute in the multi-tile metric), the 4x4 7-8
+    /// databases in minutes. In the multi-tile metric a shape with no data
+    /// in the folder is searched with no data (`MtmSearcher`). With no data
+    /// folder, what is built in answers.
     ///
     /// The data is read from a map of the file: see `crate::map::map`
     /// for what that means if the file changes while it is in use, and
@@ -136,18 +137,46 @@ impl Solver {
     /// # Errors
     ///
     /// Fails with what is wrong and the command that makes the data.
-    pub fn load(
-        shape: Shape,
-        blank: usize,
-        metric: Metric,
-        dir: &DataDir,
-        sizes: Option<&[usize]>,
-        mut progress: impl FnMut(&Proving<'_>),
-    ) -> Result<Solver, DataError> {
-        Solver::open(shape, blank, metric, dir, sizes, Some(&mut progress))
+    pub fn open(goal: &Board, options: &Options) -> Result<Solver, DataError> {
+        let (shape, blank) = (goal.shape(), goal.blank());
+        let dir = match &options.data {
+            Ok(dir) => dir,
+            // Without a data folder, what is built in still answers.
+            Err(err) => {
+                return Solver::builtin_for(shape, blank, options.metric)
+                    .ok_or_else(|| err.clone())?;
+            }
+        };
+        let host = options.host;
+        let mut proven = false;
+        let mut progress = |proving: &Proving<'_>| {
+            proven = true;
+            host.proving(proving);
+        };
+        let sizes = options.partition.as_deref();
+        let solver = Solver::open_in(
+            shape,
+            blank,
+            options.metric,
+            dir,
+            sizes,
+            Some(&mut progress),
+        )?;
+        // Data proven as it loaded is not proven twice.
+        if options.verify && !proven {
+            solver.verify()?;
+        }
+        let mut line = format!("{shape} boards: {}", solver.describe());
+        if sizes.is_none()
+            && let Some(faster) = solver.faster(goal, dir)
+        {
+            line += &format!(" ({faster})");
+        }
+        host.loaded(&line);
+        Ok(solver)
     }
 
-    /// The solver of [`Solver::load`] in the multi-tile metric, its
+    /// The solver of [`Solver::open`] in the multi-tile metric, its
     /// data-folder file proven unless `progress` is `None`.
     fn open_mtm(
         shape: Shape,
@@ -217,7 +246,7 @@ impl Solver {
     }
 
     /// The data folder's databases of the multi-tile metric of `shape` for
-    /// goals with the blank at `blank` (see [`Solver::load`]), proven at
+    /// goals with the blank at `blank` (see [`Solver::open`]), proven at
     /// their first use unless `progress` is `None`; `None` if there are none.
     fn open_mtm_databases(
         shape: Shape,
@@ -238,20 +267,8 @@ impl Solver {
         let (goal, databases) = crate::mtm::read_databases(Arc::new(Data::Mapped(map)))
             .map_err(|e| damaged(Damage::from(PdbError::File(e))))?;
         let groups: Vec<usize> = databases.iter().map(|db| db.tiles().len() - 1).collect();
-        if goal != Board::canonical(shape, blank) || groups != sizes {
-            return Err(damaged(Problem::Mismatch {
-                expected: format!(
-                    "the {shape} pattern databases of the multi-tile metric ({}) for goals with the blank at cell {blank}",
-                    join_sizes(&sizes)
-                ),
-                got: format!(
-                    "those of the {} goal with the blank at cell {} ({})",
-                    goal.shape(),
-                    goal.blank(),
-                    join_sizes(&groups)
-                ),
-            }.into()));
-        }
+        let wanted = (Board::canonical(shape, blank), &sizes[..]);
+        same_databases(Metric::Mtm, (&goal, &groups), wanted).map_err(&damaged)?;
         if let Some(progress) = progress {
             prove_once(&watch, progress, |report| {
                 crate::mtm::prove_databases(&goal, &databases, report).map_err(Damage::from)
@@ -274,9 +291,9 @@ impl Solver {
         }))
     }
 
-    /// The solver of [`Solver::load`], its data-folder file proven unless
-    /// `progress` is `None`.
-    fn open(
+    /// The solver of [`Solver::open`] from `dir`, its data-folder file
+    /// proven unless `progress` is `None`.
+    fn open_in(
         shape: Shape,
         blank: usize,
         metric: Metric,
@@ -312,22 +329,23 @@ impl Solver {
         })
     }
 
-    /// What would answer `shape`'s goals with the blank at `blank` in
-    /// `metric` from `dir`, as [`Solver::describe`] says it, whether a
-    /// data-folder file is not proven yet, and what would answer faster
-    /// ([`Solver::faster`]). The data is opened and checked cheaply but not
-    /// proven, so that telling costs no proof; no solver comes out of it.
+    /// What [`Solver::open`] would answer `goal` with, as
+    /// [`Solver::describe`] says it, whether a data-folder file is not
+    /// proven yet, and what would answer faster ([`Solver::faster`]). The
+    /// data is opened and checked cheaply but not proven, so that telling
+    /// costs no proof; no solver comes out of it, and no one is told.
     ///
     /// # Errors
     ///
-    /// As [`Solver::load`], but for the proof.
-    pub fn describe_data(
-        shape: Shape,
-        blank: usize,
-        metric: Metric,
-        dir: &DataDir,
-        sizes: Option<&[usize]>,
-    ) -> Result<String, DataError> {
+    /// As [`Solver::open`], but for the proof; and if there is no data
+    /// folder.
+    pub fn describe_data(goal: &Board, options: &Options) -> Result<String, DataError> {
+        let (shape, blank, metric) = (goal.shape(), goal.blank(), options.metric);
+        let dir = options
+            .data
+            .as_ref()
+            .map_err(|err| DataError::from(err.clone()))?;
+        let sizes = options.partition.as_deref();
         if metric == Metric::Stm && !shape.small() && sizes.is_none() {
             let (db_shape, rep) = (database_shape(shape), database_blank(shape, blank));
             if data::partitions_made(dir, db_shape, rep).is_empty() {
@@ -342,10 +360,10 @@ impl Solver {
                 ));
             }
         }
-        let solver = Solver::open(shape, blank, metric, dir, sizes, None)?;
+        let solver = Solver::open_in(shape, blank, metric, dir, sizes, None)?;
         let mut text = solver.describe();
         if sizes.is_none()
-            && let Some(faster) = solver.faster(&Board::canonical(shape, blank), dir)
+            && let Some(faster) = solver.faster(goal, dir)
         {
             text += &format!(" ({faster})");
         }
@@ -443,10 +461,6 @@ impl Solver {
         let wanted = sizes.or(strongest.as_deref()).unwrap_or(&default);
         let file = DataFile::databases(shape, Metric::Stm, wanted, blank);
         let build = file.command(dir);
-        let what = format!(
-            "the {db_shape} pattern databases ({}) for goals with the blank at cell {rep}",
-            join_sizes(wanted)
-        );
         let mut needed = format!(
             "the {shape} pattern databases ({}) for goals with the blank at cell {blank}",
             join_sizes(wanted)
@@ -472,22 +486,13 @@ impl Solver {
         let watch = map.watch().clone();
         let damaged = damaged(&path, &build);
         let table = PdbTable::new(Data::Mapped(map)).map_err(|e| damaged(Damage::from(e)))?;
-        let groups = group_sizes(&table);
-        let goal = table.goal();
-        if *goal != Board::canonical(db_shape, rep) || groups != wanted {
-            return Err(damaged(
-                Problem::Mismatch {
-                    expected: what,
-                    got: format!(
-                        "the {} pattern databases ({}) for goals with the blank at cell {}",
-                        goal.shape(),
-                        join_sizes(&groups),
-                        goal.blank()
-                    ),
-                }
-                .into(),
-            ));
-        }
+        let wanted_goal = Board::canonical(db_shape, rep);
+        same_databases(
+            Metric::Stm,
+            (table.goal(), &group_sizes(&table)),
+            (wanted_goal, wanted),
+        )
+        .map_err(&damaged)?;
         if let Some(progress) = progress {
             prove_once(&watch, progress, |report| {
                 table.prove(report).map_err(Damage::from)
@@ -556,11 +561,34 @@ fn own_data(shape: Shape, error: PdbError) -> DataError {
 /// A table's description in messages: `the 3x3 table for goals with the
 /// blank at cell 8`, naming the multi-tile metric.
 fn describe_table(shape: Shape, metric: Metric, blanks: &str) -> String {
-    let of = match metric {
-        Metric::Stm => "",
-        Metric::Mtm => " of the multi-tile metric",
-    };
+    let of = metric.of_data();
     format!("the {shape} table{of} for goals with the blank at cell {blanks}")
+}
+
+/// Refuses databases read (their goal and group sizes) other than those
+/// wanted: a file renamed, or made for another goal.
+fn same_databases(
+    metric: Metric,
+    (goal, groups): (&Board, &[usize]),
+    (wanted, sizes): (Board, &[usize]),
+) -> Result<(), Damage> {
+    let describe = |goal: &Board, sizes: &[usize]| {
+        let of = metric.of_data();
+        format!(
+            "the {} pattern databases{of} ({}) for goals with the blank at cell {}",
+            goal.shape(),
+            join_sizes(sizes),
+            goal.blank()
+        )
+    };
+    match *goal == wanted && groups == sizes {
+        true => Ok(()),
+        false => Err(Problem::Mismatch {
+            expected: describe(&wanted, sizes),
+            got: describe(goal, groups),
+        }
+        .into()),
+    }
 }
 
 /// What the data folder's databases are to those a search has otherwise.

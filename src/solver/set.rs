@@ -4,117 +4,46 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::board::Board;
-use crate::data::{self, DataDir, NoDataDir};
-use crate::metric::Metric;
-use crate::solver::{DataError, Proving, Solver};
-
-/// What [`Solvers`] tell as they load data: a program shows it, a library
-/// caller may ignore it (the default does nothing).
-pub trait Loading: Sync {
-    /// Data is being proven before its first use.
-    fn proving(&self, proving: &Proving<'_>) {
-        let _ = proving;
-    }
-
-    /// A goal's data was loaded: `message` says which data answers it.
-    fn loaded(&self, message: &str) {
-        let _ = message;
-    }
-}
-
-/// Tells nothing.
-struct Silent;
-
-impl Loading for Silent {}
+use crate::data;
+use crate::solver::{DataError, Options, Solver};
 
 /// The solvers loaded so far, and how to load more: each goal's data is
 /// loaded (and proven, for data-folder files not proven before) the first
 /// time a board needs it.
+#[derive(Debug)]
 pub struct Solvers {
-    dir: Result<DataDir, NoDataDir>,
-    sizes: Option<Vec<usize>>,
-    verify: bool,
+    options: Options,
     /// The table given, which alone answers.
     table: Option<PathBuf>,
     list: Vec<Arc<Solver>>,
     /// A goal whose solver could not be loaded, and why: asked again, it
     /// fails again without a second try.
     failed: Option<(Board, Arc<DataError>)>,
-    host: &'static dyn Loading,
-    metric: Metric,
     /// What stops the searches of every solver here, if anything does.
     stop: Option<crate::stop::Stop>,
 }
 
-impl std::fmt::Debug for Solvers {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Solvers")
-            .field("dir", &self.dir)
-            .field("sizes", &self.sizes)
-            .field("verify", &self.verify)
-            .field("table", &self.table)
-            .field("list", &self.list)
-            .finish_non_exhaustive()
-    }
-}
-
 impl Default for Solvers {
     fn default() -> Solvers {
-        Solvers::new()
+        Solvers::new(Options::new())
     }
 }
 
 impl Solvers {
-    /// Solvers from the built-in data and the data folder
-    /// ([`DataDir::locate`]), in the single-tile metric.
-    pub fn new() -> Solvers {
+    /// Solvers opened with `options`, none loaded yet.
+    pub fn new(options: Options) -> Solvers {
         Solvers {
-            dir: DataDir::locate(),
-            sizes: None,
-            verify: false,
+            options,
             table: None,
             list: Vec::new(),
             failed: None,
-            host: &Silent,
-            metric: Metric::Stm,
             stop: None,
         }
     }
 
-    /// Tells `host` of data proven and loaded.
-    pub fn telling(mut self, host: &'static dyn Loading) -> Solvers {
-        self.host = host;
-        self
-    }
-
-    /// Reads data from `dir` instead.
-    pub fn with_data(mut self, dir: Result<DataDir, NoDataDir>) -> Solvers {
-        self.dir = dir;
-        self
-    }
-
-    /// Counts moves in `metric` (the single-tile metric unless told).
-    pub fn with_metric(mut self, metric: Metric) -> Solvers {
-        self.metric = metric;
-        self
-    }
-
-    /// How moves are counted.
-    pub fn metric(&self) -> Metric {
-        self.metric
-    }
-
-    /// Searches with pattern databases of these group sizes.
-    pub fn with_partition(mut self, sizes: Vec<usize>) -> Solvers {
-        self.sizes = Some(sizes);
-        self
-    }
-
-    /// Checks all the data used in full before its first answer: every
-    /// checksum, and the proof of every data-folder file again.
-    pub fn verifying(mut self, verify: bool) -> Solvers {
-        self.verify = verify;
-        self
+    /// How these solvers are opened.
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
     /// Answers only from `solver`, a table read from `path`: a goal it has
@@ -131,9 +60,7 @@ impl Solvers {
     /// too. What the copy loads is its own.
     pub fn stopping(&self, stop: &crate::stop::Stop) -> Solvers {
         Solvers {
-            dir: self.dir.clone(),
-            sizes: self.sizes.clone(),
-            verify: self.verify,
+            options: self.options.clone(),
             table: self.table.clone(),
             list: self
                 .list
@@ -141,8 +68,6 @@ impl Solvers {
                 .map(|solver| Arc::new(solver.stopping(stop.clone())))
                 .collect(),
             failed: self.failed.clone(),
-            host: self.host,
-            metric: self.metric,
             stop: Some(stop.clone()),
         }
     }
@@ -164,11 +89,6 @@ impl Solvers {
         if self.table.is_none() {
             self.list.retain(|solver| !solver.stale());
         }
-    }
-
-    /// The group sizes asked for, if any.
-    pub fn partition(&self) -> Option<&[usize]> {
-        self.sizes.as_deref()
     }
 
     /// The solver that answers toward `goal`, loading it if need be.
@@ -197,18 +117,17 @@ impl Solvers {
             return Ok(solver);
         }
         let dir = self
-            .dir
+            .options
+            .data
             .as_ref()
             .map_err(|err| Arc::new(DataError::from(err.clone())))?;
-        let file = data::DataFile::table(shape, self.metric, Some(blank));
+        let metric = self.options.metric;
+        let file = data::DataFile::table(shape, metric, Some(blank));
         let missing = DataError::Missing {
             what: format!(
                 "boards drawn at an exact depth need the {shape} table{} for goals with the \
                  blank at cell {blank}",
-                match self.metric {
-                    Metric::Stm => "",
-                    Metric::Mtm => " of the multi-tile metric",
-                }
+                metric.of_data()
             ),
             path: dir.path().join(file.name()),
             build: file.command(dir),
@@ -249,40 +168,7 @@ impl Solvers {
                 blank: goal.blank(),
             });
         }
-        let dir = match &self.dir {
-            Ok(dir) => dir,
-            // Without a data folder, what is built in still answers.
-            Err(err) => {
-                let solver = Solver::builtin_for(goal.shape(), goal.blank(), self.metric)
-                    .ok_or_else(|| err.clone())??;
-                return Ok(self.keep(solver));
-            }
-        };
-        let host = self.host;
-        let mut proven = false;
-        let progress = |proving: &Proving<'_>| {
-            proven = true;
-            host.proving(proving);
-        };
-        let solver = Solver::load(
-            goal.shape(),
-            goal.blank(),
-            self.metric,
-            dir,
-            self.sizes.as_deref(),
-            progress,
-        )?;
-        // Data proven as it loaded is not proven twice.
-        if self.verify && !proven {
-            solver.verify()?;
-        }
-        let mut line = format!("{} boards: {}", solver.shape(), solver.describe());
-        if self.sizes.is_none()
-            && let Some(faster) = solver.faster(goal, dir)
-        {
-            line += &format!(" ({faster})");
-        }
-        host.loaded(&line);
+        let solver = Solver::open(goal, &self.options)?;
         Ok(self.keep(solver))
     }
 

@@ -365,7 +365,11 @@ fn a_ten_cell_tables_batches_match_the_plain_bfs() {
     let dir = tempfile::tempdir().unwrap();
     crate::generate::publish(&dir.path().join(file.name()), &made.unwrap().unwrap()).unwrap();
     let data = crate::DataDir::at(dir.path());
-    let solver = Solver::load(shape, 9, crate::Metric::Stm, &data, None, |_| {}).unwrap();
+    let solver = Solver::open(
+        &Board::canonical(shape, 9),
+        &crate::Options::new().with_data(Ok(data)),
+    )
+    .unwrap();
     let mut rng = common::Rng(5);
     for goal in ["1 2 3 4 5 6 7 8 9 x", "9 8 7 6 5 4 3 2 1 x"] {
         let goal = Board::parse(shape, goal.as_bytes()).unwrap();

@@ -8,14 +8,17 @@ use crate::ida::Searcher;
 use crate::pdb::PdbTable;
 use crate::shape::Symmetry;
 use crate::solver::Data;
-use crate::{Board, DataDir, Metric, Shape, Solution, Solver};
+use crate::{Board, DataDir, Shape, Solution, Solver};
 
 /// The solver a fresh checkout has for 4x4 goals with the blank at `blank`:
 /// an empty data folder leaves the built-in databases.
 fn out_of_the_box(blank: usize) -> Solver {
     let empty = DataDir::at("/nonexistent/eight-test-data");
-    Solver::load(Shape::FIFTEEN, blank, Metric::Stm, &empty, None, |_| {})
-        .expect("built-in 4x4 databases")
+    Solver::open(
+        &Board::canonical(Shape::FIFTEEN, blank),
+        &crate::Options::new().with_data(Ok(empty)),
+    )
+    .expect("built-in 4x4 databases")
 }
 
 /// Goals with the blank in every cell, their tiles shuffled: each answer

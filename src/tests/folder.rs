@@ -32,7 +32,10 @@ fn wrong_tables_of_ten_and_twelve_cells_are_refused_before_any_answer() {
         let name = crate::data::DataFile::usual(shape, Metric::Stm, blank).name();
         std::fs::write(dir.path().join(name), &bytes).unwrap();
         let data = crate::DataDir::at(dir.path());
-        let Err(err) = crate::Solver::load(shape, blank, Metric::Stm, &data, None, |_| {}) else {
+        let Err(err) = crate::Solver::open(
+            &Board::canonical(shape, blank),
+            &crate::Options::new().with_data(Ok(data.clone())),
+        ) else {
             panic!("{shape}: the wrong table is refused")
         };
         let err = err.to_string();
@@ -81,7 +84,12 @@ fn crafted_databases_of_a_data_folder_are_refused_by_the_proof() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(made.name()), bytes).unwrap();
         let data = crate::DataDir::at(dir.path());
-        let loaded = crate::Solver::load(shape, 0, Metric::Stm, &data, Some(&[5, 5, 5]), |_| {});
+        let loaded = crate::Solver::open(
+            &Board::canonical(shape, 0),
+            &crate::Options::new()
+                .with_data(Ok(data.clone()))
+                .with_partition(vec![5, 5, 5]),
+        );
         match (what, loaded) {
             ("right", loaded) => assert!(loaded.is_ok(), "{what}"),
             (_, Ok(_)) => panic!("{what}: a wrong file answers"),

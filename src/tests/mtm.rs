@@ -356,13 +356,11 @@ fn a_count_made_wrong_is_refused_by_the_proof() {
     let file = dir.path().join(made.name());
     std::fs::write(&file, &original).unwrap();
     let load = || {
-        Solver::load(
-            shape,
-            13,
-            Metric::Mtm,
-            &crate::DataDir::at(dir.path()),
-            None,
-            |_| {},
+        Solver::open(
+            &Board::canonical(shape, 13),
+            &crate::Options::new()
+                .with_data(Ok(crate::DataDir::at(dir.path())))
+                .with_metric(Metric::Mtm),
         )
     };
     assert!(load().is_ok(), "the right file is proven");

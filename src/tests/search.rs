@@ -601,8 +601,9 @@ fn a_far_board_beyond_16_cells_names_the_databases_it_needs() {
     // the words of the solver made.
     let dir = tempfile::tempdir().unwrap();
     let dir = crate::DataDir::at(dir.path());
-    let made = Solver::load(shape, 24, Metric::Stm, &dir, None, |_| {}).unwrap();
-    let told = Solver::describe_data(shape, 24, Metric::Stm, &dir, None).unwrap();
+    let options = crate::Options::new().with_data(Ok(dir.clone()));
+    let made = Solver::open(&goal, &options).unwrap();
+    let told = Solver::describe_data(&goal, &options).unwrap();
     let faster = made.faster(&goal, &dir).unwrap();
     assert_eq!(told, format!("{} ({faster})", made.describe()));
     assert!(told.contains("(4-4-4-4-4-4) made at start"), "{told}");
@@ -736,7 +737,10 @@ fn lengths_beside_a_known_board_are_the_full_searchs() {
         ("2x7".parse().unwrap(), Metric::Mtm),
     ] {
         let goal = Board::goal(shape);
-        let load = || Solver::load(shape, goal.blank(), metric, &data, None, |_| {}).unwrap();
+        let options = crate::Options::new()
+            .with_data(Ok(data.clone()))
+            .with_metric(metric);
+        let load = || Solver::open(&goal, &options).unwrap();
         let kept = load();
         assert!(kept.searches(), "{shape} {metric}");
         let mut rng = common::Rng(53);

@@ -32,9 +32,8 @@ use std::path::PathBuf;
 
 use crate::stream::{Config, Form, Style};
 use anyhow::{Context, Result, anyhow, bail};
-use eight::Solvers;
 use eight::data::{self, DataDir, Method};
-use eight::{Board, Layout, Metric, Notation, Shape, Solver};
+use eight::{Board, Layout, Metric, Notation, Options, Shape, Solver, Solvers};
 
 use crate::signals::Cli;
 
@@ -264,14 +263,15 @@ fn run(args: &Args) -> Result<u8> {
         false => args.shape,
     };
     let host = Cli::new(args.verbose);
-    let mut solvers = Solvers::new()
+    let mut options = Options::new()
         .telling(host)
         .with_data(dir)
         .verifying(args.verify)
         .with_metric(args.metric);
     if let Some(sizes) = sizes {
-        solvers = solvers.with_partition(sizes);
+        options = options.with_partition(sizes);
     }
+    let mut solvers = Solvers::new(options);
     let table_shape = match &args.table {
         None => None,
         Some(path) => {
@@ -311,7 +311,7 @@ fn run(args: &Args) -> Result<u8> {
         }
     };
     let shape = shape.or(table_shape).or(goal.map(|g| g.shape()));
-    if let Some(sizes) = solvers.partition() {
+    if let Some(sizes) = solvers.options().partition() {
         check_partition(sizes, shape)?;
     }
     // Data for the goal known now is loaded now, before any input is read;
@@ -424,14 +424,16 @@ fn show_where(
                 None => unreachable!("a shape whose data is built in"),
             },
             (false, Err(_)) => "no data folder".to_string(),
-            (false, Ok(dir)) => match Solver::describe_data(
-                shape,
-                goal.blank(),
-                metric,
-                dir,
+            (false, Ok(dir)) => match Solver::describe_data(&goal, &{
+                let options = Options::new()
+                    .with_data(Ok(dir.clone()))
+                    .with_metric(metric);
                 // --partition names groups of the shapes with that many tiles.
-                sizes.filter(|sizes| sizes.iter().sum::<usize>() + 1 == shape.cells()),
-            ) {
+                match sizes.filter(|sizes| sizes.iter().sum::<usize>() + 1 == shape.cells()) {
+                    Some(sizes) => options.with_partition(sizes.to_vec()),
+                    None => options,
+                }
+            }) {
                 Ok(described) => described,
                 Err(err) => err.to_string(),
             },

@@ -29,9 +29,9 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use eight::Solvers;
 use eight::data::{self, DataDir, Method};
 use eight::{Board, Layout, Metric, Notation, Shape, Stop};
+use eight::{Options, Solvers};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Semaphore;
@@ -91,7 +91,8 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<u8> {
     let solvers = [Metric::Stm, Metric::Mtm]
         .into_iter()
         .map(|metric| {
-            let solvers = Solvers::new().with_data(dir.clone()).with_metric(metric);
+            let options = Options::new().with_data(dir.clone()).with_metric(metric);
+            let solvers = Solvers::new(options);
             (metric, Mutex::new(solvers))
         })
         .collect();
@@ -690,7 +691,8 @@ async fn shapes(State(server): State<Arc<Server>>) -> Response {
                     (true, _) => "built in".to_string(),
                     (false, Err(err)) => err.to_string(),
                     (false, Ok(dir)) => {
-                        eight::Solver::describe_data(shape, goal.blank(), Metric::Stm, dir, None)
+                        let options = Options::new().with_data(Ok(dir.clone()));
+                        eight::Solver::describe_data(&goal, &options)
                             .unwrap_or_else(|err| err.to_string())
                     }
                 };
