@@ -114,6 +114,45 @@ pub struct PdbTable<D> {
     decoded: Vec<Option<Decoded>>,
 }
 
+/// The goal of a file of pattern databases of either metric, every
+/// section's header checked against it: the first section's goal in every
+/// section, tiles that `group` accepts (told each section's in order, so
+/// that it may check them against the groups before), and as many entries
+/// as placements of them, stored as `stored(section, entries)` says.
+pub(crate) fn read_groups<D: AsRef<[u8]>>(
+    file: &RawFile<D>,
+    mut group: impl FnMut(&[u8]) -> bool,
+    stored: impl Fn(&file::Section, u64) -> bool,
+) -> Result<Board, FileError> {
+    let sections = &file.header().sections;
+    let goal = Board::from_cells(file.shape(), &sections[0].goal)
+        .map_err(|_| HeaderError::Goal { section: 0 })?;
+    for (index, section) in sections.iter().enumerate() {
+        if section.goal != goal.cells() {
+            return Err(HeaderError::Goal { section: index }.into());
+        }
+        if !group(&section.tiles) {
+            let tiles = section.tiles.clone();
+            return Err(HeaderError::Groups {
+                section: index,
+                tiles,
+            }
+            .into());
+        }
+        let entries = placements(goal.shape().cells(), section.tiles.len());
+        if section.entries != entries || !stored(section, entries) {
+            return Err(HeaderError::Entries {
+                section: index,
+                expected: entries,
+                got: section.entries,
+                len: section.len,
+            }
+            .into());
+        }
+    }
+    Ok(goal)
+}
+
 impl<D: AsRef<[u8]>> PdbTable<D> {
     /// Reads pattern databases from `data` and checks them without reading
     /// them all: the header (every group's size against its tiles before
@@ -128,50 +167,36 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
     /// Fails with the first thing wrong.
     pub fn new(data: D) -> Result<PdbTable<D>, PdbError> {
         let file = RawFile::of_kind(data, Kind::PatternDbs)?;
-        let shape = file.shape();
-        let header = file.header();
-        let goal = Board::from_cells(shape, &header.sections[0].goal)
-            .map_err(|_| FileError::Header(HeaderError::Goal { section: 0 }))?;
-        let nibbles = header.codec == Codec::ZstdNibbles;
+        let (n, nibbles) = (
+            file.shape().cells(),
+            file.header().codec == Codec::ZstdNibbles,
+        );
+        // Every tile but the blank in one group: the groups seen so far.
         let mut grouped = 0u32;
-        for (index, section) in header.sections.iter().enumerate() {
-            let invalid = |error| PdbError::File(FileError::Header(error));
-            if section.goal != goal.cells() {
-                return Err(invalid(HeaderError::Goal { section: index }));
-            }
-            let bad_group = || {
-                invalid(HeaderError::Groups {
-                    section: index,
-                    tiles: section.tiles.clone(),
-                })
-            };
-            if section.tiles.is_empty() || section.tiles.len() >= shape.cells() {
-                return Err(bad_group());
-            }
-            for &tile in &section.tiles {
-                if tile == 0 || usize::from(tile) >= shape.cells() || grouped & (1 << tile) != 0 {
-                    return Err(bad_group());
-                }
-                grouped |= 1 << tile;
-            }
-            let entries = placements(shape.cells(), section.tiles.len());
-            let stored = match nibbles {
+        let goal = read_groups(
+            &file,
+            |tiles| {
+                !tiles.is_empty()
+                    && tiles.len() < n
+                    && tiles.iter().all(|&tile| {
+                        let new = tile != 0 && usize::from(tile) < n && grouped & (1 << tile) == 0;
+                        if new {
+                            grouped |= 1 << tile;
+                        }
+                        new
+                    })
+            },
+            |section, entries| match nibbles {
                 true => section.raw_len == entries.div_ceil(2),
                 false => section.raw_len == entries && section.len == entries,
-            };
-            if section.entries != entries || !stored {
-                return Err(invalid(HeaderError::Entries {
-                    section: index,
-                    expected: entries,
-                    got: section.entries,
-                    len: section.len,
-                }));
-            }
-        }
-        if grouped != ((1u32 << shape.cells()) - 1) & !1 {
+            },
+        )?;
+        let header = file.header();
+        if grouped != ((1u32 << n) - 1) & !1 {
+            let last = header.sections.len() - 1;
             return Err(PdbError::File(FileError::Header(HeaderError::Groups {
-                section: header.sections.len() - 1,
-                tiles: header.sections[header.sections.len() - 1].tiles.clone(),
+                section: last,
+                tiles: header.sections[last].tiles.clone(),
             })));
         }
         let decoded = (0..header.sections.len())

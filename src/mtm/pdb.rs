@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use crate::bfs::{Rule, scan_until};
 use crate::board::Board;
-use crate::file::{self, Codec, FileError, HeaderError, Kind, NewSection, RankScheme, RawFile};
+use crate::file::{self, Codec, FileError, Kind, NewSection, RankScheme, RawFile};
 use crate::pdb::PdbError;
 use crate::progress::Step;
 use crate::rank::{placements, rank_placement, unrank_placement};
@@ -202,41 +202,26 @@ pub(crate) fn write(goal: &Board, dbs: &[MtmPdb], out: &mut impl Write) -> io::R
 pub(crate) fn read(data: Shared) -> Result<(Board, Vec<MtmPdb>), FileError> {
     let all = (*data).as_ref();
     let file = RawFile::of_kind(all, Kind::JumpDbs)?;
-    let shape = file.shape();
-    let n = shape.cells();
-    let header = file.header();
-    let goal = Board::from_cells(shape, &header.sections[0].goal)
-        .map_err(|_| HeaderError::Goal { section: 0 })?;
+    let n = file.shape().cells();
+    // Each group holds the blank first, then tiles on the board, once each.
+    let group = |tiles: &[u8]| {
+        let distinct = (0..tiles.len()).all(|i| !tiles[..i].contains(&tiles[i]));
+        let fits = tiles.len() <= n && tiles.iter().all(|&t| usize::from(t) < n);
+        tiles.len() >= 2 && tiles[0] == 0 && distinct && fits
+    };
+    let stored =
+        |section: &file::Section, entries| section.raw_len == entries && section.len == entries;
+    let goal = crate::pdb::read_groups(&file, group, stored)?;
     // The goal's cell of each tile, where every count is 0.
     let mut home = [0u8; MAX_CELLS];
     for (cell, &tile) in goal.cells().iter().enumerate() {
         home[usize::from(tile)] = cell as u8;
     }
     let mut dbs = Vec::new();
-    for (index, section) in header.sections.iter().enumerate() {
-        let tiles = &section.tiles;
-        let distinct = tiles
-            .iter()
-            .enumerate()
-            .all(|(i, t)| !tiles[..i].contains(t));
-        let fits =
-            tiles.len() >= 2 && tiles.len() <= n && tiles.iter().all(|&t| usize::from(t) < n);
-        if section.goal != goal.cells() || tiles.first() != Some(&0) || !distinct || !fits {
-            return Err(HeaderError::Goal { section: index }.into());
-        }
-        let expected = placements(n, tiles.len());
-        if section.entries != expected || section.raw_len != expected || section.len != expected {
-            return Err(HeaderError::Entries {
-                section: index,
-                expected,
-                got: section.entries,
-                len: section.raw_len,
-            }
-            .into());
-        }
+    for (index, section) in file.header().sections.iter().enumerate() {
         let bytes = file.section_bytes(index);
         let db = MtmPdb {
-            tiles: tiles.clone(),
+            tiles: section.tiles.clone(),
             counts: Counts::Read {
                 bytes: Arc::clone(&data),
                 start: bytes.as_ptr() as usize - all.as_ptr() as usize,
