@@ -643,13 +643,6 @@ pub(crate) fn generate_until(
     Some(out)
 }
 
-/// [`generate_until`] in the single-tile metric, with no stop.
-#[cfg(test)]
-pub fn generate(shape: Shape, blanks: &[usize], progress: impl FnMut(Step<'_>)) -> Vec<u8> {
-    let stm = (codes_until as MakeCodes, Codec::Zstd2Bit);
-    generate_until(shape, blanks, stm, progress, &Stop::new()).expect("a making with no stop ends")
-}
-
 /// Packs one code per byte (the low two bits) into 2-bit codes, four to a
 /// byte.
 pub fn pack_codes(codes: &[u8]) -> Vec<u8> {

@@ -37,8 +37,6 @@ mod bfs;
 mod pdb;
 mod search;
 
-#[cfg(test)]
-pub use self::bfs::generate;
 pub(crate) use self::bfs::{codes_until, prove as prove_jumps, tree};
 pub(crate) use self::pdb::{
     generate_databases_until, prove as prove_databases, read as read_databases,

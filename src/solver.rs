@@ -84,20 +84,19 @@ enum Engine {
 impl Solver {
     /// A solver walking `table`.
     pub(crate) fn from_table(table: Table<Data>, origin: Origin) -> Solver {
-        Solver {
-            engine: Arc::new(Engine::Table(table)),
-            origin,
-            awaited: None,
-            stop: Stop::new(),
-            memo: Arc::default(),
-        }
+        Solver::new(Engine::Table(table), origin)
     }
 
     /// A solver searching with `searcher`.
     pub(crate) fn from_search(searcher: Searcher<Data>, origin: Origin) -> Solver {
         let watch = searcher.table().file().data().watch().cloned();
+        Solver::new(Engine::Search(Box::new(searcher.watching(watch))), origin)
+    }
+
+    /// A solver answering with `engine`, from data of `origin`.
+    fn new(engine: Engine, origin: Origin) -> Solver {
         Solver {
-            engine: Arc::new(Engine::Search(Box::new(searcher.watching(watch)))),
+            engine: Arc::new(engine),
             origin,
             awaited: None,
             stop: Stop::new(),

@@ -145,22 +145,6 @@ pub(crate) fn codes_until(
     })
 }
 
-/// The table of the multi-tile metric toward the canonical goals of
-/// `shape` with the blank at each of `blanks`, as a file.
-#[cfg(test)]
-pub fn generate(
-    shape: crate::shape::Shape,
-    blanks: &[usize],
-    progress: impl FnMut(crate::progress::Step<'_>),
-) -> Vec<u8> {
-    let mtm = (
-        codes_until as crate::bfs::MakeCodes,
-        crate::file::Codec::ZstdNibbles,
-    );
-    crate::bfs::generate_until(shape, blanks, mtm, progress, &Stop::new())
-        .expect("a making with no stop ends")
-}
-
 /// The distance of every board from `goal` (a canonical goal), by table
 /// entry, as its table's proof finds them.
 #[cfg(test)]

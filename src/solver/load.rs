@@ -19,7 +19,6 @@ use crate::pdb::{PatternDb, PdbError, PdbTable};
 use crate::shape::Shape;
 use crate::solver::open::{damaged, group_sizes, map_data, map_file, map_present, prove_once};
 use crate::solver::{Data, DataError, Engine, Options, Origin, Proving, Solver};
-use crate::stop::Stop;
 use crate::table::{Table, TableError};
 use crate::trust;
 
@@ -228,20 +227,17 @@ impl Solver {
                 builtin_pdb(db_shape, rep).map(|_| Solver::builtin_search(db_shape, rep))
             }
             (Metric::Mtm, true) => Some(Solver::builtin_table(shape, Metric::Mtm)),
-            (Metric::Mtm, false) => Some(Ok(Solver {
-                engine: Arc::new(Engine::JumpSearch(match shape.small() {
+            (Metric::Mtm, false) => Some(Ok(Solver::new(
+                Engine::JumpSearch(match shape.small() {
                     true => MtmSearcher::new(shape),
                     // Databases made at start answer near boards only.
                     false => {
                         let file = DataFile::usual(shape, Metric::Mtm, blank);
                         MtmSearcher::new(shape).near(NEAR_NODES, file.command_to(None), file.cost())
                     }
-                })),
-                origin: Origin::Builtin,
-                awaited: None,
-                stop: Stop::new(),
-                memo: Arc::default(),
-            })),
+                }),
+                Origin::Builtin,
+            ))),
         }
     }
 
@@ -275,20 +271,15 @@ impl Solver {
             })
             .map_err(damaged)?;
         }
-        Ok(Some(Solver {
-            engine: Arc::new(Engine::JumpSearch(
-                MtmSearcher::new(shape)
-                    .with_databases(&goal, databases)
-                    .watching(Some(watch)),
-            )),
-            origin: Origin::File {
-                path,
-                build: build.to_string(),
-            },
-            awaited: None,
-            stop: Stop::new(),
-            memo: Arc::default(),
-        }))
+        let searcher = MtmSearcher::new(shape).with_databases(&goal, databases);
+        let origin = Origin::File {
+            path,
+            build: build.to_string(),
+        };
+        Ok(Some(Solver::new(
+            Engine::JumpSearch(searcher.watching(Some(watch))),
+            origin,
+        )))
     }
 
     /// The solver of [`Solver::open`] from `dir`, its data-folder file

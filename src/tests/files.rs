@@ -70,9 +70,14 @@ fn table_with(codes: impl Fn(usize) -> Vec<u8>, max_depth: impl Fn(usize) -> u32
 #[test]
 fn generation_is_deterministic_and_matches_every_built_in_table() {
     for shape in Shape::all().filter(|s| s.cells() <= 9) {
-        let blanks: Vec<usize> = (0..shape.cells()).collect();
-        let fresh = bfs::generate(shape, &blanks, |_| {});
-        assert_eq!(fresh, bfs::generate(shape, &blanks, |_| {}));
+        let file = crate::data::DataFile::table(shape, crate::Metric::Stm, None);
+        let make = || {
+            crate::generate::make(&file, &crate::Stop::new(), |_| {})
+                .unwrap()
+                .unwrap()
+        };
+        let fresh = make();
+        assert_eq!(fresh, make());
         assert!(
             fresh == crate::data::builtin(shape).unwrap(),
             "generated/{shape}.table is stale: run eight-gen"

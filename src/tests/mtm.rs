@@ -3,9 +3,19 @@
 //! 3x3 histograms, 2x4 in full, and the search on short 4x4 boards.
 
 use super::common::{self, MtmOracle, Rng, all_boards, canonical, runs};
-use crate::mtm::{MtmSearcher, generate as generate_mtm};
+use crate::mtm::MtmSearcher;
 use crate::table::Table;
 use crate::{Board, Metric, Shape, Solver};
+
+/// The table of the multi-tile metric toward the canonical goals of
+/// `shape` with the blank at each of `blanks`, as a file.
+fn generate_mtm(shape: Shape, blanks: &[usize]) -> Vec<u8> {
+    let codes = (
+        crate::mtm::codes_until as crate::bfs::MakeCodes,
+        crate::file::Codec::ZstdNibbles,
+    );
+    crate::bfs::generate_until(shape, blanks, codes, |_| {}, &crate::Stop::new()).expect("no stop")
+}
 
 fn board(shape: Shape, cells: &[u8]) -> Board {
     Board::from_cells(shape, cells).expect("a board")
@@ -14,7 +24,7 @@ fn board(shape: Shape, cells: &[u8]) -> Board {
 /// Every board of `shape` toward the goal with the blank at `blank`: the
 /// table's answer is the oracle's, letter for letter.
 fn every_board(shape: Shape, blank: usize) -> MtmOracle {
-    let table = Table::new(generate_mtm(shape, &[blank], |_| {})).expect("a table");
+    let table = Table::new(generate_mtm(shape, &[blank])).expect("a table");
     table.verify().expect("the table proves right");
     let goal_cells = canonical(shape.cells(), blank);
     let goal = board(shape, &goal_cells);
@@ -99,7 +109,7 @@ fn every_2x4_and_4x2_board() {
 #[test]
 fn the_table_counts_in_moves_and_keeps_the_boards_at_each_distance() {
     let shape = Shape::EIGHT;
-    let bytes = generate_mtm(shape, &[8], |_| {});
+    let bytes = generate_mtm(shape, &[8]);
     let table = Table::new(&bytes[..]).unwrap();
     assert_eq!(
         table.metric(),
@@ -142,7 +152,7 @@ fn the_table_counts_in_moves_and_keeps_the_boards_at_each_distance() {
 #[test]
 fn a_wrong_code_is_refused() {
     let shape: Shape = "2x3".parse().unwrap();
-    let bytes = generate_mtm(shape, &[5], |_| {});
+    let bytes = generate_mtm(shape, &[5]);
     // Decode, change one board's code, and write the file anew.
     let table = Table::new(bytes.clone()).unwrap();
     assert!(table.verify().is_ok());
@@ -231,7 +241,7 @@ fn the_search_matches_a_table_on_random_2x5_boards() {
     // Boards of every depth: the search, with and without its pattern
     // databases, against the table (itself checked against the oracle).
     let shape: Shape = "2x5".parse().unwrap();
-    let table = Table::new(generate_mtm(shape, &[2, 9], |_| {})).unwrap();
+    let table = Table::new(generate_mtm(shape, &[2, 9])).unwrap();
     table.verify().unwrap();
     let walking = MtmSearcher::new(shape);
     let strong = MtmSearcher::new(shape).with_databases_at_once();
