@@ -221,3 +221,19 @@ class Solver:
     def random(
         self, n: int, *, seed: Optional[int] = None, depth: Optional[int] = None, walk: Optional[int] = None
     ) -> npt.NDArray[np.uint8]: ...
+    def cut(
+        self, board: _Goal, bound: int, *, nodes: int = 0, at_least: int = 64
+    ) -> Optional[tuple[list[tuple[str, int]], int, int]]:
+        """One bound of the search of board cut into subtrees for other
+        processes or machines: (tasks, inside, over), each task (moves,
+        before); None if the board cannot reach the goal. Searched in order
+        with search_subtree, the first subtree with an answer gives the
+        answer, and the nodes are nodes, its before and those of the
+        subtrees up to it; with none, the bound's nodes are inside and every
+        subtree's, the next bound the smallest over. See
+        python/examples/dask_search.py."""
+    def search_subtree(
+        self, board: _Goal, moves: str, bound: int, *, nodes: int = 0, timeout: Optional[float] = None
+    ) -> tuple[Optional[str], int, int]:
+        """The subtree of bound below the blank's letters moves (a task of
+        cut) searched: (answer or None, the smallest bound over, nodes)."""

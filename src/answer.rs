@@ -350,6 +350,10 @@ pub enum SolveError {
         /// The data's shortest answer.
         shortest: usize,
     },
+    /// A part of a search was asked of a solver that has none to give
+    /// (it answers from a table), or of letters that lead to no subtree.
+    #[error("{0}")]
+    NoPart(String),
     /// A board of a batch cannot be answered.
     #[error("the board at index {index}: {error}")]
     At {

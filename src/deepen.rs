@@ -207,6 +207,42 @@ pub(crate) struct Deepen<'a> {
     /// [`Deepened::Beyond`] (a board one move from a board of known
     /// distance is searched only as deep as it may be nearer).
     pub(crate) cap: u32,
+    /// The answer, or a part of one bound's search; for a part, `counted`
+    /// is the nodes of the search in one piece before its bound.
+    pub(crate) part: Part<'a>,
+}
+
+/// What a search is asked for: the answer, or one part of one bound's
+/// search for another process or machine to run ([`crate::Solver::cut`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Part<'a> {
+    /// The answer: the bound raised from the estimate until a path fits.
+    Whole,
+    /// The subtrees of a bound, at least `at_least` of them if the bound
+    /// holds as many, in the order the search in one piece meets them.
+    Cut { bound: u32, at_least: usize },
+    /// The subtree below `path` (letters from the start), searched within
+    /// `bound` as the search in one piece searches it.
+    Subtree { bound: u32, path: &'a [Move] },
+}
+
+/// One bound of a search cut into subtrees ([`crate::Solver::cut`]):
+/// searched in their order, the first that holds an answer gives the
+/// answer the search in one piece gives, and the nodes it counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subtrees {
+    /// Each subtree: the letters from the start to its root, and the
+    /// nodes the search in one piece expands before it. The nodes of the
+    /// bound up to an answer in subtree `i` are its `before`, plus the
+    /// nodes of the subtrees up to `i` searched.
+    pub tasks: Vec<(Vec<Move>, u64)>,
+    /// The nodes the cut itself expanded: with no answer in the bound,
+    /// its nodes are these, plus those of every subtree.
+    pub inside: u64,
+    /// The smallest bound past this one that a path the cut met needs:
+    /// with no answer in the bound, the next bound is the smallest of it
+    /// and each subtree's.
+    pub over: u32,
 }
 
 /// How a deepening search ended without an error.
@@ -217,6 +253,12 @@ pub(crate) enum Deepened {
     Limit(u64),
     /// No path within [`Deepen::cap`].
     Beyond,
+    /// [`Part::Cut`]'s subtrees.
+    Cut(Subtrees),
+    /// [`Part::Subtree`] searched: the answer's letters from the start if
+    /// the subtree holds one, else the smallest bound that lets in one
+    /// more path; and its nodes.
+    Subtree(Result<Vec<Move>, u32>, u64),
 }
 
 /// The answer of a search with no cap (`u32::MAX`), which always has one.
@@ -241,6 +283,36 @@ impl Deepen<'_> {
         tree: &mut T,
         mut bound: u32,
     ) -> Result<Deepened, SolveError> {
+        if let Part::Cut { bound, .. } | Part::Subtree { bound, .. } = self.part {
+            if bound > self.most {
+                return Err(SolveError::TooDeep {
+                    shape: self.shape,
+                    bound: self.most,
+                });
+            }
+            tree.next_bound(self.counted)?;
+        }
+        match self.part {
+            Part::Whole => {}
+            // Below the start's estimate, no node is searched.
+            Part::Cut { bound: asked, .. } if asked < bound => {
+                return Ok(Deepened::Cut(Subtrees {
+                    tasks: Vec::new(),
+                    inside: 0,
+                    over: bound,
+                }));
+            }
+            Part::Cut { bound, at_least } => {
+                let (tasks, inside, over) = self.cut_bound(&*tree, bound, at_least);
+                let tasks = tasks.into_iter().map(|t| (t.path, t.before)).collect();
+                return Ok(Deepened::Cut(Subtrees {
+                    tasks,
+                    inside,
+                    over,
+                }));
+            }
+            Part::Subtree { bound, path } => return self.subtree(&*tree, bound, path),
+        }
         let mut walk = Walk {
             path: Vec::new(),
             nodes: 0,
@@ -332,35 +404,8 @@ impl Deepen<'_> {
     /// thread: the first letters cut it into subtrees, which the threads
     /// take in turn.
     fn split<T: Tree>(&self, tree: &T, walk: &mut Walk<'_>, bound: u32) -> Step {
-        let mut tasks = Vec::new();
-        let mut over = u32::MAX;
-        let nodes = walk.nodes;
-        for depth in (2..).step_by(2) {
-            tasks.clear();
-            over = u32::MAX;
-            walk.nodes = 0;
-            walk.path.clear();
-            let whole = cut(
-                tree,
-                walk,
-                &tree.root(bound),
-                bound,
-                depth,
-                &mut tasks,
-                &mut over,
-            );
-            // No task: no path within the bound is `depth` letters long,
-            // and the cut has walked the whole search.
-            if whole
-                || tasks.is_empty()
-                || tasks.len() >= TASKS_PER_THREAD * self.settings.threads
-                || depth >= bound as usize
-            {
-                break;
-            }
-        }
-        let inside = walk.nodes;
-        walk.nodes = nodes;
+        let at_least = TASKS_PER_THREAD * self.settings.threads;
+        let (tasks, inside, mut over) = self.cut_bound(tree, bound, at_least);
         walk.path.clear();
         let (halt, watch) = (walk.halt, walk.watch);
         let search = |task: &Task<T::Node>, i: usize, first: &AtomicUsize| {
@@ -404,6 +449,107 @@ impl Deepen<'_> {
         }
         walk.nodes += inside + done;
         Step::Over(over)
+    }
+
+    /// The subtrees of `bound`, cut at the first letters (two more at a
+    /// time) until there are `at_least` or the cut walks the whole bound;
+    /// the nodes the cut expanded, and the smallest bound over it met.
+    fn cut_bound<T: Tree>(
+        &self,
+        tree: &T,
+        bound: u32,
+        at_least: usize,
+    ) -> (Vec<Task<T::Node>>, u64, u32) {
+        let mut walk = Walk {
+            path: Vec::new(),
+            nodes: 0,
+            limit: u64::MAX,
+            again_after: u64::MAX,
+            first: None,
+            halt: self.stop,
+            watch: self.settings.watch.as_ref(),
+        };
+        let mut tasks = Vec::new();
+        let mut over = u32::MAX;
+        for depth in (2..).step_by(2) {
+            tasks.clear();
+            over = u32::MAX;
+            walk.nodes = 0;
+            walk.path.clear();
+            let root = tree.root(bound);
+            let whole = match tree.is_goal(&root) {
+                true => {
+                    tasks.push(Task {
+                        path: Vec::new(),
+                        node: root,
+                        before: 0,
+                        goal: true,
+                    });
+                    true
+                }
+                false => cut(tree, &mut walk, &root, bound, depth, &mut tasks, &mut over),
+            };
+            // No task: no path within the bound is `depth` letters long,
+            // and the cut has walked the whole search.
+            if whole || tasks.is_empty() || tasks.len() >= at_least || depth >= bound as usize {
+                break;
+            }
+        }
+        (tasks, walk.nodes, over)
+    }
+
+    /// The subtree below `path` searched within `bound`, as the search in
+    /// one piece searches it ([`Part::Subtree`]).
+    fn subtree<T: Tree>(
+        &self,
+        tree: &T,
+        bound: u32,
+        path: &[Move],
+    ) -> Result<Deepened, SolveError> {
+        let (mut node, mut over) = (tree.root(bound), u32::MAX);
+        let mut goal = tree.is_goal(&node);
+        for (i, &mv) in path.iter().enumerate() {
+            let child = match goal {
+                true => None,
+                false => tree
+                    .children(&node, bound, &mut over)
+                    .into_iter()
+                    .find(|&(letter, ..)| letter == mv),
+            };
+            let Some((_, child, is_goal)) = child else {
+                return Err(SolveError::NoPart(format!(
+                    "the letters {} lead to no subtree of the bound {bound}: the move {} is not searched there",
+                    crate::shape::moves_to_string(path),
+                    i + 1
+                )));
+            };
+            (node, goal) = (child, is_goal);
+        }
+        if goal {
+            return Ok(Deepened::Subtree(Ok(path.to_vec()), 0));
+        }
+        let mut walk = Walk {
+            path: path.to_vec(),
+            nodes: 0,
+            limit: u64::MAX,
+            again_after: u64::MAX,
+            first: None,
+            halt: self.stop,
+            watch: self.settings.watch.as_ref(),
+        };
+        let step = tree.down(&mut walk, &mut node, bound);
+        if self.settings.watch.as_ref().is_some_and(Watch::changed) {
+            return Err(SolveError::Changed);
+        }
+        match step {
+            Step::Found => Ok(Deepened::Subtree(Ok(walk.path), walk.nodes)),
+            Step::Over(next) => Ok(Deepened::Subtree(Err(next), walk.nodes)),
+            Step::Changed => Err(SolveError::Changed),
+            Step::Halted => Err(SolveError::Stopped),
+            Step::Passed | Step::Limit | Step::Again => {
+                unreachable!("a subtree searched alone has no limit, no second start")
+            }
+        }
     }
 }
 

@@ -33,17 +33,6 @@ pub use crate::generate::make::{make, publish};
 
 mod make;
 
-/// Whether the file at `path` holds exactly `bytes`, read as it is now (no
-/// further than one byte past them). It never blocks: a FIFO or a device is
-/// refused, not waited on.
-///
-/// # Errors
-///
-/// Fails if there is no regular file at `path`, or it cannot be read.
-pub fn file_holds(path: &Path, bytes: &[u8]) -> io::Result<bool> {
-    Ok(holding(path, bytes)?.is_some())
-}
-
 /// The stamp of the file at `path` as it was read, if it holds exactly
 /// `bytes`: what its proof is recorded under.
 fn holding(path: &Path, bytes: &[u8]) -> io::Result<Option<crate::map::Stamp>> {

@@ -39,7 +39,7 @@
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
-use crate::deepen::{Deepen, Deepened, Near, Settings};
+use crate::deepen::{Deepen, Deepened, Near, Part, Settings};
 use crate::ida::search::{PRUNE_AFTER, Search};
 use crate::ida::spread::{Group, SPREAD_AFTER, spreads};
 use crate::ida::state::State;
@@ -385,6 +385,24 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         stop: &Stop,
         cap: u32,
     ) -> Result<Option<(Solution, u64)>, SolveError> {
+        match self.search(start, goal, stop, (cap, Part::Whole, 0))? {
+            None => Ok(Some((Solution::Unsolvable, 0))),
+            Some(Deepened::Found(moves, nodes)) => Ok(Some((Solution::Moves(moves), nodes))),
+            Some(Deepened::Beyond) => Ok(None),
+            Some(_) => unreachable!("the search in one piece has no limit"),
+        }
+    }
+
+    /// What the search of `start` toward `goal` is asked for: the answer
+    /// within a cap, or a part of one bound after `counted` nodes
+    /// ([`Part`]); `None` if `start` cannot reach `goal`.
+    pub(crate) fn search(
+        &self,
+        start: &Board,
+        goal: &Board,
+        stop: &Stop,
+        (cap, part, counted): (u32, Part<'_>, u64),
+    ) -> Result<Option<Deepened>, SolveError> {
         if start.shape() != goal.shape() {
             return Err(SolveError::Shape {
                 expected: goal.shape(),
@@ -396,7 +414,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             blank: goal.blank(),
         })?;
         if !start.solvable_to(goal) {
-            return Ok(Some((Solution::Unsolvable, 0)));
+            return Ok(None);
         }
         let views = self.views(goal, frame);
         let state = State::new(self, &views, start);
@@ -409,8 +427,9 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             limit: u64::MAX,
             stop,
             report: report.as_ref(),
-            counted: 0,
+            counted,
             cap,
+            part,
         };
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
         let searched = match views.len() {
@@ -429,11 +448,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
                 goal,
             ),
         };
-        match searched? {
-            Deepened::Found(moves, nodes) => Ok(Some((Solution::Moves(moves), nodes))),
-            Deepened::Beyond => Ok(None),
-            Deepened::Limit(_) => unreachable!("the search has no node limit"),
-        }
+        searched.map(Some)
     }
 
     /// Deepens the bound from `state`'s estimate until a path to `goal`

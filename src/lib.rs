@@ -99,6 +99,7 @@ mod trust;
 pub use crate::answer::{Analysis, Damage, Solution, SolveError, Verdict, Walk};
 pub use crate::board::{Board, Layout, ParseError};
 pub use crate::data::DataDir;
+pub use crate::deepen::Subtrees;
 pub use crate::metric::Metric;
 pub use crate::parse::{Item, Parser};
 pub use crate::shape::{Move, Notation, Shape};

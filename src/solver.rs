@@ -13,6 +13,7 @@
 //! makes it; [`Solver::open`] takes the metric as one of its [`Options`].
 
 mod batch;
+mod cut;
 mod error;
 mod load;
 mod near;

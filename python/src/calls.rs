@@ -494,6 +494,34 @@ impl Call<'_> {
         }
     }
 
+    /// `work` on the solver toward `start`'s goal, stopped on Ctrl-C or at
+    /// the call's timeout: a part of a search ([`Solver::cut`]).
+    pub(crate) fn search_part<T: Send>(
+        &self,
+        py: Python<'_>,
+        start: Board,
+        work: impl FnOnce(&Solver, &Board) -> Result<T, SolveError> + Send,
+    ) -> PyResult<T> {
+        let goal = self.goal_of(&start);
+        let stop = self.stop();
+        let run = || {
+            self.with_solvers(|solvers| {
+                let solver = solvers
+                    .get(&goal)
+                    .map_err(|err| PyErrText::Data(data_message(&err)))?
+                    .stopping(stop.clone());
+                work(&solver, &goal).map_err(|err| match err {
+                    SolveError::Stopped => PyErrText::Interrupted,
+                    err if err.is_data_error() => {
+                        PyErrText::Data(format!("{}: {err}", solver.describe()))
+                    }
+                    err => PyErrText::Value(err.to_string()),
+                })
+            })
+        };
+        watched(py, &stop, self.timeout, run)
+    }
+
     /// `n` random boards, as `eight --random n --seed S [--depth D]` draws
     /// them, in an `(n, cells)` array.
     pub(crate) fn random<'py>(

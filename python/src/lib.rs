@@ -420,6 +420,74 @@ impl Solver {
         self.call().random(py, n, seed, read_near(depth, walk)?)
     }
 
+    /// One bound of the search of ``board`` cut into subtrees, for other
+    /// processes or machines to search with ``search_subtree``: ``(tasks,
+    /// inside, over)``, each task ``(moves, before)``: the blank's letters
+    /// from the board to the subtree, and the nodes the search in one
+    /// piece expands before it; ``None`` if the board cannot reach the
+    /// goal. ``nodes`` is what the search counted before this bound.
+    /// Searched in order, the first subtree with an answer gives the
+    /// answer and the nodes of the search in one process; with none, the
+    /// bound's nodes are ``inside`` and every subtree's, and the next
+    /// bound is the smallest ``over``. ``python/examples/dask_search.py``
+    /// spreads a search so over a Dask cluster.
+    #[pyo3(signature = (board, bound, *, nodes=0, at_least=64))]
+    fn cut(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        bound: u32,
+        nodes: u64,
+        at_least: usize,
+    ) -> PyResult<Option<Cut>> {
+        let start = read_board(board, self.shape).map_err(Bad::into_err)?;
+        let cut = self.call().search_part(py, start, |solver, goal| {
+            solver.cut(&start, goal, bound, nodes, at_least)
+        })?;
+        Ok(cut.map(|cut| {
+            let tasks = cut.tasks.iter();
+            let tasks = tasks.map(|(path, before)| (letters(path), *before));
+            (tasks.collect(), cut.inside, cut.over)
+        }))
+    }
+
+    /// The subtree of bound ``bound`` below the blank's letters ``moves``
+    /// (a task of ``cut``) searched as the search in one piece searches
+    /// it: ``(answer, over, nodes)``, the answer's letters from the board
+    /// if the subtree holds one (else ``None``), the smallest bound that
+    /// lets one more path in, and the nodes searched. With ``timeout`` as
+    /// in ``solve``.
+    #[pyo3(signature = (board, moves, bound, *, nodes=0, timeout=None))]
+    fn search_subtree(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        moves: &str,
+        bound: u32,
+        nodes: u64,
+        timeout: Option<f64>,
+    ) -> PyResult<(Option<String>, u32, u64)> {
+        let start = read_board(board, self.shape).map_err(Bad::into_err)?;
+        let path = moves
+            .chars()
+            .map(|letter| {
+                eight::Move::from_letter(letter).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "moves={moves:?}: {letter:?} is not u, d, l or r"
+                    ))
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let timeout = calls::read_timeout(timeout)?;
+        let (found, over, count) =
+            self.call()
+                .within(timeout)
+                .search_part(py, start, |solver, goal| {
+                    solver.search_subtree(&start, goal, &path, bound, nodes)
+                })?;
+        Ok((found.map(|moves| letters(&moves)), over, count))
+    }
+
     /// The goal, if one was given (or told by ``shape``).
     #[getter]
     fn goal(&self) -> Option<String> {
@@ -451,6 +519,15 @@ impl Solver {
             self.metric()
         )
     }
+}
+
+/// A bound cut into subtrees, for Python: each subtree's letters and the
+/// nodes before it, the nodes of the cut, and the smallest bound over it.
+type Cut = (Vec<(String, u64)>, u64, u32);
+
+/// The blank's letters of `moves`.
+fn letters(moves: &[eight::Move]) -> String {
+    moves.iter().map(|mv| mv.letter()).collect()
 }
 
 /// Exact, instant sliding-puzzle answers: the shortest moves, and of those

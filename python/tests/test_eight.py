@@ -327,6 +327,49 @@ def test_the_dask_recipe_gives_the_programs_answers():
     assert found_fifteen.tolist() == [int(n) for n in run(["--length"], lines).splitlines()]
 
 
+def test_a_search_spread_over_a_dask_cluster_is_the_search_alone():
+    import runpy
+
+    from dask.distributed import Client, LocalCluster
+
+    recipe = os.path.join(os.path.dirname(__file__), "..", "examples", "dask_search.py")
+    search = runpy.run_path(recipe)["search"]
+    # Korf's 15-puzzle instance 1: about 2 s in the multi-tile metric.
+    board = "14 13 15 7 11 12 9 5 6 x 2 1 4 8 10 3"
+    goal = "x 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+
+    def alone(metric, at_least):
+        """The same search, each subtree searched here in turn."""
+        solver = eight.Solver(shape="4x4", goal=goal, metric=metric)
+        bound = nodes = 0
+        while True:
+            subtrees, inside, over = solver.cut(board, bound, nodes=nodes, at_least=at_least)
+            done = 0
+            for moves, before in subtrees:
+                found, next_over, count = solver.search_subtree(board, moves, bound, nodes=nodes)
+                done += count
+                if found is not None:
+                    return found, nodes + before + done
+                over = min(over, next_over)
+            bound, nodes = over, nodes + inside + done
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster, Client(cluster):
+        for metric in ["stm", "mtm"]:
+            moves, nodes = search(board, shape="4x4", goal=goal, metric=metric)
+            assert moves == eight.solve(board, goal=goal, metric=metric)
+            assert nodes > 10_000
+            assert (moves, nodes) == alone(metric, 1) == alone(metric, 200)
+        unsolvable = "14 13 15 7 11 12 9 5 6 x 2 1 4 8 3 10"
+        assert search(unsolvable, shape="4x4", goal=goal) == (None, 0)
+    solver = eight.Solver(shape="4x4", goal=goal)
+    with pytest.raises(ValueError, match="no subtree"):
+        solver.search_subtree(board, "uuuu", 40)
+    with pytest.raises(ValueError, match="is not u, d, l or r"):
+        solver.search_subtree(board, "x", 40)
+    with pytest.raises(ValueError, match="from a table"):
+        eight.Solver(shape="3x3").cut("12345678x", 0)
+
+
 def test_the_readmes_dask_recipe_is_the_example_that_runs():
     here = os.path.dirname(__file__)
     with open(os.path.join(here, "..", "..", "README.md")) as readme:

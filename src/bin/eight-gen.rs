@@ -376,7 +376,7 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
     // A file whose proof is recorded is read back once, for both.
     let on_disk = match target.proof_recorded() {
         true => generate::record_proof(path, fresh).map(|at| at.map(Some)),
-        false => generate::file_holds(path, fresh).map(|holds| holds.then_some(None)),
+        false => file_holds(path, fresh).map(|holds| holds.then_some(None)),
     };
     match on_disk {
         Err(err) => {
@@ -410,6 +410,17 @@ fn check(target: &Target, fresh: &[u8], quiet: bool) -> bool {
             true
         }
     }
+}
+
+/// Whether the file at `path` holds exactly `bytes`: a file committed
+/// with the source, not trusted on a record, so read whole. A FIFO or a
+/// device is refused, not waited on.
+fn file_holds(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::other("it is not a regular file"));
+    }
+    Ok(meta.len() == bytes.len() as u64 && std::fs::read(path)? == bytes)
 }
 
 /// Records that the data-folder file at `path`, just written, is proven,

@@ -39,7 +39,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::answer::{Solution, SolveError};
 use crate::board::Board;
-use crate::deepen::{Deepen, Deepened, Near, Settings, Step, Walk};
+use crate::deepen::{Deepen, Deepened, Near, Part, Settings, Step, Walk};
 use crate::mtm::pdb::MtmPdb;
 use crate::progress::Reporter;
 use crate::shape::{MAX_CELLS, Move, Shape};
@@ -351,6 +351,26 @@ impl MtmSearcher {
         stop: &Stop,
         cap: u32,
     ) -> Result<Option<(Solution, u64)>, SolveError> {
+        match self.search(start, goal, stop, (cap, Part::Whole, 0))? {
+            None => Ok(Some((Solution::Unsolvable, 0))),
+            Some(Deepened::Found(moves, nodes)) => Ok(Some((Solution::Moves(moves), nodes))),
+            Some(Deepened::Beyond) => Ok(None),
+            Some(_) => unreachable!("the search with the databases has no limit"),
+        }
+    }
+
+    /// What the search of `start` toward `goal` is asked for: the answer
+    /// within a cap, or a part of one bound after `counted` nodes
+    /// ([`Part`]), searched over the databases from the start (the search
+    /// in one piece first searches with the walking distances alone);
+    /// `None` if `start` cannot reach `goal`.
+    pub(crate) fn search(
+        &self,
+        start: &Board,
+        goal: &Board,
+        stop: &Stop,
+        (cap, part, counted): (u32, Part<'_>, u64),
+    ) -> Result<Option<Deepened>, SolveError> {
         for board in [start, goal] {
             if board.shape() != self.shape {
                 return Err(SolveError::Shape {
@@ -360,7 +380,7 @@ impl MtmSearcher {
             }
         }
         if !start.solvable_to(goal) {
-            return Ok(Some((Solution::Unsolvable, 0)));
+            return Ok(None);
         }
         // Toward the canonical goal with the blank in the goal's cell: the
         // same moves, and one estimate for every goal of the cell.
@@ -395,8 +415,9 @@ impl MtmSearcher {
             limit: u64::MAX,
             stop,
             report: report.as_ref(),
-            counted: 0,
+            counted,
             cap,
+            part,
         };
         let mut search = Search {
             neighbors: &self.neighbors,
@@ -408,13 +429,12 @@ impl MtmSearcher {
         };
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them.
-        if !estimate.read && self.walking_alone > 0 {
+        if !estimate.read && self.walking_alone > 0 && matches!(part, Part::Whole) {
             deepen.limit = self.walking_alone;
             let budget = search.bound(keys, &cell_of);
             match deepen.run(&mut search, budget)? {
-                Deepened::Found(moves, nodes) => return Ok(Some((Solution::Moves(moves), nodes))),
-                Deepened::Beyond => return Ok(None),
                 Deepened::Limit(nodes) => deepen.counted = nodes,
+                done => return Ok(Some(done)),
             }
             deepen.limit = u64::MAX;
         }
@@ -423,11 +443,7 @@ impl MtmSearcher {
         };
         search.databases = databases;
         let budget = search.bound(keys, &cell_of);
-        match deepen.run(&mut search, budget)? {
-            Deepened::Found(moves, nodes) => Ok(Some((Solution::Moves(moves), nodes))),
-            Deepened::Beyond => Ok(None),
-            Deepened::Limit(_) => unreachable!("the search with the databases has no limit"),
-        }
+        deepen.run(&mut search, budget).map(Some)
     }
 
     /// The estimate toward `goal`, counted on first use.

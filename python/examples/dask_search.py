@@ -1,0 +1,67 @@
+"""One board's search spread over a Dask cluster: each bound of the search is
+cut into subtrees (``eight.Solver.cut``) that the workers search
+(``eight.Solver.search_subtree``), each on one core. Read in order, the first
+subtree with an answer gives the answer and the nodes of the search in one
+process, whatever the cluster. Every worker reads its data as the program
+does (the data folder, or ``data=``)."""
+
+from dask.distributed import Client, LocalCluster, get_worker
+
+import eight
+
+
+def solver(shape, goal, metric, data):
+    """The solver of a worker (or of this process), made once."""
+    try:
+        kept = get_worker().__dict__.setdefault("eight_solvers", {})
+    except ValueError:  # not on a worker
+        kept = globals().setdefault("_SOLVERS", {})
+    key = (shape, goal, metric, data)
+    if key not in kept:
+        kept[key] = eight.Solver(shape=shape, goal=goal, metric=metric, data=data)
+    return kept[key]
+
+
+def subtree(how, board, moves, bound, nodes):
+    """One subtree searched on a worker: ``(answer, over, nodes)``."""
+    return solver(*how).search_subtree(board, moves, bound, nodes=nodes)
+
+
+def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None):
+    """The shortest answer of ``board`` (the blank's letters, ``None`` if it
+    cannot reach the goal) and the nodes searched, each bound's subtrees
+    searched on the cluster of the current client: at least ``tasks`` of
+    them a bound (by default 32 for each of the cluster's threads)."""
+    client = Client.current()
+    how = (shape, goal, metric, data)
+    if tasks is None:
+        tasks = 32 * sum(client.nthreads().values())
+    bound, nodes = 0, 0
+    while True:
+        cut = solver(*how).cut(board, bound, nodes=nodes, at_least=tasks)
+        if cut is None:
+            return None, 0
+        subtrees, inside, over = cut
+        futures = [
+            client.submit(subtree, how, board, moves, bound, nodes, pure=False)
+            for moves, _ in subtrees
+        ]
+        done = 0
+        try:
+            for (_, before), future in zip(subtrees, futures):
+                found, next_over, count = future.result()
+                done += count
+                if found is not None:
+                    return found, nodes + before + done
+                over = min(over, next_over)
+        finally:
+            client.cancel(futures)  # those after an answer are not needed
+        bound, nodes = over, nodes + inside + done
+
+
+if __name__ == "__main__":
+    # Korf's 15-puzzle instance 1 (57 moves), over the built-in databases.
+    board = "14 13 15 7 11 12 9 5 6 x 2 1 4 8 10 3"
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster):
+        moves, nodes = search(board, shape="4x4", goal="x 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15")
+    print(len(moves), moves, nodes)
