@@ -314,13 +314,8 @@ impl Deepen<'_> {
             Part::Subtree { bound, path } => return self.subtree(&*tree, bound, path),
         }
         let mut walk = Walk {
-            path: Vec::new(),
-            nodes: 0,
             limit: self.limit,
-            again_after: u64::MAX,
-            first: None,
-            halt: self.stop,
-            watch: self.settings.watch.as_ref(),
+            ..self.walk(Vec::new())
         };
         if tree.is_goal(&tree.root(bound)) {
             return Ok(self.found(walk));
@@ -392,6 +387,20 @@ impl Deepen<'_> {
         }
     }
 
+    /// A walk from `path` with no limit, asked to end by this search's
+    /// stop and changed file alone.
+    fn walk(&self, path: Vec<Move>) -> Walk<'_> {
+        Walk {
+            path,
+            nodes: 0,
+            limit: u64::MAX,
+            again_after: u64::MAX,
+            first: None,
+            halt: self.stop,
+            watch: self.settings.watch.as_ref(),
+        }
+    }
+
     fn found(&self, walk: Walk<'_>) -> Deepened {
         let nodes = self.counted + walk.nodes;
         if let Some(report) = self.report {
@@ -460,15 +469,7 @@ impl Deepen<'_> {
         bound: u32,
         at_least: usize,
     ) -> (Vec<Task<T::Node>>, u64, u32) {
-        let mut walk = Walk {
-            path: Vec::new(),
-            nodes: 0,
-            limit: u64::MAX,
-            again_after: u64::MAX,
-            first: None,
-            halt: self.stop,
-            watch: self.settings.watch.as_ref(),
-        };
+        let mut walk = self.walk(Vec::new());
         let mut tasks = Vec::new();
         let mut over = u32::MAX;
         for depth in (2..).step_by(2) {
@@ -528,15 +529,7 @@ impl Deepen<'_> {
         if goal {
             return Ok(Deepened::Subtree(Ok(path.to_vec()), 0));
         }
-        let mut walk = Walk {
-            path: path.to_vec(),
-            nodes: 0,
-            limit: u64::MAX,
-            again_after: u64::MAX,
-            first: None,
-            halt: self.stop,
-            watch: self.settings.watch.as_ref(),
-        };
+        let mut walk = self.walk(path.to_vec());
         let step = tree.down(&mut walk, &mut node, bound);
         if self.settings.watch.as_ref().is_some_and(Watch::changed) {
             return Err(SolveError::Changed);

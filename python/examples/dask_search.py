@@ -31,11 +31,12 @@ def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None):
     """The shortest answer of ``board`` (the blank's letters, ``None`` if it
     cannot reach the goal) and the nodes searched, each bound's subtrees
     searched on the cluster of the current client: at least ``tasks`` of
-    them a bound (by default 32 for each of the cluster's threads)."""
+    them a bound (by default 8 for each of the cluster's threads: a task
+    costs the cluster milliseconds)."""
     client = Client.current()
     how = (shape, goal, metric, data)
     if tasks is None:
-        tasks = 32 * sum(client.nthreads().values())
+        tasks = 8 * sum(client.nthreads().values())
     bound, nodes = 0, 0
     while True:
         cut = solver(*how).cut(board, bound, nodes=nodes, at_least=tasks)
