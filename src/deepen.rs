@@ -21,7 +21,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::answer::SolveError;
+use crate::answer::{Solution, SolveError};
 use crate::map::Watch;
 use crate::metric::Metric;
 use crate::progress::Reporter;
@@ -259,6 +259,18 @@ pub(crate) enum Deepened {
     /// the subtree holds one, else the smallest bound that lets in one
     /// more path; and its nodes.
     Subtree(Result<Vec<Move>, u32>, u64),
+}
+
+/// The answer of a search in one piece ([`Part::Whole`]) and its nodes;
+/// `None` past its cap. A start that cannot reach the goal (`None`
+/// searched) is unsolvable.
+pub(crate) fn answer(searched: Option<Deepened>) -> Option<(Solution, u64)> {
+    match searched {
+        None => Some((Solution::Unsolvable, 0)),
+        Some(Deepened::Found(moves, nodes)) => Some((Solution::Moves(moves), nodes)),
+        Some(Deepened::Beyond) => None,
+        Some(_) => unreachable!("a search in one piece ends with its answer, or past its cap"),
+    }
 }
 
 /// The answer of a search with no cap (`u32::MAX`), which always has one.

@@ -467,36 +467,20 @@ impl Call<'_> {
 
     /// The verdict on `moves` from `start`.
     pub(crate) fn judge(&self, py: Python<'_>, start: Board, moves: &str) -> PyResult<String> {
-        let goal = self.goal.unwrap_or_else(|| Board::goal(start.shape()));
         // As a judge line's moves, in any notation the program writes:
         // blank letters, tile letters with counts, spaced or not, `-` for
         // none.
         let letters = moves.trim();
-        let stop = self.stop();
-        let work = || {
-            self.with_solvers(|solvers| {
-                let solver = solvers
-                    .get(&goal)
-                    .map_err(|err| PyErrText::Data(data_message(&err)))?
-                    .stopping(stop.clone());
-                solver
-                    .judge(&start, &goal, letters.as_bytes())
-                    .map(|verdict| verdict.to_string())
-                    .map_err(|err| match err.is_data_error() {
-                        true => PyErrText::Data(format!("{}: {err}", solver.describe())),
-                        false => PyErrText::Value(err.to_string()),
-                    })
-            })
-        };
-        match self.timeout.is_some() || self.may_search(start.shape()) {
-            true => watched(py, &stop, self.timeout, work),
-            false => py.detach(work).map_err(PyErrText::into_err),
-        }
+        self.on_solver(py, start, |solver, goal| {
+            let verdict = solver.judge(&start, goal, letters.as_bytes())?;
+            Ok(verdict.to_string())
+        })
     }
 
-    /// `work` on the solver toward `start`'s goal, stopped on Ctrl-C or at
-    /// the call's timeout: a part of a search ([`Solver::cut`]).
-    pub(crate) fn search_part<T: Send>(
+    /// `work` on the solver toward `start`'s goal: where it may search, on
+    /// a thread of its own, stopped on Ctrl-C or at the call's timeout
+    /// ([`watched`]).
+    pub(crate) fn on_solver<T: Send>(
         &self,
         py: Python<'_>,
         start: Board,
@@ -519,7 +503,10 @@ impl Call<'_> {
                 })
             })
         };
-        watched(py, &stop, self.timeout, run)
+        match self.timeout.is_some() || self.may_search(start.shape()) {
+            true => watched(py, &stop, self.timeout, run),
+            false => py.detach(run).map_err(PyErrText::into_err),
+        }
     }
 
     /// `n` random boards, as `eight --random n --seed S [--depth D]` draws

@@ -441,7 +441,7 @@ impl Solver {
         at_least: usize,
     ) -> PyResult<Option<Cut>> {
         let start = read_board(board, self.shape).map_err(Bad::into_err)?;
-        let cut = self.call().search_part(py, start, |solver, goal| {
+        let cut = self.call().on_solver(py, start, |solver, goal| {
             solver.cut(&start, goal, bound, nodes, at_least)
         })?;
         Ok(cut.map(|cut| {
@@ -482,7 +482,7 @@ impl Solver {
         let (found, over, count) =
             self.call()
                 .within(timeout)
-                .search_part(py, start, |solver, goal| {
+                .on_solver(py, start, |solver, goal| {
                     solver.search_subtree(&start, goal, &path, bound, nodes)
                 })?;
         Ok((found.map(|moves| letters(&moves)), over, count))

@@ -351,12 +351,8 @@ impl MtmSearcher {
         stop: &Stop,
         cap: u32,
     ) -> Result<Option<(Solution, u64)>, SolveError> {
-        match self.search(start, goal, stop, (cap, Part::Whole, 0))? {
-            None => Ok(Some((Solution::Unsolvable, 0))),
-            Some(Deepened::Found(moves, nodes)) => Ok(Some((Solution::Moves(moves), nodes))),
-            Some(Deepened::Beyond) => Ok(None),
-            Some(_) => unreachable!("the search with the databases has no limit"),
-        }
+        let searched = self.search(start, goal, stop, (cap, Part::Whole, 0))?;
+        Ok(crate::deepen::answer(searched))
     }
 
     /// What the search of `start` toward `goal` is asked for: the answer
