@@ -433,9 +433,9 @@ impl DataFile {
             // 2x5: 0.3 s; 2x6: 26.7 s and 870 MB.
             (Metric::Stm, Method::Table, ..=10) => "under a second",
             (Metric::Stm, Method::Table, _) => "about 25 s and 0.9 GB of memory",
-            // 2x5: 0.4 s; 3x4: 48-53 s and 1.5 GB; 2x6: 57 s and 1.3 GB.
+            // 2x5: 0.4 s; 3x4: 40-43 s and 1.5 GB; 2x6: 37 s and 1.3 GB.
             (Metric::Mtm, Method::Table, ..=10) => "under a second",
-            (Metric::Mtm, Method::Table, _) => "about a minute and 1.5 GB of memory",
+            (Metric::Mtm, Method::Table, _) => "under a minute and 1.5 GB of memory",
             // 4x4 7-7-1: 127 s and 2.0 GB; 2x7: 9.5 s; 3x5: 7.4 s.
             (Metric::Mtm, Method::Search, 16) => "about 2 minutes and 2 GB of memory",
             (Metric::Mtm, Method::Search, ..=15) => "about 10 to 15 s",
