@@ -124,7 +124,7 @@ impl Solver {
     /// `PdbTable::new`), then proven before their first answer unless a
     /// proof of the file as it is now is recorded, the options' host told
     /// how far the proof has come: a 2x5 table in milliseconds, a 12-cell
-    /// table in about 25 s (a minute in the multi-tile metric), the 4x4 7-8
+    /// table in about 25 s (37 s in the multi-tile metric), the 4x4 7-8
     /// databases in minutes. In the multi-tile metric a shape with no data
     /// in the folder is searched with no data (`MtmSearcher`). With no data
     /// folder, what is built in answers.
