@@ -5,6 +5,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
+mod cut;
 mod exhaustive;
 mod fifteen;
 mod files;
