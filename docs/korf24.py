@@ -8,9 +8,13 @@ lengths the file gives.
 Each instance runs alone, `eight --verbose` toward Korf's goal `x 1 2 ... 24`,
 in a process of its own killed at the cap. The table says, an instance a
 row: its optimal length in the file, eight's answer's length (checked), the
-positions eight searched (every bound, up to the answer), the time, and
-the positions a second (`--verbose` tells them of a search past a second).
-Korf and Felner's nodes for #1-#10 and #38 are in `../shared/data/README.md`.
+positions eight searched (every bound, up to the answer), the positions it
+generated (each searched position's next positions, within the bound or
+over it: the nodes Korf and Felner count), Korf and Felner's own count
+where `../shared/data/README.md` gives it, the time, and the positions a
+second (`--verbose` tells them of a search past a second). An instance
+stopped at the cap says the bound it was searching and the positions
+searched before it.
 """
 
 import argparse
@@ -22,8 +26,16 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 FILE = os.path.join(HERE, "..", "..", "shared", "data", "korf24.txt")
 GOAL = "x " + " ".join(str(t) for t in range(1, 25))
-# `--verbose`'s last word of a search: its bound, positions and seconds.
-ENDED = re.compile(r"answered in (\d+) moves: (\d+) positions in ([\d.]+) s")
+# `--verbose`'s last word of a search: its bound, positions, seconds and
+# positions generated; and, past a second, each bound as it starts.
+ENDED = re.compile(r"answered in (\d+) moves: (\d+) positions in ([\d.]+) s .*, (\d+) generated")
+BOUND = re.compile(r"searching (\d+) moves or more, (\d+) positions")
+# Korf and Felner's nodes generated (AI 134, 2002), as the data's README
+# gives them.
+KORF_FELNER = {
+    1: 2.0e9, 2: 2.1e11, 3: 2.1e10, 4: 1.1e10, 5: 2.9e9, 6: 1.0e11, 7: 1.1e11,
+    8: 1.2e11, 9: 1.8e12, 10: 1.5e12, 38: 3.8e7, 50: 4.2e12,
+}
 
 
 def main():
@@ -42,12 +54,16 @@ def main():
     env = dict(os.environ)
     if args.data:
         env["EIGHT_DATA"] = args.data
-    print("| Korf–Felner # | optimal | eight | positions | time | positions a second |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| Korf–Felner # | optimal | eight | positions | generated | Korf and Felner's generated "
+        "| time | positions a second |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for number in chosen:
         fields = instances[number - 1]
         board = " ".join("x" if t == "0" else t for t in fields[:25])
         optimal = int(fields[25])
+        theirs = f"{KORF_FELNER[number]:.1e}".replace("e+", " * 10^") if number in KORF_FELNER else ""
         command = [args.eight, "--verbose", "--shape", "5x5", "--goal", GOAL]
         started = time.monotonic()
         child = subprocess.Popen(
@@ -63,7 +79,15 @@ def main():
         except subprocess.TimeoutExpired:
             child.kill()
             out, err = child.communicate()
-            print(f"| {number} | {optimal} | over {args.cap:.0f} s | | | |", flush=True)
+            bounds = BOUND.findall(err)
+            reached = ""
+            if bounds:
+                bound, positions = bounds[-1]
+                reached = f" (in the bound of {bound}, after {int(positions):,} positions)"
+            print(
+                f"| {number} | {optimal} | over {args.cap:.0f} s{reached} | | | {theirs} | | |",
+                flush=True,
+            )
             continue
         seconds = time.monotonic() - started
         answer = out.strip()
@@ -73,9 +97,14 @@ def main():
             raise SystemExit(f"instance {number}: {len(answer)} moves, the file says {optimal}")
         ended = ENDED.findall(err)
         positions = int(ended[-1][1]) if ended else None
+        generated = f"{int(ended[-1][3]):,}" if ended else ""
         rate = f"{positions / seconds / 1e6:.1f} million" if positions else ""
         shown = f"{positions:,}" if positions else "(under a second: not told)"
-        print(f"| {number} | {optimal} | {len(answer)} | {shown} | {seconds:.1f} s | {rate} |", flush=True)
+        print(
+            f"| {number} | {optimal} | {len(answer)} | {shown} | {generated} | {theirs} "
+            f"| {seconds:.1f} s | {rate} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

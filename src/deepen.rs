@@ -66,6 +66,10 @@ pub(crate) enum Step {
 pub(crate) struct Walk<'a> {
     pub(crate) path: Vec<Move>,
     pub(crate) nodes: u64,
+    /// The children looked at, within the bound or over it (past the
+    /// moves a search leaves out): the nodes Korf and Felner count as
+    /// generated.
+    pub(crate) generated: u64,
     limit: u64,
     again_after: u64,
     /// For a subtree of a split bound: the first subtree found to hold an
@@ -130,12 +134,14 @@ pub(crate) trait Tree: Sync {
 
     /// The children of `node` that [`Tree::down`] would enter within
     /// `bound`, in its order: each with its letter and whether it is the
-    /// goal. `over` takes the smallest bound that would let in one more.
+    /// goal. `over` takes the smallest bound that would let in one more,
+    /// `generated` the children looked at ([`Walk::generated`]).
     fn children(
         &self,
         node: &Self::Node,
         bound: u32,
         over: &mut u32,
+        generated: &mut u64,
     ) -> Vec<(Move, Self::Node, bool)>;
 
     /// Before each bound, `nodes` searched so far: what the search may
@@ -203,6 +209,8 @@ pub(crate) struct Deepen<'a> {
     pub(crate) report: Option<&'a Reporter>,
     /// The nodes an earlier search of the same board counted.
     pub(crate) counted: u64,
+    /// The children it looked at ([`Walk::generated`]).
+    pub(crate) counted_generated: u64,
     /// The largest bound asked for: past it the search ends with
     /// [`Deepened::Beyond`] (a board one move from a board of known
     /// distance is searched only as deep as it may be nearer).
@@ -249,8 +257,8 @@ pub struct Subtrees {
 pub(crate) enum Deepened {
     /// The letters of the answer, and the nodes searched.
     Found(Vec<Move>, u64),
-    /// At the node limit, after these nodes.
-    Limit(u64),
+    /// At the node limit, after these nodes and children looked at.
+    Limit(u64, u64),
     /// No path within [`Deepen::cap`].
     Beyond,
     /// [`Part::Cut`]'s subtrees.
@@ -284,6 +292,8 @@ struct Task<N> {
     path: Vec<Move>,
     node: N,
     before: u64,
+    /// The children the search in one piece looks at before it.
+    generated_before: u64,
     /// Whether the node is the goal.
     goal: bool,
 }
@@ -315,7 +325,7 @@ impl Deepen<'_> {
                 }));
             }
             Part::Cut { bound, at_least } => {
-                let (tasks, inside, over) = self.cut_bound(&*tree, bound, at_least);
+                let (tasks, (inside, _), over) = self.cut_bound(&*tree, bound, at_least);
                 let tasks = tasks.into_iter().map(|t| (t.path, t.before)).collect();
                 return Ok(Deepened::Cut(Subtrees {
                     tasks,
@@ -360,9 +370,13 @@ impl Deepen<'_> {
             }
             tree.next_bound(walk.nodes)?;
             walk.again_after = tree.again_after();
-            let before = walk.nodes;
+            let (before, generated_before) = (walk.nodes, walk.generated);
             if let Some(report) = self.report {
-                report.bound(bound, self.counted + before);
+                report.bound(
+                    bound,
+                    self.counted + before,
+                    self.counted_generated + generated_before,
+                );
             }
             // Each bound takes some times the nodes of the one before.
             let Settings {
@@ -387,11 +401,11 @@ impl Deepen<'_> {
                 }
                 Step::Changed => return Err(SolveError::Changed),
                 Step::Halted => return Err(SolveError::Stopped),
-                Step::Limit => return Ok(Deepened::Limit(walk.nodes)),
+                Step::Limit => return Ok(Deepened::Limit(walk.nodes, walk.generated)),
                 // The same bound again, from the start.
                 Step::Again => {
                     walk.path.clear();
-                    walk.nodes = before;
+                    (walk.nodes, walk.generated) = (before, generated_before);
                     tree.again();
                 }
                 Step::Passed => unreachable!("only a subtree of a split bound is passed"),
@@ -405,6 +419,7 @@ impl Deepen<'_> {
         Walk {
             path,
             nodes: 0,
+            generated: 0,
             limit: u64::MAX,
             again_after: u64::MAX,
             first: None,
@@ -416,7 +431,8 @@ impl Deepen<'_> {
     fn found(&self, walk: Walk<'_>) -> Deepened {
         let nodes = self.counted + walk.nodes;
         if let Some(report) = self.report {
-            report.end(self.metric.count_moves(&walk.path) as u32, nodes);
+            let generated = self.counted_generated + walk.generated;
+            report.end(self.metric.count_moves(&walk.path) as u32, nodes, generated);
         }
         Deepened::Found(walk.path, nodes)
     }
@@ -431,11 +447,12 @@ impl Deepen<'_> {
         let (halt, watch) = (walk.halt, walk.watch);
         let search = |task: &Task<T::Node>, i: usize, first: &AtomicUsize| {
             if task.goal {
-                return (Step::Found, 0, task.path.clone());
+                return (Step::Found, (0, 0), task.path.clone());
             }
             let mut walk = Walk {
                 path: task.path.clone(),
                 nodes: 0,
+                generated: 0,
                 limit: u64::MAX,
                 again_after: u64::MAX,
                 first: Some((first, i)),
@@ -443,20 +460,22 @@ impl Deepen<'_> {
                 watch,
             };
             let step = tree.down(&mut walk, &mut task.node.clone(), bound);
-            (step, walk.nodes, walk.path)
+            (step, (walk.nodes, walk.generated), walk.path)
         };
         let results = split::in_order(&tasks, self.settings.threads, search, |(step, _, _)| {
             matches!(step, Step::Found)
         });
-        let mut done = 0;
+        let (mut done, mut done_generated) = (0, 0);
         for (task, result) in tasks.iter().zip(results) {
-            let (step, nodes, path) =
+            let (step, (nodes, generated), path) =
                 result.expect("every subtree up to the first with an answer is searched");
             done += nodes;
+            done_generated += generated;
             match step {
                 Step::Over(next) => over = over.min(next),
                 Step::Found => {
                     walk.nodes += task.before + done;
+                    walk.generated += task.generated_before + done_generated;
                     walk.path = path;
                     return Step::Found;
                 }
@@ -468,26 +487,28 @@ impl Deepen<'_> {
                 }
             }
         }
-        walk.nodes += inside + done;
+        walk.nodes += inside.0 + done;
+        walk.generated += inside.1 + done_generated;
         Step::Over(over)
     }
 
     /// The subtrees of `bound`, cut at the first letters (two more at a
     /// time) until there are `at_least` or the cut walks the whole bound;
-    /// the nodes the cut expanded, and the smallest bound over it met.
+    /// the nodes the cut expanded and the children it looked at, and the
+    /// smallest bound over it met.
     fn cut_bound<T: Tree>(
         &self,
         tree: &T,
         bound: u32,
         at_least: usize,
-    ) -> (Vec<Task<T::Node>>, u64, u32) {
+    ) -> (Vec<Task<T::Node>>, (u64, u64), u32) {
         let mut walk = self.walk(Vec::new());
         let mut tasks = Vec::new();
         let mut over = u32::MAX;
         for depth in (2..).step_by(2) {
             tasks.clear();
             over = u32::MAX;
-            walk.nodes = 0;
+            (walk.nodes, walk.generated) = (0, 0);
             walk.path.clear();
             let root = tree.root(bound);
             let whole = match tree.is_goal(&root) {
@@ -496,6 +517,7 @@ impl Deepen<'_> {
                         path: Vec::new(),
                         node: root,
                         before: 0,
+                        generated_before: 0,
                         goal: true,
                     });
                     true
@@ -508,7 +530,7 @@ impl Deepen<'_> {
                 break;
             }
         }
-        (tasks, walk.nodes, over)
+        (tasks, (walk.nodes, walk.generated), over)
     }
 
     /// The subtree below `path` searched within `bound`, as the search in
@@ -525,7 +547,7 @@ impl Deepen<'_> {
             let child = match goal {
                 true => None,
                 false => tree
-                    .children(&node, bound, &mut over)
+                    .children(&node, bound, &mut over, &mut 0)
                     .into_iter()
                     .find(|&(letter, ..)| letter == mv),
             };
@@ -575,18 +597,20 @@ fn cut<T: Tree>(
             path: walk.path.clone(),
             node: node.clone(),
             before: walk.nodes,
+            generated_before: walk.generated,
             goal: false,
         });
         return false;
     }
     walk.nodes += 1;
-    for (mv, child, goal) in tree.children(node, bound, over) {
+    for (mv, child, goal) in tree.children(node, bound, over, &mut walk.generated) {
         walk.path.push(mv);
         if goal {
             tasks.push(Task {
                 path: walk.path.clone(),
                 node: child,
                 before: walk.nodes,
+                generated_before: walk.generated,
                 goal: true,
             });
             return true;

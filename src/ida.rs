@@ -424,6 +424,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             stop,
             report: report.as_ref(),
             counted,
+            counted_generated: 0,
             cap,
             part,
         };

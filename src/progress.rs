@@ -17,6 +17,10 @@ pub struct Deepening {
     pub bound: u32,
     /// The positions searched so far.
     pub nodes: u64,
+    /// The positions looked at so far, within the bound or over it: each
+    /// searched position's next positions, the count of nodes generated
+    /// that Korf and Felner give for their searches.
+    pub generated: u64,
     /// The time since the search started.
     pub elapsed: Duration,
     /// Whether the search has ended (answered, or failed): the last word.
@@ -26,8 +30,9 @@ pub struct Deepening {
 }
 
 /// How far the search has come, in words: `searching 48 moves or more,
-/// 12000000 positions in 4.0 s (3.0 million a second)`, or at its end
-/// `answered in 48 moves: …` (`searched without an answer: …`).
+/// 12000000 positions in 4.0 s (3.0 million a second), 25000000
+/// generated`, or at its end `answered in 48 moves: …` (`ended in the
+/// bound of 48 moves without an answer: …`).
 impl std::fmt::Display for Deepening {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let seconds = self.elapsed.as_secs_f64();
@@ -35,13 +40,17 @@ impl std::fmt::Display for Deepening {
         match (self.done, self.answered) {
             (false, _) => write!(f, "searching {} moves or more", self.bound)?,
             (true, true) => write!(f, "answered in {} moves:", self.bound)?,
-            (true, false) => write!(f, "searched without an answer:")?,
+            (true, false) => write!(
+                f,
+                "ended in the bound of {} moves without an answer:",
+                self.bound
+            )?,
         }
         let sep = if self.done { "" } else { "," };
         write!(
             f,
-            "{sep} {} positions in {seconds:.1} s ({rate:.1} million a second)",
-            self.nodes
+            "{sep} {} positions in {seconds:.1} s ({rate:.1} million a second), {} generated",
+            self.nodes, self.generated
         )
     }
 }
@@ -102,6 +111,7 @@ pub(crate) struct Reporter {
     started: Instant,
     bound: Cell<u32>,
     nodes: Cell<u64>,
+    generated: Cell<u64>,
     answered: Cell<bool>,
 }
 
@@ -117,24 +127,28 @@ impl Reporter {
             started: Instant::now(),
             bound: Cell::new(0),
             nodes: Cell::new(0),
+            generated: Cell::new(0),
             answered: Cell::new(false),
         })
     }
 
-    /// The search starts `bound`, `nodes` searched so far. A bound below
-    /// one told before (a search starting again with a stronger estimate)
-    /// tells the larger.
-    pub(crate) fn bound(&self, bound: u32, nodes: u64) {
+    /// The search starts `bound`, `nodes` searched so far and `generated`
+    /// looked at. A bound below one told before (a search starting again
+    /// with a stronger estimate) tells the larger.
+    pub(crate) fn bound(&self, bound: u32, nodes: u64, generated: u64) {
         self.bound.set(self.bound.get().max(bound));
         self.nodes.set(nodes);
+        self.generated.set(generated);
         self.tell(false);
     }
 
     /// The search ends with an answer of `moves` moves, `nodes` searched
-    /// in all (a search dropped without it ended without an answer).
-    pub(crate) fn end(&self, moves: u32, nodes: u64) {
+    /// in all and `generated` looked at (a search dropped without it ended
+    /// without an answer).
+    pub(crate) fn end(&self, moves: u32, nodes: u64, generated: u64) {
         self.bound.set(moves);
         self.nodes.set(nodes);
+        self.generated.set(generated);
         self.answered.set(true);
     }
 
@@ -143,6 +157,7 @@ impl Reporter {
             shape: self.shape,
             bound: self.bound.get(),
             nodes: self.nodes.get(),
+            generated: self.generated.get(),
             elapsed: self.started.elapsed(),
             done,
             answered: done && self.answered.get(),

@@ -114,9 +114,16 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
         }
     }
 
-    fn children(&self, node: &Node, bound: u32, over: &mut u32) -> Vec<(Move, Node, bool)> {
+    fn children(
+        &self,
+        node: &Node,
+        bound: u32,
+        over: &mut u32,
+        generated: &mut u64,
+    ) -> Vec<(Move, Node, bool)> {
         let spread = !self.spread.is_empty();
         let (moves, count) = self.moves(node.state.blank, node.last, node.fsm);
+        *generated += count as u64;
         let mut children = Vec::with_capacity(count);
         for &(mv, target, next) in &moves[..count] {
             let target = usize::from(target);
@@ -276,6 +283,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 }
             }
         });
+        walk.generated += count as u64;
         let mut least = u32::MAX;
         for (&(mv, target, next), ranks) in children[..count].iter().zip(&ranks) {
             let target = usize::from(target);

@@ -412,6 +412,7 @@ impl MtmSearcher {
             stop,
             report: report.as_ref(),
             counted,
+            counted_generated: 0,
             cap,
             part,
         };
@@ -429,7 +430,9 @@ impl MtmSearcher {
             deepen.limit = self.walking_alone;
             let budget = search.bound(keys, &cell_of);
             match deepen.run(&mut search, budget)? {
-                Deepened::Limit(nodes) => deepen.counted = nodes,
+                Deepened::Limit(nodes, generated) => {
+                    (deepen.counted, deepen.counted_generated) = (nodes, generated);
+                }
                 done => return Ok(Some(done)),
             }
             deepen.limit = u64::MAX;
@@ -557,6 +560,7 @@ impl Search<'_> {
             return step;
         }
         let (steps, count) = self.steps(blank, run, budget);
+        walk.generated += count as u64;
         for &(mv, next, left) in &steps[..count] {
             let tile = cells[next];
             let keys = self.estimate.stepped(keys, tile, blank, next);

@@ -126,9 +126,10 @@ impl Host for Cli {
         spawn(work)
     }
 
-    /// With `--verbose`, a search past a second says how it ended.
+    /// With `--verbose`, a search past a second says each bound it starts
+    /// from then on, and how it ended.
     fn searching(&self, deepening: &Deepening) {
-        if self.verbose && deepening.done && deepening.elapsed >= SHOW_SEARCH_AFTER {
+        if self.verbose && deepening.elapsed >= SHOW_SEARCH_AFTER {
             let text = format!("eight: a {} board {deepening}\n", deepening.shape);
             let _ = io::stderr().lock().write_all(text.as_bytes());
         }

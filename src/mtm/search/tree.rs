@@ -48,10 +48,17 @@ impl Tree for Search<'_> {
         }
     }
 
-    fn children(&self, node: &Node, bound: u32, over: &mut u32) -> Vec<(Move, Node, bool)> {
+    fn children(
+        &self,
+        node: &Node,
+        bound: u32,
+        over: &mut u32,
+        generated: &mut u64,
+    ) -> Vec<(Move, Node, bool)> {
         *over = (*over).min(bound + 1);
         let (blank, keys, run, budget) = (node.blank, node.keys, node.run, node.budget);
         let (steps, count) = self.steps(blank, run, budget);
+        *generated += count as u64;
         let mut children = Vec::with_capacity(count);
         for &(mv, next, left) in &steps[..count] {
             let tile = node.cells[next];
