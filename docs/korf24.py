@@ -29,7 +29,7 @@ GOAL = "x " + " ".join(str(t) for t in range(1, 25))
 # `--verbose`'s last word of a search: its bound, positions, seconds and
 # positions generated; and, past a second, each bound as it starts.
 ENDED = re.compile(r"answered in (\d+) moves: (\d+) positions in ([\d.]+) s .*, (\d+) generated")
-BOUND = re.compile(r"searching (\d+) moves or more, (\d+) positions")
+BOUND = re.compile(r"searching (\d+) moves or more, (\d+) positions in ([\d.]+) s")
 # Korf and Felner's nodes generated (AI 134, 2002), as the data's README
 # gives them.
 KORF_FELNER = {
@@ -59,6 +59,7 @@ def main():
         "| time | positions a second |"
     )
     print("|---|---|---|---|---|---|---|---|")
+    stopped = []
     for number in chosen:
         fields = instances[number - 1]
         board = " ".join("x" if t == "0" else t for t in fields[:25])
@@ -79,13 +80,17 @@ def main():
         except subprocess.TimeoutExpired:
             child.kill()
             out, err = child.communicate()
-            bounds = BOUND.findall(err)
-            reached = ""
+            bounds = [(int(b), int(p), float(t)) for b, p, t in BOUND.findall(err)]
+            reached, projected, rate = "", "", ""
             if bounds:
-                bound, positions = bounds[-1]
-                reached = f" (in the bound of {bound}, after {int(positions):,} positions)"
+                bound, positions, seconds = bounds[-1]
+                reached = f" (in the bound of {bound}, after {positions:,} positions)"
+                rate = f"{positions / seconds / 1e6:.1f} million"
+                projected = project(bounds, optimal)
+                stopped.append((number, bounds))
             print(
-                f"| {number} | {optimal} | over {args.cap:.0f} s{reached} | | | {theirs} | | |",
+                f"| {number} | {optimal} | over {args.cap:.0f} s{reached} | {projected} | "
+                f"| {theirs} | | {rate} |",
                 flush=True,
             )
             continue
@@ -105,6 +110,46 @@ def main():
             f"| {seconds:.1f} s | {rate} |",
             flush=True,
         )
+    if stopped:
+        print()
+        print("Positions searched before each bound, of the instances stopped at the cap:")
+        print()
+        for number, bounds in stopped:
+            told = ", ".join(f"{b}: {p:,}" for b, p, _ in bounds)
+            print(f"- #{number}: {told}")
+
+
+def project(bounds, optimal):
+    """The positions and time to the answer of a search stopped in a
+    bound, from `bounds` (each bound started: its moves, the positions
+    before it, the seconds): each bound to come takes the last two whole
+    bounds' ratio times the one before, and the answer's bound is searched
+    from none of it to all of it. Empty without two whole bounds."""
+    if len(bounds) < 3:
+        return ""
+    widths = [(b, later[1] - p) for (b, p, _), later in zip(bounds, bounds[1:])]
+    (b1, w1), (b2, w2) = widths[-2], widths[-1]
+    step = b2 - b1
+    ratio = w2 / w1
+    low = bounds[-1][1]
+    width = w2
+    for _ in range(bounds[-1][0], optimal, step):
+        width *= ratio
+        low += width
+    high = low + width * ratio
+    rate = bounds[-1][1] / bounds[-1][2]
+    return (
+        f"projected {low:.1e} to {high:.1e} ({ratio:.1f} times a bound), "
+        f"{duration(low / rate)} to {duration(high / rate)}"
+    ).replace("e+", " * 10^")
+
+
+def duration(seconds):
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 if __name__ == "__main__":

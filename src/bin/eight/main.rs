@@ -126,8 +126,9 @@ struct Args {
     #[arg(long = "where")]
     show_where: bool,
     /// Say on stderr which data answers each shape as it is first used,
-    /// and how each search past a second ended: its answer's length, the
-    /// positions it searched and how many a second.
+    /// and of each search past a second, each bound it started and how it
+    /// ended: its answer's length, the positions it searched and how many
+    /// a second, and the positions it generated (searched or not).
     #[arg(long, short)]
     verbose: bool,
     /// Print the number of moves of each shortest answer instead of the

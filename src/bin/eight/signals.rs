@@ -23,6 +23,12 @@ use eight::{Loading, Proving};
 /// How long a search runs before `--verbose` tells of it.
 const SHOW_SEARCH_AFTER: Duration = Duration::from_secs(1);
 
+thread_local! {
+    /// The bounds this thread's search started within its first second,
+    /// told if it passes it.
+    static UNTOLD: std::cell::RefCell<Vec<Deepening>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The signal caught, or 0.
 static STOP: AtomicI32 = AtomicI32::new(0);
 
@@ -126,13 +132,28 @@ impl Host for Cli {
         spawn(work)
     }
 
-    /// With `--verbose`, a search past a second says each bound it starts
-    /// from then on, and how it ended.
+    /// With `--verbose`, a search past a second says each bound it
+    /// started (those before the second once it passes it), and how it
+    /// ended.
     fn searching(&self, deepening: &Deepening) {
-        if self.verbose && deepening.elapsed >= SHOW_SEARCH_AFTER {
-            let text = format!("eight: a {} board {deepening}\n", deepening.shape);
-            let _ = io::stderr().lock().write_all(text.as_bytes());
+        if !self.verbose {
+            return;
         }
+        UNTOLD.with_borrow_mut(|untold| {
+            if deepening.elapsed < SHOW_SEARCH_AFTER {
+                match deepening.done {
+                    true => untold.clear(),
+                    false => untold.push(*deepening),
+                }
+                return;
+            }
+            let text: String = untold
+                .drain(..)
+                .chain([*deepening])
+                .map(|told| format!("eight: a {} board {told}\n", told.shape))
+                .collect();
+            let _ = io::stderr().lock().write_all(text.as_bytes());
+        });
     }
 }
 
