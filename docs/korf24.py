@@ -64,7 +64,7 @@ def main():
         fields = instances[number - 1]
         board = " ".join("x" if t == "0" else t for t in fields[:25])
         optimal = int(fields[25])
-        theirs = f"{KORF_FELNER[number]:.1e}".replace("e+", " * 10^") if number in KORF_FELNER else ""
+        theirs = scientific(KORF_FELNER[number]) if number in KORF_FELNER else ""
         command = [args.eight, "--verbose", "--shape", "5x5", "--goal", GOAL]
         started = time.monotonic()
         child = subprocess.Popen(
@@ -139,9 +139,14 @@ def project(bounds, optimal):
     high = low + width * ratio
     rate = bounds[-1][1] / bounds[-1][2]
     return (
-        f"projected {low:.1e} to {high:.1e} ({ratio:.1f} times a bound), "
+        f"projected {scientific(low)} to {scientific(high)} ({ratio:.1f} times a bound), "
         f"{duration(low / rate)} to {duration(high / rate)}"
-    ).replace("e+", " * 10^")
+    )
+
+
+def scientific(number):
+    mantissa, exponent = f"{number:.1e}".split("e")
+    return f"{mantissa} * 10^{int(exponent)}"
 
 
 def duration(seconds):
