@@ -13,3 +13,4 @@ mod folder;
 mod mtm;
 mod props;
 mod search;
+mod told;
