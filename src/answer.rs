@@ -536,6 +536,21 @@ pub enum PdbError {
         /// The entry the search gives.
         expected: u8,
     },
+    /// Walled cells of the blank other than the search's.
+    #[error(
+        "the databases are wrong: group {group} with its tiles on {cells:?} holds the blank's \
+         cells {got:#x} as walled in, where the search finds {expected:#x}"
+    )]
+    WalledNotAsSearched {
+        /// The group.
+        group: usize,
+        /// Where its tiles stand.
+        cells: Vec<u8>,
+        /// The cells held, a bit each.
+        got: u32,
+        /// The cells the search finds.
+        expected: u32,
+    },
     /// A header's largest entry other than the group's.
     #[error(
         "the databases are wrong: group {group}'s header says its largest entry is {got}, but \

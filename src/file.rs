@@ -61,7 +61,16 @@
 //!   tile needs alone, always even), in 4 bits, two entries to a byte (entry
 //!   `i` in the low nibble of byte `i / 2` when `i` is even), in one zstd
 //!   frame of `raw_len = ceil(entries / 2)` bytes: small enough to build
-//!   into the program, decoded into memory when opened.
+//!   into the program, decoded into memory when opened. With
+//!   [`Codec::Raw8Walls`] the databases know the blank's cell, uncompressed
+//!   (`len = raw_len = 5 · entries`) and read in place: first a byte an
+//!   entry, whose low 7 bits are the entry (the fewest moves from the
+//!   blank's best cell, 127 for a placement never reached) and whose high
+//!   bit says whether the placement walls the blank in; then a `u32` an
+//!   entry, whose bit `c` is set when the blank on cell `c` needs at least
+//!   two moves more of the group's tiles
+//!   ([`PatternDb::walled`](crate::pdb::PatternDb::walled)), zero where the
+//!   high bit is; the shape has at most 25 cells.
 //!
 //! - **Pattern databases of the multi-tile metric**
 //!   ([`RankScheme::BlankPlacement`], [`Codec::Raw8`]): one section per
@@ -139,6 +148,10 @@ pub enum Codec {
     /// database's entry over the Manhattan distance, or a multi-tile
     /// metric's next jump.
     ZstdNibbles,
+    /// One byte per entry and then 4, uncompressed, to be read in place: a
+    /// pattern database's entries, and the cells of the blank that cost
+    /// more.
+    Raw8Walls,
 }
 
 /// What a file holds, told by its rank scheme and codec together.
@@ -164,7 +177,9 @@ impl Kind {
         match (rank, codec) {
             (RankScheme::LehmerHalf, Codec::Zstd2Bit) => Some(Kind::NextMoves),
             (RankScheme::LehmerHalf, Codec::ZstdNibbles) => Some(Kind::NextJumps),
-            (RankScheme::Placement, Codec::Raw8 | Codec::ZstdNibbles) => Some(Kind::PatternDbs),
+            (RankScheme::Placement, Codec::Raw8 | Codec::ZstdNibbles | Codec::Raw8Walls) => {
+                Some(Kind::PatternDbs)
+            }
             (RankScheme::BlankPlacement, Codec::Raw8) => Some(Kind::JumpDbs),
             _ => None,
         }

@@ -23,7 +23,10 @@
 //!
 //! A child is looked at before it is entered: only the moved tile's group
 //! changes, so its estimate costs one rank and one lookup a view, and a
-//! child over the bound is never entered. Databases in nibbles small enough
+//! child over the bound is never entered. With databases that know the
+//! [blank's cell](crate::pdb#the-blanks-cell), each group's walled cells
+//! are kept from its last lookup, and the blank's new cell read in each.
+//! Databases in nibbles small enough
 //! are spread out once a search is long ([`Searcher::spread_after`]): each
 //! entry at an index of 4 bits a tile's cell, which a move changes by a
 //! shift and an add. The bounds are raised, and a bound that follows a long
@@ -123,6 +126,9 @@ pub struct Searcher<D> {
     ahead: bool,
     /// Whether every group's entries are in bytes.
     bytes: bool,
+    /// Whether every group's entries are words that know the cells of the
+    /// blank each group walls in.
+    walls: bool,
 }
 
 impl<D> std::fmt::Debug for Searcher<D> {
@@ -201,6 +207,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             .collect();
         let ahead = (0..table.len()).any(|g| table.values(g).bytes() > AHEAD_FROM);
         let bytes = (0..table.len()).all(|g| matches!(table.values(g), Values::Bytes(_)));
+        let walls = (0..table.len()).all(|g| matches!(table.values(g), Values::Walls(_)));
         let spread_after = spreads(&table, &groups).then_some(SPREAD_AFTER);
         if spread_after.is_none() {
             // Indexes that no search reads, kept as sums of cells: no shift
@@ -222,6 +229,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             bound: shape.diameter_bound(),
             ahead,
             bytes,
+            walls,
             deepen: Settings::default(),
             prune_after: Some(PRUNE_AFTER),
         }

@@ -14,3 +14,4 @@ mod mtm;
 mod props;
 mod search;
 mod told;
+mod walls;

@@ -160,6 +160,14 @@ fn impossible_sizes_are_refused_at_once() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cells 0 to 9"));
+    // Databases that know the blank's cell are made for 5x5 alone.
+    for args in [&["--shape", "4x5", "--walls"][..], &["--walls"]] {
+        eight_gen()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--walls"));
+    }
 }
 
 /// The multi-tile metric's databases of a shape beyond 16 cells are made

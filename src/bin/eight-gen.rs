@@ -100,8 +100,8 @@ fn run(args: &Args) -> Result<ExitCode> {
 fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     let out_flag = |dir: &Path| format!(" --out {}", dir.display());
     let Some(shape) = shape else {
-        if args.blank.is_some() || args.partition.is_some() {
-            bail!("--blank and --partition go with --shape");
+        if args.blank.is_some() || args.partition.is_some() || args.walls {
+            bail!("--blank, --partition and --walls go with --shape");
         }
         let dir = args.out.clone().map_or_else(generated, Ok)?;
         let flag = args.out.as_deref().map(out_flag).unwrap_or_default();
@@ -139,6 +139,9 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     };
     let builtin = data::DataFile::is_builtin(shape);
     let method = Method::of(shape);
+    if args.walls && shape != Shape::TWENTY_FOUR {
+        bail!("--walls: only the databases of 5x5 boards know the blank's cell");
+    }
     if args.partition.is_some() && method != Method::Search {
         bail!(
             "--partition: {shape} boards are answered from a table, not searched with pattern \
@@ -235,7 +238,7 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
         None => DataFile::default_partition(db_shape, Metric::Stm),
     };
     DataFile::check_sizes(db_shape, &sizes).map_err(|e| anyhow!("--partition: {e}"))?;
-    check_memory(db_shape, &sizes)?;
+    check_memory(db_shape, &sizes, args.walls)?;
     // Each class's databases once, named in the command by the first blank
     // asked for of that class, as the user wrote the shape.
     let mut reps: Vec<(usize, usize)> = blanks
@@ -247,7 +250,10 @@ fn targets(args: &Args, shape: Option<Shape>) -> Result<Vec<Target>> {
     Ok(reps
         .into_iter()
         .map(|(_, blank)| {
-            let file = DataFile::databases(shape, Metric::Stm, &sizes, blank);
+            let mut file = DataFile::databases(shape, Metric::Stm, &sizes, blank);
+            if args.walls {
+                file = file.with_walls();
+            }
             Target {
                 path: dir.join(file.name()),
                 command: file.command_to(out),
@@ -281,10 +287,10 @@ fn generated() -> Result<PathBuf> {
 
 /// Refuses databases that cannot be built in this machine's memory, before
 /// anything is allocated.
-fn check_memory(shape: Shape, sizes: &[usize]) -> Result<()> {
+fn check_memory(shape: Shape, sizes: &[usize], walls: bool) -> Result<()> {
     let need: u64 = sizes
         .iter()
-        .map(|&k| DataFile::build_memory(shape, k))
+        .map(|&k| DataFile::build_memory(shape, k, walls))
         .max()
         .unwrap_or(0);
     let have = available_memory();

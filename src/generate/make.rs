@@ -58,7 +58,13 @@ pub fn make(
             let goal = Board::canonical(database_shape(shape), database_blank(shape, blank));
             let (groups, codec) = match file.is_builtin_databases() {
                 true => (builtin_groups(blank), Codec::ZstdNibbles),
-                false => (partition(&goal, sizes)?, Codec::Raw8),
+                false => (
+                    partition(&goal, sizes)?,
+                    match file.walls() {
+                        true => Codec::Raw8Walls,
+                        false => Codec::Raw8,
+                    },
+                ),
             };
             let mut dbs: Vec<PatternDb> = Vec::with_capacity(groups.len());
             for tiles in &groups {
@@ -66,6 +72,7 @@ pub fn make(
                 let made = PatternDb::generate_until(
                     &goal,
                     tiles,
+                    file.walls(),
                     |step| {
                         progress(Step {
                             part: &part,

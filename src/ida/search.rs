@@ -87,10 +87,11 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
     /// Searches below `node` as [`Search::dfs`] does, with the entries
     /// spread if they are, else fetched ahead if the databases ask for it.
     fn down(&self, walk: &mut Walk<'_>, node: &mut Node, bound: u32) -> Step {
-        let (ahead, spread, bytes) = (
+        let (ahead, spread, bytes, walls) = (
             self.solver.ahead,
             !self.spread.is_empty(),
             self.solver.bytes,
+            self.solver.walls,
         );
         let Node {
             state,
@@ -99,17 +100,27 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
             fsm,
         } = node;
         let (g, last, fsm) = (*g, *last, *fsm);
-        match (ahead, spread, bytes) {
-            (_, true, _) => self.dfs::<false, true, false>(walk, state, g, bound, last, fsm),
-            (true, false, true) => self.dfs::<true, false, true>(walk, state, g, bound, last, fsm),
-            (true, false, false) => {
-                self.dfs::<true, false, false>(walk, state, g, bound, last, fsm)
+        match (ahead, spread, bytes, walls) {
+            (_, true, _, _) => {
+                self.dfs::<false, true, false, false>(walk, state, g, bound, last, fsm)
             }
-            (false, false, true) => {
-                self.dfs::<false, false, true>(walk, state, g, bound, last, fsm)
+            (true, false, _, true) => {
+                self.dfs::<true, false, false, true>(walk, state, g, bound, last, fsm)
             }
-            (false, false, false) => {
-                self.dfs::<false, false, false>(walk, state, g, bound, last, fsm)
+            (false, false, _, true) => {
+                self.dfs::<false, false, false, true>(walk, state, g, bound, last, fsm)
+            }
+            (true, false, true, false) => {
+                self.dfs::<true, false, true, false>(walk, state, g, bound, last, fsm)
+            }
+            (true, false, false, false) => {
+                self.dfs::<true, false, false, false>(walk, state, g, bound, last, fsm)
+            }
+            (false, false, true, false) => {
+                self.dfs::<false, false, true, false>(walk, state, g, bound, last, fsm)
+            }
+            (false, false, false, false) => {
+                self.dfs::<false, false, false, false>(walk, state, g, bound, last, fsm)
             }
         }
     }
@@ -131,8 +142,8 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
             // Each play keeps what its search reads: the subtree is
             // searched as its bound is.
             let (solver, values, views) = (self.solver, self.values, self.views);
-            let child = match spread {
-                true => state.child::<false, true, false, V>(
+            let child = match (spread, self.solver.walls) {
+                (true, _) => state.child::<false, true, false, false, V>(
                     solver,
                     self.spread,
                     values,
@@ -140,7 +151,15 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
                     target,
                     &[0; V],
                 ),
-                false => state.child::<false, false, false, V>(
+                (false, true) => state.child::<false, false, false, true, V>(
+                    solver,
+                    &[],
+                    values,
+                    views,
+                    target,
+                    &[0; V],
+                ),
+                (false, false) => state.child::<false, false, false, false, V>(
                     solver,
                     &[],
                     values,
@@ -154,9 +173,10 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
                 *over = (*over).min(f);
                 continue;
             }
-            match spread {
-                true => state.play::<V, true>(views, target, &child),
-                false => state.play::<V, false>(views, target, &child),
+            match (spread, self.solver.walls) {
+                (true, _) => state.play::<V, true, false>(views, target, &child),
+                (false, true) => state.play::<V, false, true>(views, target, &child),
+                (false, false) => state.play::<V, false, false>(views, target, &child),
             };
             let goal = child.estimate == 0 && state.is(self.goal);
             let child = Node {
@@ -247,8 +267,14 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
     /// the goal. Each child is looked at before it is entered, so that a
     /// child over the bound costs no move and no call. With `AHEAD`, a
     /// node's children's entries are fetched before the first is looked at.
-    /// With `BYTES`, every group's entries are in bytes.
-    pub(super) fn dfs<const AHEAD: bool, const SPREAD: bool, const BYTES: bool>(
+    /// With `BYTES`, every group's entries are in bytes; with `WALLS`, in
+    /// words that know the cells of the blank each group walls in.
+    pub(super) fn dfs<
+        const AHEAD: bool,
+        const SPREAD: bool,
+        const BYTES: bool,
+        const WALLS: bool,
+    >(
         &self,
         walk: &mut Walk<'_>,
         state: &mut State,
@@ -287,7 +313,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
         let mut least = u32::MAX;
         for (&(mv, target, next), ranks) in children[..count].iter().zip(&ranks) {
             let target = usize::from(target);
-            let child = state.child::<AHEAD, SPREAD, BYTES, V>(
+            let child = state.child::<AHEAD, SPREAD, BYTES, WALLS, V>(
                 self.solver,
                 self.spread,
                 self.values,
@@ -301,17 +327,18 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
                 continue;
             }
             let from = state.blank;
-            let undo = state.play::<V, SPREAD>(self.views, target, &child);
+            let undo = state.play::<V, SPREAD, WALLS>(self.views, target, &child);
             walk.path.push(mv);
             if child.estimate == 0 && state.is(self.goal) {
                 return Step::Found;
             }
-            match self.dfs::<AHEAD, SPREAD, BYTES>(walk, state, g + 1, bound, Some(mv), next) {
+            match self.dfs::<AHEAD, SPREAD, BYTES, WALLS>(walk, state, g + 1, bound, Some(mv), next)
+            {
                 Step::Over(over) => least = least.min(over),
                 done => return done,
             }
             walk.path.pop();
-            state.unplay::<V, SPREAD>(self.views, from, &undo);
+            state.unplay::<V, SPREAD, WALLS>(self.views, from, &undo);
         }
         Step::Over(least)
     }

@@ -26,6 +26,10 @@ pub(super) struct Undo {
     pub(super) index: u32,
     /// The rank, in a search without.
     pub(super) rank: u32,
+    /// The cells of the blank walled in, for databases that know them.
+    pub(super) walled: u32,
+    /// The view's estimate.
+    pub(super) sum: u32,
 }
 
 /// A child as [`State::child`] sees it before the move: its estimate and
@@ -50,6 +54,9 @@ impl State {
                 index: [0; MAX_GROUPS],
                 manhattan: [0; MAX_GROUPS],
                 value: [0; MAX_GROUPS],
+                walled: [0; MAX_GROUPS],
+                walls_at: [0; ROW],
+                entries: 0,
                 sum: 0,
             }; MAX_VIEWS],
             count: views.len(),
@@ -71,13 +78,16 @@ impl State {
             for g in 0..solver.table.len() {
                 let rank = solver.rank(g, &pos);
                 sight.rank[g] = rank as u32;
-                let value = solver
-                    .table
-                    .values(g)
-                    .get(rank, u32::from(sight.manhattan[g]));
+                let values = solver.table.values(g);
+                let value = values.get(rank, u32::from(sight.manhattan[g]));
                 sight.value[g] = value.min(255) as u8;
-                sight.sum += value;
+                sight.entries += u32::from(sight.value[g]);
+                if solver.walls {
+                    sight.wall(g, values.walls(rank).1);
+                }
             }
+            sight.sum = sight.entries
+                + 2 * u32::from(sight.walls_at[usize::from(view.cell[board.blank()])]);
         }
         state
     }
@@ -125,6 +135,7 @@ impl State {
         const AHEAD: bool,
         const SPREAD: bool,
         const BYTES: bool,
+        const WALLS: bool,
         const V: usize,
     >(
         &self,
@@ -173,6 +184,11 @@ impl State {
                 };
                 change.rank = rank;
                 match values[g & (ROW - 1)] {
+                    values if WALLS => {
+                        let (entry, walled) = values.walls(rank as usize);
+                        change.walled = walled;
+                        entry
+                    }
                     values if BYTES => u32::from(values.raw()[rank as usize]),
                     Values::Bytes(bytes) => u32::from(bytes[rank as usize]),
                     nibbles => {
@@ -181,15 +197,28 @@ impl State {
                     }
                 }
             };
-            child.estimate = child
-                .estimate
-                .max(sight.sum + value - u32::from(sight.value[g]));
+            let entries = sight.entries + value - u32::from(sight.value[g]);
+            let estimate = match WALLS {
+                // The blank moves to the tile's cell: every group's walls
+                // are looked at there, the moved group's after the move.
+                true => {
+                    let blank = view.cell[to];
+                    let walls = u32::from(sight.walls_at[usize::from(blank) % ROW])
+                        - (sight.walled[g] >> blank & 1)
+                        + (change.walled >> blank & 1);
+                    entries + 2 * walls
+                }
+                false => entries,
+            };
+            child.estimate = child.estimate.max(estimate);
             *change = Undo {
                 group: g as u8,
                 manhattan,
                 value: value.min(255) as u8,
                 index: change.index,
                 rank: change.rank,
+                walled: change.walled,
+                sum: estimate,
             };
         }
         child
@@ -218,7 +247,7 @@ impl State {
     /// Moves the blank to `to`, where [`State::child`] saw it as `child`;
     /// returns what undoes it.
     #[inline(always)]
-    pub(super) fn play<const V: usize, const SPREAD: bool>(
+    pub(super) fn play<const V: usize, const SPREAD: bool, const WALLS: bool>(
         &mut self,
         views: &[View; V],
         to: usize,
@@ -243,15 +272,17 @@ impl State {
                 value: sight.value[g],
                 index: sight.index[g],
                 rank: sight.rank[g],
+                walled: sight.walled[g],
+                sum: sight.sum,
             };
-            sight.set::<SPREAD>(change, moved, view.cell[from], view.cell[to]);
+            sight.set::<SPREAD, WALLS>(change, moved, view.cell[from], view.cell[to]);
         }
         undo
     }
 
     /// Takes back the move that brought the blank from `from`.
     #[inline(always)]
-    pub(super) fn unplay<const V: usize, const SPREAD: bool>(
+    pub(super) fn unplay<const V: usize, const SPREAD: bool, const WALLS: bool>(
         &mut self,
         views: &[View; V],
         from: usize,
@@ -263,7 +294,7 @@ impl State {
         self.blank = from;
         for ((view, sight), undo) in views.iter().zip(&mut self.sights).zip(undo) {
             let moved = view.tile[usize::from(tile)];
-            sight.set::<SPREAD>(undo, moved, view.cell[to], view.cell[from]);
+            sight.set::<SPREAD, WALLS>(undo, moved, view.cell[to], view.cell[from]);
         }
     }
 }
@@ -278,11 +309,42 @@ pub(super) struct Sight {
     pub(super) rank: [u32; MAX_GROUPS],
     pub(super) index: [u32; MAX_GROUPS],
     pub(super) manhattan: [u8; MAX_GROUPS],
+    /// Each group's entry.
     pub(super) value: [u8; MAX_GROUPS],
+    /// Each group's cells of the blank walled in, for databases that know
+    /// them: two moves more each.
+    pub(super) walled: [u32; MAX_GROUPS],
+    /// How many groups wall in a blank on each cell.
+    pub(super) walls_at: [u8; ROW],
+    /// The sum of the entries.
+    pub(super) entries: u32,
+    /// The estimate: the entries, and two for each group that walls the
+    /// blank in.
     pub(super) sum: u32,
 }
 
 impl Sight {
+    /// Sets the cells group `g` walls in, and the count of groups that
+    /// wall in each cell: most placements wall none in, before a move and
+    /// after it.
+    #[inline(always)]
+    pub(super) fn wall(&mut self, g: usize, walled: u32) {
+        let old = self.walled[g];
+        if old == walled {
+            return;
+        }
+        self.walled[g] = walled;
+        let (mut gone, mut new) = (old & !walled, walled & !old);
+        while gone != 0 {
+            self.walls_at[gone.trailing_zeros() as usize % ROW] -= 1;
+            gone &= gone - 1;
+        }
+        while new != 0 {
+            self.walls_at[new.trailing_zeros() as usize % ROW] += 1;
+            new &= new - 1;
+        }
+    }
+
     /// Group `g`'s spread index once its tile whose cell is at `shift` in
     /// it moves from cell `old` to `new`.
     #[inline(always)]
@@ -290,16 +352,27 @@ impl Sight {
         self.index[g] - ((old as u32) << shift) + (u32::from(new) << shift)
     }
 
-    /// Sets group `g` to `group`'s Manhattan distance, value and the index
-    /// its search reads (the spread index if `SPREAD`, else the rank, with
-    /// `moved` now on cell `tile` and the blank on `blank`). Both a move
+    /// Sets group `g` to `group`'s Manhattan distance, value, walled cells
+    /// (if `WALLS`) and the index its search reads (the spread index if
+    /// `SPREAD`, else the rank, with `moved` now on cell `tile` and the
+    /// blank on `blank`), and the view's estimate to `group`'s. Both a move
     /// and its undo.
     #[inline(always)]
-    pub(super) fn set<const SPREAD: bool>(&mut self, group: &Undo, moved: u8, tile: u8, blank: u8) {
+    pub(super) fn set<const SPREAD: bool, const WALLS: bool>(
+        &mut self,
+        group: &Undo,
+        moved: u8,
+        tile: u8,
+        blank: u8,
+    ) {
         let g = usize::from(group.group);
-        self.sum = self.sum + u32::from(group.value) - u32::from(self.value[g]);
+        self.entries = self.entries + u32::from(group.value) - u32::from(self.value[g]);
         self.value[g] = group.value;
         self.manhattan[g] = group.manhattan;
+        self.sum = group.sum;
+        if WALLS {
+            self.wall(g, group.walled);
+        }
         // Each search keeps what its lookups read; the other stays as it was
         // when the search started, which is right again once it has taken
         // back its moves.

@@ -21,7 +21,11 @@ pub struct PatternDb {
     /// The group's tiles.
     tiles: Vec<u8>,
     /// One byte per placement: the fewest moves of the group's tiles.
-    entries: Vec<u8>,
+    pub(super) entries: Vec<u8>,
+    /// For a database that knows the blank's cell, one mask of cells per
+    /// placement: the cells of the blank that need at least two moves of
+    /// the group's tiles more than the entry (empty for one that does not).
+    pub(super) walled: Vec<u32>,
 }
 
 impl PatternDb {
@@ -34,15 +38,19 @@ impl PatternDb {
     /// Panics if `tiles` is empty, holds the blank, a tile twice, or a tile
     /// not on the board.
     pub fn generate(goal: &Board, tiles: &[u8], progress: impl FnMut(Step<'_>)) -> PatternDb {
-        PatternDb::generate_until(goal, tiles, progress, &crate::stop::Stop::new())
+        PatternDb::generate_until(goal, tiles, false, progress, &crate::stop::Stop::new())
             .expect("a making with no stop ends")
     }
 
     /// [`PatternDb::generate`], or `None` once `stop` is asked for (looked
-    /// at every chunk of placements a thread takes).
+    /// at every chunk of placements a thread takes). With `blank`, the
+    /// database knows the blank's cell too: for each placement, the cells
+    /// whose region the search reaches after the placement's first
+    /// ([`PatternDb::walled`]).
     pub(crate) fn generate_until(
         goal: &Board,
         tiles: &[u8],
+        blank: bool,
         mut progress: impl FnMut(Step<'_>),
         stop: &crate::stop::Stop,
     ) -> Option<PatternDb> {
@@ -73,15 +81,16 @@ impl PatternDb {
                     .expect("a goal holds every tile") as u8
             })
             .collect();
-        let entries = match word_bytes(n - tiles.len()) {
-            2 => search::<AtomicU16>(shape, &homes, goal.blank(), &mut progress, stop),
-            4 => search::<AtomicU32>(shape, &homes, goal.blank(), &mut progress, stop),
-            _ => search::<AtomicU64>(shape, &homes, goal.blank(), &mut progress, stop),
+        let (entries, walled) = match word_bytes(n - tiles.len()) {
+            2 => search::<AtomicU16>(shape, &homes, goal.blank(), blank, &mut progress, stop),
+            4 => search::<AtomicU32>(shape, &homes, goal.blank(), blank, &mut progress, stop),
+            _ => search::<AtomicU64>(shape, &homes, goal.blank(), blank, &mut progress, stop),
         }?;
         Some(PatternDb {
             shape,
             tiles: tiles.to_vec(),
             entries,
+            walled,
         })
     }
 
@@ -91,17 +100,36 @@ impl PatternDb {
     /// # Panics
     ///
     /// Panics unless there is one entry per placement of `tiles`.
+    #[cfg(test)]
     pub fn from_entries(goal: &Board, tiles: &[u8], entries: Vec<u8>) -> PatternDb {
+        PatternDb::from_words(goal, tiles, entries, Vec::new())
+    }
+
+    /// [`PatternDb::from_entries`] with the [walled](PatternDb::walled)
+    /// cells of each placement, for a database that knows the blank's cell.
+    ///
+    /// # Panics
+    ///
+    /// Panics unless there is one entry per placement of `tiles`, and one
+    /// mask each or none.
+    pub(crate) fn from_words(
+        goal: &Board,
+        tiles: &[u8],
+        entries: Vec<u8>,
+        walled: Vec<u32>,
+    ) -> PatternDb {
         let shape = goal.shape();
         assert_eq!(
             entries.len() as u64,
             placements(shape.cells(), tiles.len()),
             "one entry per placement"
         );
+        assert!(walled.is_empty() || walled.len() == entries.len());
         PatternDb {
             shape,
             tiles: tiles.to_vec(),
             entries,
+            walled,
         }
     }
 
@@ -114,6 +142,20 @@ impl PatternDb {
     /// The entries, one per placement in order of their ranks.
     pub fn entries(&self) -> &[u8] {
         &self.entries
+    }
+
+    /// For a database that knows the blank's cell, each placement's cells
+    /// (a bit a cell) on which the blank needs at least two more moves of
+    /// the group's tiles than the placement's entry: the blank walled into
+    /// a region of the cells the group leaves free, whose way home costs
+    /// more than another region's. Empty for a database that does not.
+    ///
+    /// The moves of a placement's tiles all count one move of a tile to a
+    /// next cell, so the fewest from any region have the parity of the
+    /// tiles' Manhattan distance: a region that costs more costs two more
+    /// at least.
+    pub fn walled(&self) -> &[u32] {
+        &self.walled
     }
 }
 
@@ -296,9 +338,10 @@ pub(super) fn search<W: Slots>(
     shape: Shape,
     homes: &[u8],
     blank: usize,
+    walls: bool,
     progress: &mut impl FnMut(Step<'_>),
     stop: &crate::stop::Stop,
-) -> Option<Vec<u8>> {
+) -> Option<(Vec<u8>, Vec<u32>)> {
     let n = shape.cells();
     let k = homes.len();
     let geometry = Geometry::new(shape);
@@ -311,6 +354,12 @@ pub(super) fn search<W: Slots>(
     let mut entries: Vec<AtomicU8> = Vec::with_capacity(count);
     mem::advise_huge_pages(&mut entries);
     entries.extend((0..count).map(|_| AtomicU8::new(UNREACHED)));
+    let mut walled: Vec<AtomicU32> = Vec::new();
+    if walls {
+        walled.reserve_exact(count);
+        mem::advise_huge_pages(&mut walled);
+        walled.extend((0..count).map(|_| AtomicU32::new(0)));
+    }
 
     // At home, the blank is in the region of the goal's blank cell. Where
     // the group's tiles wall that cell in, a board whose blank is elsewhere
@@ -376,10 +425,14 @@ pub(super) fn search<W: Slots>(
                                 if now == 0 {
                                     continue;
                                 }
-                                if low & high == 0 {
+                                // Regions reached after the placement's
+                                // first are walled in.
+                                let late = low & high != 0;
+                                if !late {
                                     entries[placement].store(value, Ordering::Relaxed);
                                     newly += 1;
                                 }
+                                let mut wall = 0u32;
                                 states += u64::from(now.count_ones());
                                 // Placements that differ in the last tile's
                                 // cell alone are neighbours: the others' cells
@@ -407,6 +460,9 @@ pub(super) fn search<W: Slots>(
                                         continue;
                                     }
                                     let region = geometry.region(free, start);
+                                    if late {
+                                        wall |= region;
+                                    }
                                     // The digits of the tiles before the
                                     // moved one stay: their part of the rank
                                     // and their cells are kept.
@@ -447,6 +503,9 @@ pub(super) fn search<W: Slots>(
                                     }
                                 }
                                 words[placement].set(now | now << 1);
+                                if wall != 0 && walls {
+                                    walled[placement].fetch_or(wall, Ordering::Relaxed);
+                                }
                             }
                         }
                         for &(rank, shift) in &ahead[..pushed.min(LOOKAHEAD)] {
@@ -475,18 +534,28 @@ pub(super) fn search<W: Slots>(
             depth: Some(depth),
         });
     }
-    Some(entries.into_iter().map(AtomicU8::into_inner).collect())
+    Some((
+        entries.into_iter().map(AtomicU8::into_inner).collect(),
+        walled.into_iter().map(AtomicU32::into_inner).collect(),
+    ))
 }
 
-/// About how many bytes [`PatternDb::generate`] needs for a group of `k`
-/// tiles of `shape`: a byte of entry and a word of two-bit slots a placement,
-/// the word of 2 bytes when at most 8 cells are free and of 4 otherwise.
-/// Measured: 1.58 GB peak for the 7-8 databases of 4x4, whose 8 tiles have
-/// 519 million placements.
-pub fn build_memory(shape: Shape, k: usize) -> u64 {
+/// About how many bytes making the databases of `shape` needs for a group
+/// of `k` tiles: a byte of entry and a word of two-bit slots a placement,
+/// the word of 2 bytes when at most 8 cells are free, of 4 up to 16 and of
+/// 8 beyond; for databases that know the blank's cell (`walls`), 4 bytes of
+/// walled cells, and the 5 a placement each group keeps until all are
+/// written, and the file's. Measured: 1.58 GB peak for the 7-8 databases of
+/// 4x4, whose 8 tiles have 519 million placements; 6.5-7.5 GB for the
+/// 6-6-6-6 of 5x5 with the blank's cell, 128 million a group.
+pub fn build_memory(shape: Shape, k: usize, walls: bool) -> u64 {
     let n = shape.cells();
     let k = k.min(n);
-    placements(n, k).saturating_mul(1 + word_bytes(n - k) as u64)
+    let walls = match walls {
+        true => 4 + 5 * 2 * (n - 1).div_ceil(k) as u64,
+        false => 0,
+    };
+    placements(n, k).saturating_mul(1 + word_bytes(n - k) as u64 + walls)
 }
 
 /// The bytes of a placement's [`Slots`] word with `free` cells: two bits a
@@ -501,7 +570,9 @@ fn word_bytes(free: usize) -> usize {
 
 /// Writes a file of pattern databases toward `goal`, each group's entries
 /// stored as `codec` says (see [`crate::file`]): [`Codec::Raw8`], one byte
-/// an entry, to be read in place, or [`Codec::ZstdNibbles`], compact.
+/// an entry, to be read in place, [`Codec::ZstdNibbles`], compact, or
+/// [`Codec::Raw8Walls`], with the [walled](PatternDb::walled) cells of the
+/// blank, to be read in place.
 ///
 /// # Errors
 ///
@@ -510,8 +581,9 @@ fn word_bytes(free: usize) -> usize {
 /// # Panics
 ///
 /// Panics if a group's entries are not one per placement of its tiles, the
-/// codec is not one of the two, or (for nibbles) an entry is more than 30
-/// over its Manhattan distance.
+/// codec is not one of the three, (for nibbles) an entry is more than 30
+/// over its Manhattan distance, or (for words) a database does not know the
+/// blank's cell or has an entry over 126.
 pub fn write(
     goal: &Board,
     dbs: &[PatternDb],
@@ -523,18 +595,23 @@ pub fn write(
         .iter()
         .map(|db| match codec {
             Codec::Raw8 => (Vec::new(), db.entries.len() as u64),
+            Codec::Raw8Walls => {
+                let words = walls(db);
+                let len = words.len() as u64;
+                (words, len)
+            }
             Codec::ZstdNibbles => {
                 let nibbles = nibbles(goal, db);
                 let len = nibbles.len() as u64;
                 (file::compress(&nibbles, crate::bfs::SMALL_LEVEL), len)
             }
-            _ => panic!("pattern databases are stored as bytes or nibbles"),
+            _ => panic!("pattern databases are stored as bytes, nibbles or words"),
         })
         .collect();
     let sections: Vec<NewSection<'_>> = dbs
         .iter()
         .zip(&stored)
-        .map(|(db, (compressed, raw_len))| {
+        .map(|(db, (stored, raw_len))| {
             let count = placements(shape.cells(), db.tiles.len());
             assert_eq!(db.entries.len() as u64, count, "one entry per placement");
             NewSection {
@@ -552,12 +629,38 @@ pub fn write(
                 raw_len: *raw_len,
                 bytes: match codec {
                     Codec::Raw8 => &db.entries,
-                    _ => compressed,
+                    _ => stored,
                 },
             }
         })
         .collect();
     file::write(out, shape, RankScheme::Placement, codec, &sections)
+}
+
+/// The most cells of a board whose databases know the blank's cell.
+pub const WALLED_MOST: usize = 32;
+
+/// A group's entries as [`Codec::Raw8Walls`] stores them: a byte each, the
+/// entry (127 if never reached) and whether it walls the blank in, then
+/// each one's [walled](PatternDb::walled) cells.
+fn walls(db: &PatternDb) -> Vec<u8> {
+    assert_eq!(
+        db.walled.len(),
+        db.entries.len(),
+        "a database that knows the blank's cell"
+    );
+    let entries = db.entries.iter().zip(&db.walled).map(|(&entry, &walled)| {
+        let entry = match entry {
+            UNREACHED => 127,
+            entry => {
+                assert!(entry < 127, "an entry {entry} over 126");
+                entry
+            }
+        };
+        entry | u8::from(walled != 0) << 7
+    });
+    let walled = db.walled.iter().flat_map(|walled| walled.to_le_bytes());
+    entries.chain(walled).collect()
 }
 
 /// A group's entries as nibbles: half of each entry over the Manhattan

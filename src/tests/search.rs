@@ -18,6 +18,17 @@ use crate::{Board, Metric, Move, Shape, Solution, Solver};
 /// group tile costs one and any other move nothing; the entry of a placement
 /// is its least cost over the blank's cells.
 fn reference_entries(goal: &Board, tiles: &[u8]) -> HashMap<Vec<u8>, u32> {
+    let mut entries: HashMap<Vec<u8>, u32> = HashMap::new();
+    for ((cells, _), c) in reference_costs(goal, tiles) {
+        let best = entries.entry(cells).or_insert(c);
+        *best = (*best).min(c);
+    }
+    entries
+}
+
+/// The cost of every placement of `tiles` and cell of the blank, as
+/// [`reference_entries`] defines it.
+pub(super) fn reference_costs(goal: &Board, tiles: &[u8]) -> HashMap<(Vec<u8>, u8), u32> {
     let shape = goal.shape();
     let home = |tile: u8| goal.cells().iter().position(|&t| t == tile).unwrap() as u8;
     let homes: Vec<u8> = tiles.iter().map(|&t| home(t)).collect();
@@ -51,12 +62,7 @@ fn reference_entries(goal: &Board, tiles: &[u8]) -> HashMap<Vec<u8>, u32> {
             }
         }
     }
-    let mut entries: HashMap<Vec<u8>, u32> = HashMap::new();
-    for ((cells, _), c) in cost {
-        let best = entries.entry(cells).or_insert(c);
-        *best = (*best).min(c);
-    }
-    entries
+    cost
 }
 
 fn check_against_definition(goal: &Board, tiles: &[u8]) {
@@ -99,9 +105,13 @@ pub(super) fn searcher(goal: &Board, groups: &[Vec<u8>]) -> Searcher<Vec<u8>> {
 
 /// As [`searcher`], the databases stored with `codec`.
 pub(super) fn searcher_in(goal: &Board, groups: &[Vec<u8>], codec: Codec) -> Searcher<Vec<u8>> {
+    let stop = crate::Stop::new();
     let dbs: Vec<PatternDb> = groups
         .iter()
-        .map(|tiles| PatternDb::generate(goal, tiles, |_| {}))
+        .map(|tiles| {
+            PatternDb::generate_until(goal, tiles, codec == Codec::Raw8Walls, |_| {}, &stop)
+                .unwrap()
+        })
         .collect();
     let mut file = Vec::new();
     crate::pdb::write(goal, &dbs, codec, &mut file).unwrap();
