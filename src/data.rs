@@ -297,7 +297,7 @@ impl DataFile {
     /// keeps the cells of the blank its tiles wall in, which need two
     /// more moves (`eight-gen --walls`, for 5x5). The same name: a search
     /// reads either. On Korf and Felner's 24-puzzle instances they search
-    /// 0.33 to 0.80 times the positions, at 0.6 to 0.75 times the rate.
+    /// 0.33 to 0.80 times the positions, at 0.5 to 0.75 times the rate.
     pub fn with_walls(mut self) -> DataFile {
         self.walls = true;
         self

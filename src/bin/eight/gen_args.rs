@@ -43,7 +43,7 @@ pub struct Args {
     /// With --shape 5x5: databases that know the blank's cell too, each
     /// placement with the cells of the blank its tiles wall in (two moves
     /// more each). Korf and Felner's 24-puzzle instances search 0.33 to
-    /// 0.80 times the positions, at 0.6 to 0.75 times the rate; 2.5 GB
+    /// 0.80 times the positions, at 0.5 to 0.75 times the rate; 2.55 GB
     /// against 510 MB, 7.5 GB of memory to make. The same file name: the
     /// search reads either.
     #[arg(long, conflicts_with = "metric")]
