@@ -303,6 +303,12 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
         self
     }
 
+    /// Whether the databases know the cells of the blank each group walls
+    /// in.
+    pub(crate) fn walls(&self) -> bool {
+        self.walls
+    }
+
     /// The databases' goal.
     pub fn goal(&self) -> &Board {
         &self.goal

@@ -264,7 +264,7 @@ impl Solver {
                 ),
             },
             Engine::Search(searcher) => format!(
-                "IDA* over the {} pattern databases ({})",
+                "IDA* over the {} pattern databases ({}{})",
                 self.shape(),
                 join_sizes(
                     &searcher
@@ -275,7 +275,11 @@ impl Solver {
                         .iter()
                         .map(|s| s.tiles.len())
                         .collect::<Vec<_>>()
-                )
+                ),
+                match searcher.walls() {
+                    true => ", knowing the blank's cell",
+                    false => "",
+                }
             ),
         };
         match &self.origin {

@@ -129,3 +129,45 @@ fn walls_are_proven_and_a_wrong_one_refused() {
         "{err}"
     );
 }
+
+/// Databases that know the blank's cell, made as `eight-gen` makes them
+/// into a data folder: proven at their first use, told apart by `--where`,
+/// and answering as the plain ones do.
+#[test]
+fn walls_of_a_data_folder_answer_as_the_plain_databases() {
+    let shape = Shape::FIFTEEN;
+    let goal = Board::canonical(shape, 0);
+    let plain = crate::data::DataFile::databases(shape, crate::Metric::Stm, &[5, 5, 5], 0);
+    let walled = plain.clone().with_walls();
+    let mut solvers = Vec::new();
+    let mut dirs = Vec::new();
+    for file in [&plain, &walled] {
+        let bytes = crate::generate::make(file, &Stop::new(), |_| {})
+            .unwrap()
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(file.name()), bytes).unwrap();
+        let options = crate::Options::new()
+            .with_data(Ok(crate::DataDir::at(dir.path())))
+            .with_partition(vec![5, 5, 5]);
+        let told = crate::Solver::describe_data(&goal, &options).unwrap();
+        assert_eq!(
+            told.contains("(5-5-5, knowing the blank's cell)"),
+            file.walls(),
+            "{told}"
+        );
+        solvers.push(crate::Solver::open(&goal, &options).unwrap());
+        dirs.push(dir);
+    }
+    let mut rng = common::Rng(52);
+    for steps in [10, 40, 80] {
+        let start = rng.scramble(shape.cols(), goal.cells(), steps);
+        let board = Board::from_cells(shape, &start).unwrap();
+        let answer = solvers[0].solve_to(&board, &goal).unwrap();
+        assert_eq!(
+            solvers[1].solve_to(&board, &goal).unwrap(),
+            answer,
+            "{board}"
+        );
+    }
+}
