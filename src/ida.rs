@@ -126,7 +126,7 @@ pub struct Searcher<D> {
     ahead: bool,
     /// Whether every group's entries are in bytes.
     bytes: bool,
-    /// Whether every group's entries are words that know the cells of the
+    /// Whether every group's entries come with the cells of the
     /// blank each group walls in.
     walls: bool,
 }

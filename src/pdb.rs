@@ -34,7 +34,7 @@
 //!
 //! # The blank's cell
 //!
-//! Databases of boards of more than 16 cells know the blank's cell too
+//! Databases made with `eight-gen --walls` (5x5) know the blank's cell too
 //! (Clausecker and Reinefeld's zero-aware databases, 2021): the blank
 //! walled by a group's tiles into a region of the cells they leave free may
 //! need more moves of them than the blank in the best region, and the
@@ -63,7 +63,7 @@ use crate::rank::{placements, rank_placement, unrank_placement};
 
 mod build;
 
-pub use crate::pdb::build::{PatternDb, UNREACHED, WALLED_MOST, build_memory, write};
+pub use crate::pdb::build::{PatternDb, UNREACHED, build_memory, write};
 
 /// Entries sampled per group when databases are opened: enough to refuse
 /// databases of zeros or of 255s, few because each sample of a mapped file
@@ -232,9 +232,7 @@ impl<D: AsRef<[u8]>> PdbTable<D> {
             },
             |section, entries| match codec {
                 Codec::ZstdNibbles => section.raw_len == entries.div_ceil(2),
-                Codec::Raw8Walls => {
-                    n <= WALLED_MOST && section.raw_len == 5 * entries && section.len == 5 * entries
-                }
+                Codec::Raw8Walls => section.raw_len == 5 * entries && section.len == 5 * entries,
                 _ => section.raw_len == entries && section.len == entries,
             },
         )?;

@@ -268,7 +268,7 @@ impl<'s, D: AsRef<[u8]> + Sync, const V: usize> Search<'s, D, V> {
     /// child over the bound costs no move and no call. With `AHEAD`, a
     /// node's children's entries are fetched before the first is looked at.
     /// With `BYTES`, every group's entries are in bytes; with `WALLS`, in
-    /// words that know the cells of the blank each group walls in.
+    /// bytes beside the cells of the blank each group walls in.
     pub(super) fn dfs<
         const AHEAD: bool,
         const SPREAD: bool,

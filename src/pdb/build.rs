@@ -637,8 +637,8 @@ pub fn write(
     file::write(out, shape, RankScheme::Placement, codec, &sections)
 }
 
-/// The most cells of a board whose databases know the blank's cell.
-pub const WALLED_MOST: usize = 32;
+// A placement's walled cells are a bit a cell of a `u32`.
+const _: () = assert!(crate::shape::MAX_CELLS <= 32);
 
 /// A group's entries as [`Codec::Raw8Walls`] stores them: a byte each, the
 /// entry (127 if never reached) and whether it walls the blank in, then
