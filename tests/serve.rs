@@ -218,7 +218,9 @@ fn answers_are_the_programs() {
     );
     let (status, page) = server.call("GET", "/", "");
     assert_eq!(status, 200);
-    assert!(page.contains("<script src=\"page.js\">"));
+    // One response: the style sheet and the script are in the page.
+    assert!(page.contains("<style>") && page.contains("function start()"));
+    assert!(!page.contains("src=\"page.js\"") && !page.contains("href=\"page.css\""));
 }
 
 /// Bad input is a 4xx with the program's message and the bad board's

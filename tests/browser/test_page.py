@@ -184,10 +184,15 @@ def test_a_scramble_is_the_programs_for_its_seed(server, browser):
 def test_a_long_search_shows_its_progress_and_is_cancelled(server, browser):
     browser.get(server)
     wait_for(browser, lambda: len(tiles(browser)) == 9)
+    wait_for(browser, lambda: "3x3 table built into the program" in text(browser, "answered"))
     Select(browser.find_element(By.ID, "shape")).select_by_value("4x4")
     wait_for(browser, lambda: len(tiles(browser)) == 16)
+    # What answers the shape in each metric, and what makes it faster.
+    assert "(6-6-3)" in text(browser, "answered")
+    assert "eight-gen --shape 4x4 --blank 15" in text(browser, "answered")
     # One of the farthest 4x4 boards, in the multi-tile metric: seconds.
     Select(browser.find_element(By.ID, "metric")).select_by_value("mtm")
+    assert "eight-gen --metric mtm --shape 4x4 --blank 15" in text(browser, "answered")
     set_board(browser, "x 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")
     wait_for(browser, lambda: tiles(browser)[:3] == ["x", "12", "9"])
     browser.find_element(By.ID, "solve").click()

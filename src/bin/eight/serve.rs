@@ -141,12 +141,7 @@ async fn serve(server: Arc<Server>, args: ServeArgs) -> Result<()> {
 /// The page and the API.
 fn app(server: Arc<Server>) -> Router {
     Router::new()
-        .route("/", get(|| async { page("text/html", PAGE) }))
-        .route(
-            "/page.js",
-            get(|| async { page("text/javascript", SCRIPT) }),
-        )
-        .route("/page.css", get(|| async { page("text/css", STYLE) }))
+        .route("/", get(|| async { page("text/html", whole_page()) }))
         .route("/api/shapes", get(shapes))
         .route("/api/parse", post(parse))
         .route("/api/solve", post(solve))
@@ -162,6 +157,23 @@ fn app(server: Arc<Server>) -> Router {
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/page.js");
 const STYLE: &str = include_str!("page/page.css");
+
+/// The page with its style sheet and script written into it: one
+/// response draws it (a fresh browser paints it sooner than after asking
+/// for the two files), while the three stay apart in the source.
+fn whole_page() -> &'static str {
+    static WHOLE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    WHOLE.get_or_init(|| {
+        let sheet = "<link rel=\"stylesheet\" href=\"page.css\">";
+        let script = "<script src=\"page.js\"></script>";
+        assert!(
+            PAGE.contains(sheet) && PAGE.contains(script),
+            "the page links its style sheet and script"
+        );
+        PAGE.replacen(sheet, &format!("<style>\n{STYLE}</style>"), 1)
+            .replacen(script, &format!("<script>\n{SCRIPT}</script>"), 1)
+    })
+}
 
 fn page(kind: &'static str, text: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], text).into_response()
@@ -676,7 +688,7 @@ fn unavailable(err: impl std::fmt::Display) -> Refusal {
 }
 
 /// `GET /api/shapes`: every shape, how it is answered, and what answers
-/// it here.
+/// it here in each metric (`answered`, `answered_mtm`).
 async fn shapes(State(server): State<Arc<Server>>) -> Response {
     let data = server.data.clone();
     let list = tokio::task::spawn_blocking(move || {
@@ -687,11 +699,19 @@ async fn shapes(State(server): State<Arc<Server>>) -> Response {
         Shape::all()
             .map(|shape| {
                 let goal = Board::goal(shape);
-                let answered = match (data::DataFile::is_builtin(shape), &dir) {
-                    (true, _) => "built in".to_string(),
+                let answered = |metric| match (data::DataFile::is_builtin(shape), &dir) {
+                    // As `eight --where` says it, without loading the table.
+                    (true, _) => match metric {
+                        Metric::Stm => format!("the {shape} table built into the program"),
+                        Metric::Mtm => format!(
+                            "the {shape} table of the multi-tile metric built into the program"
+                        ),
+                    },
                     (false, Err(err)) => err.to_string(),
                     (false, Ok(dir)) => {
-                        let options = Options::new().with_data(Ok(dir.clone()));
+                        let options = Options::new()
+                            .with_data(Ok(dir.clone()))
+                            .with_metric(metric);
                         eight::Solver::describe_data(&goal, &options)
                             .unwrap_or_else(|err| err.to_string())
                     }
@@ -704,7 +724,8 @@ async fn shapes(State(server): State<Arc<Server>>) -> Response {
                         Method::Table => "table",
                         Method::Search => "search",
                     },
-                    "answered": answered,
+                    "answered": answered(Metric::Stm),
+                    "answered_mtm": answered(Metric::Mtm),
                 })
             })
             .collect::<Vec<_>>()

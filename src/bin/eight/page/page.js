@@ -20,6 +20,7 @@ const LAYOUTS = {
 const state = {
   shape: { name: "3x3", rows: 3, cols: 3 },
   methods: {}, // each shape's method, "table" or "search", from the server
+  answered: {}, // what answers each shape here, by metric, from the server
   start: null, // the board as set
   board: null, // the board shown
   goal: null, // the goal set, or null for the tiles in order
@@ -745,18 +746,32 @@ async function scramble() {
   }
 }
 
+// What answers the shape in the metric chosen, and the command that makes
+// faster data where there is one.
+function showAnswered() {
+  const answered = state.answered[state.shape.name];
+  const said = answered ? `Answered by ${answered[$("metric").value]}.` : "";
+  // A command is written between backquotes.
+  $("answered").replaceChildren(...said.split("`").map((part, i) =>
+    i % 2 ? Object.assign(document.createElement("code"), { textContent: part }) : document.createTextNode(part)));
+}
+
 function chooseShape(name) {
   const [rows, cols] = name.split("x").map(Number);
   state.shape = { name, rows, cols };
   state.goal = null;
   $("goal").value = "";
   $("shape").value = name;
+  showAnswered();
 }
 
 async function start() {
-  try {
-    const data = await api("/api/shapes");
-    for (const s of data.shapes) state.methods[s.shape] = s.method;
+  // The shapes are asked for beside the first scramble, not before it.
+  const shapes = api("/api/shapes").then((data) => {
+    for (const s of data.shapes) {
+      state.methods[s.shape] = s.method;
+      state.answered[s.shape] = { stm: s.answered, mtm: s.answered_mtm };
+    }
     $("shape").replaceChildren(...data.shapes.map((s) => {
       const option = document.createElement("option");
       option.value = s.shape;
@@ -764,16 +779,18 @@ async function start() {
       option.title = s.answered;
       return option;
     }));
-  } catch (error) {
-    say(error);
-  }
-  $("shape").value = state.shape.name;
+    $("shape").value = state.shape.name;
+    showAnswered();
+  }).catch(say);
   $("shape").addEventListener("change", () => {
     chooseShape($("shape").value);
     $("seed").value = "";
     scramble();
   });
-  $("metric").addEventListener("change", () => setStart(state.start));
+  $("metric").addEventListener("change", () => {
+    showAnswered();
+    setStart(state.start);
+  });
   $("notation").addEventListener("change", render);
   $("board-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -864,7 +881,7 @@ async function start() {
     }
   });
   state.board = usualGoal();
-  await scramble();
+  await Promise.all([shapes, scramble()]);
 }
 
 start();
