@@ -1,11 +1,13 @@
 """The distance after each move of a random walk, asked of `eight serve`.
 
     eight serve --listen 127.0.0.1:8090 &
-    python3 docs/walk_lengths.py http://127.0.0.1:8090 "3 4 13 14 1 9 x 8 2 12 15 7 10 5 11 6" mtm 20 1
+    python3 docs/walk_lengths.py http://127.0.0.1:8090 "3 4 13 14 1 9 x 8 2 12 15 7 10 5 11 6" mtm 20 1 [PAUSE]
 
 Asks /api/length of a 4x4 board, then of the board after each of STEPS
-random moves (the seed last), and prints each time and their median and
-maximum: what the page asks after each move a player makes.
+random moves (the seed next), and prints each time and their median and
+maximum: what the page asks after each move a player makes. With PAUSE,
+waits that many seconds after each answer before the next move, as a
+player who thinks does.
 """
 
 import json
@@ -18,6 +20,7 @@ import urllib.request
 def main():
     url, board, metric, steps = sys.argv[1], sys.argv[2].split(), sys.argv[3], int(sys.argv[4])
     random.seed(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
+    pause = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
 
     def ask(cells):
         body = json.dumps({"board": " ".join(cells), "metric": metric}).encode()
@@ -41,6 +44,7 @@ def main():
             and not (step == -1 and blank % n == 0)
             and not (step == 1 and blank % n == n - 1)
         ]
+        time.sleep(pause)
         to = random.choice(options)
         board[blank], board[to] = board[to], board[blank]
         blank = to

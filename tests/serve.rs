@@ -353,6 +353,52 @@ fn bad_requests_say_what_is_wrong_and_where() {
 /// A search past the time limit is refused with 503 and stopped, in the
 /// server's own process; SIGTERM ends the server with exit 0 once it has answered the
 /// request in flight.
+/// The page asks the distance of each board a player reaches; the server
+/// searches the boards one move on while the player thinks, and each
+/// request stops that work, wherever it is. Every distance is still the
+/// program's.
+#[test]
+fn distances_searched_ahead_of_a_player_are_the_programs() {
+    let empty = tempfile::tempdir().unwrap();
+    let server = Server::start(&["--data", empty.path().to_str().unwrap()]);
+    let fifteen = common::canonical(16, 15);
+    let mut rng = common::Rng(52);
+    for metric in ["mtm", "stm"] {
+        let start = rng.scramble(4, &fifteen, 300);
+        // The boards one move on: a step, or in the multi-tile metric a
+        // run of steps one way; each asked at once, then after a wait.
+        let mut beside = Vec::new();
+        for letter in ["d", "l", "r", "u"] {
+            let mut at = start.clone();
+            while let Some(next) = common::step(4, &at, letter.chars().next().unwrap()) {
+                beside.push(next.clone());
+                at = next;
+                if metric == "stm" {
+                    break;
+                }
+            }
+        }
+        let texts: Vec<String> = std::iter::once(&start)
+            .chain(&beside)
+            .map(|cells| common::text(cells))
+            .collect();
+        let input: String = texts.iter().map(|t| format!("{t}\n")).collect();
+        let expected = program(&["--length", "--metric", metric], &input);
+        for (i, text) in texts.iter().enumerate() {
+            if i % 2 == 0 {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let (status, body) =
+                server.post("/api/length", &json!({"board": text, "metric": metric}));
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(
+                body["answers"][0]["length"], expected[i]["length"],
+                "{metric} {text}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_long_search_is_stopped_and_a_stop_waits_for_answers() {
     let empty = tempfile::tempdir().unwrap();

@@ -12,6 +12,7 @@
 //! What bounds the connections, and which pages may call the API, is in
 //! [`http`].
 
+mod ahead;
 mod http;
 mod random;
 
@@ -75,6 +76,8 @@ struct Server {
     search_limit: Duration,
     /// The searches running that a client named, to stop on its word.
     named: Mutex<HashMap<String, (Arc<tokio::sync::Notify>, Stop)>>,
+    /// The distances searched ahead of a player.
+    ahead: ahead::Ahead,
 }
 
 /// Runs the server until SIGINT or SIGTERM; exit code 0 once the requests
@@ -103,6 +106,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<u8> {
         searches: Arc::new(Semaphore::new(cores)),
         search_limit: Duration::from_secs(args.search_seconds),
         named: Mutex::new(HashMap::new()),
+        ahead: ahead::Ahead::default(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(cores)
@@ -443,7 +447,20 @@ async fn length(
 ) -> Result<Response, Refusal> {
     let mut asked = read(ask, false)?;
     asked.config.style.length = true;
-    server.answer(asked).await
+    // One board's distance is a player's: the boards one move on are
+    // searched next, while the player thinks.
+    let (metric, goal) = (asked.config.style.metric, asked.config.goal);
+    let one = match asked.boards.as_slice() {
+        [board] => Some((*board, goal.unwrap_or_else(|| Board::goal(board.shape())))),
+        _ => None,
+    };
+    let answered = server.answer(asked).await?;
+    if let Some((board, goal)) = one
+        && server.searches(&goal, metric)
+    {
+        ahead::search_beside(&server, board, goal, metric);
+    }
+    Ok(answered)
 }
 
 async fn judge(
@@ -526,6 +543,8 @@ impl Server {
     /// permits, stopped at the time limit, on `/api/cancel`, or when the
     /// client goes away.
     async fn search(&self, asked: Asked) -> Result<Response, Refusal> {
+        // The search asked goes before the work ahead.
+        self.ahead.stop();
         let limit = self.search_limit;
         let busy = || {
             Refusal::new(
