@@ -126,6 +126,8 @@ def test_a_board_is_solved_shown_and_played_to_the_goal(server, browser):
 def test_moves_played_by_keyboard_are_measured_and_judged(server, browser):
     browser.get(server)
     wait_for(browser, lambda: len(tiles(browser)) == 9)
+    # A mouse and a keyboard: the arrow keys are told of, not a swipe.
+    assert text(browser, "how-to-play").startswith("Arrow keys slide")
     set_board(browser, "1 2 3 4 5 6 7 x 8")
     wait_for(browser, lambda: text(browser, "distance") == "1")
     grid = browser.find_element(By.ID, "grid")
@@ -209,6 +211,7 @@ def test_a_shape_without_its_data_says_so_and_scrambles_near_the_goal(server, br
     # the page says which command makes it, never "undefined".
     Select(browser.find_element(By.ID, "shape")).select_by_value("5x5")
     wait_for(browser, lambda: len(tiles(browser)) == 25)
+    assert_board_field_shows_it_all(browser, 25)
     wait_for(browser, lambda: "eight-gen --shape 5x5" in text(browser, "error"), timeout=120)
     assert "undefined" not in browser.find_element(By.TAG_NAME, "body").text
     # A scramble near the goal, by depth: a walk that long, answered.
@@ -377,9 +380,14 @@ def test_a_click_slides_a_run_and_a_second_layout_plays(server, browser):
 
 def test_the_page_fits_a_phone(server, browser):
     browser.set_window_size(390, 844)
+    # A touch screen with no mouse: a swipe is told of, not the arrow keys.
+    touch = {"enabled": True, "maxTouchPoints": 1}
+    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", touch)
     try:
         browser.get(server)
         wait_for(browser, lambda: len(tiles(browser)) == 9)
+        told = text(browser, "how-to-play")
+        assert told.startswith("A swipe slides") and "Arrow keys" not in told, told
         width = browser.execute_script("return document.documentElement.scrollWidth")
         assert width <= 390, width
         grid = browser.find_element(By.ID, "grid").rect
@@ -396,8 +404,25 @@ def test_the_page_fits_a_phone(server, browser):
         wait_for(browser, lambda: text(browser, "distance") == "2" and text(browser, "count") == "1")
         browser.find_elements(By.CSS_SELECTOR, "#grid .tile")[8].click()
         wait_for(browser, lambda: "longer by 2" in text(browser, "verdict"))
+        # A whole 5x5 board shows in its field, and the page still fits.
+        Select(browser.find_element(By.ID, "shape")).select_by_value("5x5")
+        wait_for(browser, lambda: len(tiles(browser)) == 25)
+        assert_board_field_shows_it_all(browser, 25)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
     finally:
+        browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
         browser.set_window_size(1000, 1100)
+
+
+def assert_board_field_shows_it_all(browser, tiles):
+    """The board's field holds the board drawn, every tile in sight."""
+    value, overflow = browser.execute_script(
+        """const field = document.getElementById('board');
+        return [field.value, field.scrollWidth > field.clientWidth
+            || field.scrollHeight > field.clientHeight];"""
+    )
+    assert len(value.replace("/", " ").split()) == tiles, value
+    assert not overflow, value
 
 
 def test_a_hint_is_counted_and_a_pasted_solve_is_analysed(server, browser):

@@ -165,7 +165,10 @@ function render() {
   });
   grid.replaceChildren(...rows);
   const board = $("board");
-  if (document.activeElement !== board) board.value = textOf(state.board);
+  if (document.activeElement !== board) {
+    board.value = textOf(state.board);
+    fit(board);
+  }
   $("yours").textContent = spelled(state.yours).join(" ");
   $("count").textContent = String(count(state.yours));
   showClock();
@@ -746,6 +749,12 @@ async function scramble() {
   }
 }
 
+// A field as tall as the text it holds, wrapped.
+function fit(field) {
+  field.style.height = "auto";
+  field.style.height = `${field.scrollHeight + field.offsetHeight - field.clientHeight}px`;
+}
+
 // What answers the shape in the metric chosen, and the command that makes
 // faster data where there is one.
 function showAnswered() {
@@ -800,6 +809,18 @@ async function start() {
     event.preventDefault();
     setGoal($("goal").value);
   });
+  // Enter sets the board or goal written, as in a one-line field; the
+  // field grows to show all it holds.
+  for (const id of ["board", "goal"]) {
+    $(id).addEventListener("input", () => fit($(id)));
+    window.addEventListener("resize", () => fit($(id)));
+    $(id).addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey) {
+        event.preventDefault();
+        $(`${id}-form`).requestSubmit();
+      }
+    });
+  }
   $("next").addEventListener("click", () => {
     $("seed").value = "";
     scramble();
@@ -869,7 +890,7 @@ async function start() {
     if (index !== undefined) review(Number(index));
   });
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest && event.target.closest("input, select")) return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
     const layout = LAYOUTS[$("keys").value] || {};
     const letter = ARROWS[event.key] || layout[event.key.toLowerCase()];
     if (letter) {
