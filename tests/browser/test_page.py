@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import urllib.parse
+import urllib.request
 
 import pytest
 from selenium import webdriver
@@ -467,3 +468,22 @@ def test_an_inspection_counts_down_then_the_clock_runs(server, browser):
     assert float(text(browser, "time")) > 0.1
     field.clear()
     field.send_keys("0")
+
+
+def test_every_symbol_of_the_page_has_a_font_here(server):
+    """A symbol no installed font draws shows as a box: each character of
+    the page beyond ASCII must be in some font of this machine's (the fonts
+    Debian's Chromium draws with)."""
+    if shutil.which("fc-list") is None:
+        pytest.skip("fc-list (fontconfig) is not installed: the fonts cannot be listed")
+    page = urllib.request.urlopen(server).read().decode()
+    symbols = sorted({c for c in page if ord(c) > 127})
+    assert symbols, "the page has symbols to check"
+    missing = [
+        f"{c} (U+{ord(c):04X})"
+        for c in symbols
+        if not subprocess.run(
+            ["fc-list", f":charset={ord(c):x}"], capture_output=True, text=True
+        ).stdout.strip()
+    ]
+    assert not missing, f"no font here draws {', '.join(missing)}"

@@ -688,7 +688,7 @@ function toggle() {
   if (!state.solved) return;
   if (!same(state.board, framesBoard(state.frame))) state.frame = 0;
   if (state.frame >= state.answer.length) show(0);
-  $("play").textContent = "⏸";
+  $("play").textContent = "❚❚";
   $("play").setAttribute("aria-label", "Pause");
   state.timer = setInterval(() => {
     if (state.frame >= state.answer.length) return stop();
