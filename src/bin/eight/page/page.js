@@ -770,6 +770,7 @@ function chooseShape(name) {
   state.shape = { name, rows, cols };
   state.goal = null;
   $("goal").value = "";
+  fit($("goal"));
   $("shape").value = name;
   showAnswered();
 }
@@ -812,6 +813,7 @@ async function start() {
   // Enter sets the board or goal written, as in a one-line field; the
   // field grows to show all it holds.
   for (const id of ["board", "goal"]) {
+    fit($(id));
     $(id).addEventListener("input", () => fit($(id)));
     window.addEventListener("resize", () => fit($(id)));
     $(id).addEventListener("keydown", (event) => {
