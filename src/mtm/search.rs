@@ -211,7 +211,8 @@ struct Keys {
 /// any shape, any goal, no data files. The distances toward each goal's
 /// blank cell are counted on its first board (milliseconds), the databases
 /// once a search tries a million positions without them (seconds), and
-/// both are kept.
+/// both are kept: every search after that uses the databases from its
+/// first position.
 pub struct MtmSearcher {
     shape: Shape,
     /// The groups of the databases read from a file, if any.
@@ -425,8 +426,10 @@ impl MtmSearcher {
             root,
         };
         // The walking distances alone answer near boards at once; past
-        // a million positions, the pattern databases join them.
-        if !estimate.read && self.walking_alone > 0 && matches!(part, Part::Whole) {
+        // a million positions, the pattern databases join them, and once
+        // made they answer every search from its first position.
+        let made = estimate.read || estimate.databases.get().is_some();
+        if !made && self.walking_alone > 0 && matches!(part, Part::Whole) {
             deepen.limit = self.walking_alone;
             let budget = search.bound(keys, &cell_of);
             match deepen.run(&mut search, budget)? {

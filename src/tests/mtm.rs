@@ -421,3 +421,32 @@ fn a_count_made_wrong_is_refused_by_the_proof() {
         "{err}"
     );
 }
+
+#[test]
+fn once_made_the_databases_search_from_the_first_position() {
+    // A near board searched first with the walking distances alone; once
+    // a far board has made the databases, searched as a searcher with them
+    // from the start searches it: the same answer, the same positions.
+    let shape = Shape::FIFTEEN;
+    let goal = board(shape, &canonical(16, 15));
+    let mut rng = Rng(53);
+    let near: Vec<Board> = (0..3)
+        .map(|_| board(shape, &rng.scramble(4, &canonical(16, 15), 40)))
+        .collect();
+    let far: Board = "12 11 5 2 9 13 15 10 3 4 8 7 14 1 x 6".parse().unwrap();
+    let searcher = MtmSearcher::new(shape);
+    let strong = MtmSearcher::new(shape).with_databases_at_once();
+    let first: Vec<_> = near
+        .iter()
+        .map(|b| searcher.solve_to(b, &goal).unwrap())
+        .collect();
+    let (answer, _) = searcher.solve_to(&far, &goal).unwrap();
+    assert_eq!(answer, strong.solve_to(&far, &goal).unwrap().0);
+    for (start, (answer, walking)) in near.iter().zip(first) {
+        let again = searcher.solve_to(start, &goal).unwrap();
+        assert_eq!(again.0, answer, "{start}");
+        assert_eq!(again, strong.solve_to(start, &goal).unwrap(), "{start}");
+        // The walking distances alone searched no fewer positions.
+        assert!(walking >= again.1, "{start}: {walking} against {}", again.1);
+    }
+}
