@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::board::Board;
 use crate::shape::Move;
 
 /// How moves are counted.
@@ -55,6 +56,28 @@ impl Metric {
         }
     }
 
+    /// The boards one move from `board` in this metric: each step of the
+    /// blank, then in the multi-tile metric the runs of two steps one way,
+    /// of three, and so on.
+    pub fn beside(self, board: &Board) -> Vec<Board> {
+        let mut ends: Vec<(Move, Board)> = Move::ALL
+            .into_iter()
+            .filter_map(|mv| Some((mv, board.moved(mv)?)))
+            .collect();
+        let mut boards = Vec::new();
+        while !ends.is_empty() {
+            boards.extend(ends.iter().map(|&(_, end)| end));
+            if self == Metric::Stm {
+                break;
+            }
+            ends = ends
+                .into_iter()
+                .filter_map(|(mv, end)| Some((mv, end.moved(mv)?)))
+                .collect();
+        }
+        boards
+    }
+
     /// Its name: `stm` or `mtm`.
     pub fn name(self) -> &'static str {
         match self {
@@ -95,6 +118,30 @@ impl FromStr for Metric {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_boards_beside_are_the_steps_then_the_runs() {
+        let board: Board = "1 2 3 4 x 5 6 7 8".parse().unwrap();
+        let steps = [
+            "1 2 3 4 7 5 6 x 8",
+            "1 2 3 x 4 5 6 7 8",
+            "1 2 3 4 5 x 6 7 8",
+            "1 x 3 4 2 5 6 7 8",
+        ];
+        let steps: Vec<Board> = steps.iter().map(|b| b.parse().unwrap()).collect();
+        // From the middle of 3x3, no run is longer than a step.
+        assert_eq!(Metric::Stm.beside(&board), steps);
+        assert_eq!(Metric::Mtm.beside(&board), steps);
+        // From a corner of 4x4: the two steps, then the runs of two, of three.
+        let corner: Board = "x 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15".parse().unwrap();
+        let blanks: Vec<usize> = Metric::Mtm
+            .beside(&corner)
+            .iter()
+            .map(Board::blank)
+            .collect();
+        assert_eq!(blanks, [4, 1, 8, 2, 12, 3]);
+        assert_eq!(Metric::Stm.beside(&corner).len(), 2);
+    }
 
     #[test]
     fn counts_runs_in_mtm() {

@@ -81,7 +81,9 @@ impl Solver {
             return Ok(Some(distance));
         }
         let Some(beside) = self
+            .metric()
             .beside(start)
+            .into_iter()
             .filter_map(|board| self.memo.get(&board, goal))
             .min()
         else {
@@ -100,19 +102,6 @@ impl Solver {
         let distance = found.unwrap_or(beside + 1);
         self.memo.put(goal, [(*start, distance)]);
         Ok(Some(distance))
-    }
-
-    /// The boards one move from `board`: a step of the blank, or in the
-    /// multi-tile metric a run of steps one way.
-    fn beside(&self, board: &Board) -> impl Iterator<Item = Board> + '_ {
-        let runs = self.metric() == Metric::Mtm;
-        let board = *board;
-        Move::ALL.into_iter().flat_map(move |mv| {
-            std::iter::successors(board.moved(mv), move |next| match runs {
-                true => next.moved(mv),
-                false => None,
-            })
-        })
     }
 
     /// The length of the shortest answer of a search from `start`, if it

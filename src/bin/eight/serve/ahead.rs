@@ -10,7 +10,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use eight::{Board, Metric, Move, Stop};
+use eight::{Board, Metric, Stop};
 
 use super::Server;
 
@@ -55,7 +55,8 @@ pub(super) fn search_beside(server: &Arc<Server>, board: Board, goal: Board, met
         let Ok(solver) = solvers.get(&goal) else {
             return;
         };
-        for next in beside(&board, metric) {
+        // The steps first: the arrow keys' moves.
+        for next in metric.beside(&board) {
             if stop.is_stopped() {
                 return;
             }
@@ -64,26 +65,4 @@ pub(super) fn search_beside(server: &Arc<Server>, board: Board, goal: Board, met
             let _ = solver.lengths_many(&[next], &goal);
         }
     });
-}
-
-/// The boards one move from `board` in `metric`: the steps of the blank
-/// first (the arrow keys' moves), then in the multi-tile metric the runs,
-/// shortest first.
-fn beside(board: &Board, metric: Metric) -> Vec<Board> {
-    let mut ends: Vec<(Move, Board)> = Move::ALL
-        .into_iter()
-        .filter_map(|mv| Some((mv, board.moved(mv)?)))
-        .collect();
-    let mut boards = Vec::new();
-    while !ends.is_empty() {
-        boards.extend(ends.iter().map(|&(_, end)| end));
-        if metric == Metric::Stm {
-            break;
-        }
-        ends = ends
-            .into_iter()
-            .filter_map(|(mv, end)| Some((mv, end.moved(mv)?)))
-            .collect();
-    }
-    boards
 }
