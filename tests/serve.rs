@@ -350,9 +350,6 @@ fn bad_requests_say_what_is_wrong_and_where() {
     assert_eq!(status, 404);
 }
 
-/// A search past the time limit is refused with 503 and stopped, in the
-/// server's own process; SIGTERM ends the server with exit 0 once it has answered the
-/// request in flight.
 /// The page asks the distance of each board a player reaches; the server
 /// searches the boards one move on while the player thinks, and each
 /// request stops that work, wherever it is. Every distance is still the
@@ -399,6 +396,9 @@ fn distances_searched_ahead_of_a_player_are_the_programs() {
     }
 }
 
+/// A search past the time limit is refused with 503 and stopped, in the
+/// server's own process; SIGTERM ends the server with exit 0 once it has answered the
+/// request in flight.
 #[test]
 fn a_long_search_is_stopped_and_a_stop_waits_for_answers() {
     let empty = tempfile::tempdir().unwrap();

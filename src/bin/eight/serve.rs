@@ -454,9 +454,10 @@ async fn length(
         [board] => Some((*board, goal.unwrap_or_else(|| Board::goal(board.shape())))),
         _ => None,
     };
-    let answered = server.answer(asked).await?;
+    let searched = server.searched(&asked);
+    let answered = server.answer_as(asked, searched).await?;
     if let Some((board, goal)) = one
-        && server.searches(&goal, metric)
+        && searched
     {
         ahead::search_beside(&server, board, goal, metric);
     }
@@ -486,6 +487,12 @@ impl Server {
     /// Answers the boards asked, as the program's JSON: from the tables
     /// here, or by a search of its own.
     async fn answer(self: &Arc<Server>, asked: Asked) -> Result<Response, Refusal> {
+        let searched = self.searched(&asked);
+        self.answer_as(asked, searched).await
+    }
+
+    /// Whether some board asked is searched, not walked in a table.
+    fn searched(&self, asked: &Asked) -> bool {
         let metric = asked.config.style.metric;
         let goals: Vec<Board> = {
             let mut goals: Vec<Board> = asked
@@ -506,6 +513,15 @@ impl Server {
         for goal in &goals {
             searched |= self.searches(goal, metric);
         }
+        searched
+    }
+
+    /// [`Server::answer`], the boards `searched` or not.
+    async fn answer_as(
+        self: &Arc<Server>,
+        asked: Asked,
+        searched: bool,
+    ) -> Result<Response, Refusal> {
         if searched {
             return self.search(asked).await;
         }
@@ -719,12 +735,11 @@ async fn shapes(State(server): State<Arc<Server>>) -> Response {
             .map(|shape| {
                 let goal = Board::goal(shape);
                 let answered = |metric| match (data::DataFile::is_builtin(shape), &dir) {
-                    // As `eight --where` says it, without loading the table.
-                    (true, _) => match metric {
-                        Metric::Stm => format!("the {shape} table built into the program"),
-                        Metric::Mtm => format!(
-                            "the {shape} table of the multi-tile metric built into the program"
-                        ),
+                    // As `eight --where` says it.
+                    (true, _) => match eight::Solver::builtin_for(shape, goal.blank(), metric) {
+                        Some(Ok(solver)) => solver.describe(),
+                        Some(Err(err)) => err.to_string(),
+                        None => unreachable!("a shape whose data is built in"),
                     },
                     (false, Err(err)) => err.to_string(),
                     (false, Ok(dir)) => {
