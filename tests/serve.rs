@@ -351,9 +351,10 @@ fn bad_requests_say_what_is_wrong_and_where() {
 }
 
 /// The page asks the distance of each board a player reaches; the server
-/// searches the boards one move on while the player thinks, and each
-/// request stops that work, wherever it is. Every distance is still the
-/// program's.
+/// searches the boards one move on while the player thinks; a request for
+/// the board that work is searching (the first step, asked at once) waits
+/// for it, and any other stops it, wherever it is. Every distance is still
+/// the program's.
 #[test]
 fn distances_searched_ahead_of_a_player_are_the_programs() {
     let empty = tempfile::tempdir().unwrap();

@@ -559,8 +559,6 @@ impl Server {
     /// permits, stopped at the time limit, on `/api/cancel`, or when the
     /// client goes away.
     async fn search(&self, asked: Asked) -> Result<Response, Refusal> {
-        // The search asked goes before the work ahead.
-        self.ahead.stop();
         let limit = self.search_limit;
         let busy = || {
             Refusal::new(
@@ -583,6 +581,22 @@ impl Server {
             }
         };
         tokio::pin!(told);
+        // The search asked goes before the work ahead, unless that work
+        // searches its one board now: that search goes on and is waited
+        // for (it ends within the limit), and the distance it keeps
+        // answers.
+        if let ([board], true) = (asked.boards.as_slice(), asked.config.style.length) {
+            let goal = asked
+                .config
+                .goal
+                .unwrap_or_else(|| Board::goal(board.shape()));
+            let metric = asked.config.style.metric;
+            tokio::select! {
+                () = self.ahead.finish(*board, goal, metric) => {}
+                () = &mut told => return Err(cancelled()),
+            }
+        }
+        self.ahead.stop();
         let permit = tokio::select! {
             permit = tokio::time::timeout(limit, Arc::clone(&self.searches).acquire_owned()) => {
                 permit.map_err(|_| busy())?.map_err(|_| busy())?
