@@ -9,8 +9,10 @@ loads the page LOADS times (12 unless said), with its cache off, and
 reads the page's own clock: the first paint
 (`performance.getEntriesByType('paint')`) and the board's tiles in the
 grid. The first load of each browser (a browser just started) is
-reported apart from the loads after it. Needs selenium, Chromium and its
-driver (as tests/browser does).
+reported apart from the loads after it. Any other page (one with no
+board) gets its first paint alone: a page of one line served by
+`python3 -m http.server` gives what Chromium itself takes. Needs
+selenium, Chromium and its driver (as tests/browser does).
 """
 
 import os
@@ -25,15 +27,18 @@ from selenium.webdriver.chrome.service import Service
 WATCH = """
 window.boardAt = 0;
 const grid = document.getElementById('grid');
-const seen = () => grid.querySelector('[data-cell]') && !window.boardAt
-  && (window.boardAt = performance.now());
-new MutationObserver(seen).observe(grid, {childList: true, subtree: true});
-seen();
+if (grid) {
+  const seen = () => grid.querySelector('[data-cell]') && !window.boardAt
+    && (window.boardAt = performance.now());
+  new MutationObserver(seen).observe(grid, {childList: true, subtree: true});
+  seen();
+}
 """
 
 READ = """
 const paint = performance.getEntriesByType('paint').find((e) => e.name === 'first-paint');
-return [paint ? paint.startTime : null, window.boardAt || null];
+const board = document.getElementById('grid') ? window.boardAt || null : -1;
+return [paint ? paint.startTime : null, board];
 """
 
 
@@ -60,7 +65,7 @@ def load(driver, url):
     for _ in range(500):
         paint, board = driver.execute_script(READ)
         if paint is not None and board is not None:
-            return paint, board
+            return paint, (board if board >= 0 else None)
         time.sleep(0.01)
     raise SystemExit(f"{url}: no paint or no board after 5 s")
 
@@ -71,7 +76,7 @@ def summary(name, values):
 
 
 def main():
-    url = sys.argv[1].rstrip("/") + "/"
+    url = sys.argv[1]
     browsers = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     loads = int(sys.argv[3]) if len(sys.argv) > 3 else 12
     first, later = [], []
@@ -80,7 +85,8 @@ def main():
         try:
             for i in range(loads):
                 paint, board = load(driver, url)
-                print(f"load {i + 1}: first paint {paint:.0f} ms, board {board:.0f} ms")
+                drawn = f", board {board:.0f} ms" if board is not None else ""
+                print(f"load {i + 1}: first paint {paint:.0f} ms{drawn}")
                 (first if i == 0 else later).append((paint, board))
         finally:
             driver.quit()
@@ -88,7 +94,8 @@ def main():
         if runs:
             print(name)
             print("  " + summary("first paint", [p for p, _ in runs]))
-            print("  " + summary("board drawn", [b for _, b in runs]))
+            if runs[0][1] is not None:
+                print("  " + summary("board drawn", [b for _, b in runs]))
 
 
 if __name__ == "__main__":
