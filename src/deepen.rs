@@ -215,9 +215,54 @@ pub(crate) struct Deepen<'a> {
     /// [`Deepened::Beyond`] (a board one move from a board of known
     /// distance is searched only as deep as it may be nearer).
     pub(crate) cap: u32,
+    /// A bound no answer is shorter than, known beforehand: the bounds
+    /// below it are not searched (a board one move from a board of known
+    /// distance is at most one move nearer).
+    pub(crate) floor: u32,
     /// The answer, or a part of one bound's search; for a part, `counted`
     /// is the nodes of the search in one piece before its bound.
     pub(crate) part: Part<'a>,
+}
+
+/// What a search is asked for beyond its boards: an answer within bounds
+/// known beforehand, or a part of one bound.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Query<'a> {
+    /// [`Deepen::floor`].
+    pub(crate) floor: u32,
+    /// [`Deepen::cap`].
+    pub(crate) cap: u32,
+    /// [`Deepen::part`].
+    pub(crate) part: Part<'a>,
+    /// [`Deepen::counted`].
+    pub(crate) counted: u64,
+}
+
+impl Query<'_> {
+    /// The answer, however far.
+    pub(crate) const WHOLE: Query<'static> = Query::within(0, u32::MAX);
+
+    /// The answer if it is `floor` to `cap` moves long, `floor` known to
+    /// be at most its length.
+    pub(crate) const fn within(floor: u32, cap: u32) -> Query<'static> {
+        Query {
+            floor,
+            cap,
+            part: Part::Whole,
+            counted: 0,
+        }
+    }
+
+    /// `part` of the search, after the `counted` nodes of the search in
+    /// one piece before its bound.
+    pub(crate) fn part(part: Part<'_>, counted: u64) -> Query<'_> {
+        Query {
+            floor: 0,
+            cap: u32::MAX,
+            part,
+            counted,
+        }
+    }
 }
 
 /// What a search is asked for: the answer, or one part of one bound's
@@ -344,6 +389,15 @@ impl Deepen<'_> {
         }
         // The nodes of the last bound.
         let mut last = 0;
+        // Bounds below the floor hold no answer and are not searched. The
+        // first searched has no bound before it to tell its size: it
+        // starts in one thread, and past the nodes after which a bound is
+        // split, it starts again split (the nodes counted are a thread's).
+        let mut sizeless = false;
+        if self.floor > bound {
+            bound = self.floor;
+            sizeless = true;
+        }
         loop {
             if self.stop.is_stopped() {
                 return Err(SolveError::Stopped);
@@ -384,11 +438,29 @@ impl Deepen<'_> {
                 parallel_after,
                 ..
             } = *self.settings;
-            let split = threads > 1 && self.limit == u64::MAX && last >= parallel_after;
-            let step = match split {
+            let splits = threads > 1 && self.limit == u64::MAX;
+            let sizing = splits && std::mem::take(&mut sizeless);
+            if sizing {
+                walk.limit = before.saturating_add(parallel_after);
+            }
+            let step = match splits && last >= parallel_after {
                 true => self.split(&*tree, &mut walk, bound),
                 false => tree.down(&mut walk, &mut tree.root(bound), bound),
             };
+            if sizing {
+                walk.limit = self.limit;
+                match step {
+                    Step::Limit => {
+                        walk.path.clear();
+                        (walk.nodes, walk.generated) = (before, generated_before);
+                        last = u64::MAX;
+                        continue;
+                    }
+                    // The bound starts again sizeless.
+                    Step::Again => sizeless = true,
+                    _ => {}
+                }
+            }
             // What a bound read from a file that changed is dropped.
             if self.settings.watch.as_ref().is_some_and(Watch::changed) {
                 return Err(SolveError::Changed);

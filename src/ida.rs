@@ -42,13 +42,15 @@
 //! a search that would is refused as a sign of wrong databases, never run
 //! without end.
 
-use crate::deepen::{Deepen, Deepened, Near, Part, Settings};
+use crate::deepen::{Deepen, Deepened, Near, Query, Settings};
 use crate::ida::search::{PRUNE_AFTER, Search};
 use crate::ida::spread::{Group, SPREAD_AFTER, spreads};
 use crate::ida::state::State;
 use std::sync::OnceLock;
 
-use crate::answer::{Solution, SolveError};
+#[cfg(test)]
+use crate::answer::Solution;
+use crate::answer::SolveError;
 use crate::board::Board;
 use crate::pdb::{PdbTable, Values};
 use crate::progress::Reporter;
@@ -386,32 +388,21 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     /// databases are wrong).
     #[cfg(test)]
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
-        crate::deepen::uncapped(self.solve_within(start, goal, &Stop::new(), u32::MAX))
+        crate::deepen::uncapped(
+            self.search(start, goal, &Stop::new(), Query::WHOLE)
+                .map(crate::deepen::answer),
+        )
     }
 
-    /// Solves as [`Searcher::solve_to`] does if the answer is at
-    /// most `cap` moves long (`None` if it is longer), ending with
-    /// [`SolveError::Stopped`] once `stop` is asked for.
-    pub(crate) fn solve_within(
-        &self,
-        start: &Board,
-        goal: &Board,
-        stop: &Stop,
-        cap: u32,
-    ) -> Result<Option<(Solution, u64)>, SolveError> {
-        let searched = self.search(start, goal, stop, (cap, Part::Whole, 0))?;
-        Ok(crate::deepen::answer(searched))
-    }
-
-    /// What the search of `start` toward `goal` is asked for: the answer
-    /// within a cap, or a part of one bound after `counted` nodes
-    /// ([`Part`]); `None` if `start` cannot reach `goal`.
+    /// What the search of `start` toward `goal` is asked for
+    /// ([`Query`]): the answer within bounds known beforehand, or a part
+    /// of one bound; `None` if `start` cannot reach `goal`.
     pub(crate) fn search(
         &self,
         start: &Board,
         goal: &Board,
         stop: &Stop,
-        (cap, part, counted): (u32, Part<'_>, u64),
+        query: Query<'_>,
     ) -> Result<Option<Deepened>, SolveError> {
         if start.shape() != goal.shape() {
             return Err(SolveError::Shape {
@@ -437,10 +428,11 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             limit: u64::MAX,
             stop,
             report: report.as_ref(),
-            counted,
+            counted: query.counted,
             counted_generated: 0,
-            cap,
-            part,
+            cap: query.cap,
+            floor: query.floor,
+            part: query.part,
         };
         // The symmetries that keep a cell in place number 1, 2, 4 or 8.
         let searched = match views.len() {

@@ -27,6 +27,7 @@ use std::sync::Arc;
 use crate::answer::{Analysis, Damage, Solution, SolveError, Verdict, Walk};
 use crate::board::Board;
 use crate::data::join_sizes;
+use crate::deepen::{Deepened, Query};
 use crate::ida::Searcher;
 use crate::map::Watch;
 use crate::metric::Metric;
@@ -504,6 +505,28 @@ impl Solver {
             .collect()
     }
 
+    /// What the search of `start` toward `goal` is asked for; `None` if
+    /// `start` cannot reach `goal`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::solve_each`]; a solver walking a table has no search.
+    pub(crate) fn search(
+        &self,
+        start: &Board,
+        goal: &Board,
+        query: Query<'_>,
+    ) -> Result<Option<Deepened>, SolveError> {
+        match &*self.engine {
+            Engine::Search(searcher) => searcher.search(start, goal, &self.stop, query),
+            Engine::JumpSearch(searcher) => searcher.search(start, goal, &self.stop, query),
+            Engine::Table(_) => Err(SolveError::NoPart(format!(
+                "{} boards are answered from a table: there is no search to cut",
+                self.shape()
+            ))),
+        }
+    }
+
     /// Solves `start` toward `goal`, handing each move of the answer to
     /// `emit`; the number of moves, or `None` if unsolvable.
     ///
@@ -519,12 +542,10 @@ impl Solver {
     ) -> Result<Option<usize>, SolveError> {
         let (solution, _) = match &*self.engine {
             Engine::Table(table) => return table.solve_each(start, goal, emit),
-            Engine::Search(searcher) => {
-                crate::deepen::uncapped(searcher.solve_within(start, goal, &self.stop, u32::MAX))?
-            }
-            Engine::JumpSearch(searcher) => {
-                crate::deepen::uncapped(searcher.solve_within(start, goal, &self.stop, u32::MAX))?
-            }
+            Engine::Search(_) | Engine::JumpSearch(_) => crate::deepen::uncapped(
+                self.search(start, goal, Query::WHOLE)
+                    .map(crate::deepen::answer),
+            )?,
         };
         if let Some(moves) = solution.moves() {
             self.keep_answer(start, goal, moves);

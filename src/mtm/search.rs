@@ -37,9 +37,11 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::answer::{Solution, SolveError};
+#[cfg(test)]
+use crate::answer::Solution;
+use crate::answer::SolveError;
 use crate::board::Board;
-use crate::deepen::{Deepen, Deepened, Near, Part, Settings, Step, Walk};
+use crate::deepen::{Deepen, Deepened, Near, Part, Query, Settings, Step, Walk};
 use crate::mtm::pdb::MtmPdb;
 use crate::progress::Reporter;
 use crate::shape::{MAX_CELLS, Move, Shape};
@@ -339,26 +341,15 @@ impl MtmSearcher {
     /// databases are read from changed during the search.
     #[cfg(test)]
     pub fn solve_to(&self, start: &Board, goal: &Board) -> Result<(Solution, u64), SolveError> {
-        crate::deepen::uncapped(self.solve_within(start, goal, &Stop::new(), u32::MAX))
+        crate::deepen::uncapped(
+            self.search(start, goal, &Stop::new(), Query::WHOLE)
+                .map(crate::deepen::answer),
+        )
     }
 
-    /// Solves as [`MtmSearcher::solve_to`] does if the answer is at
-    /// most `cap` moves long (`None` if it is longer), ending with
-    /// [`SolveError::Stopped`] once `stop` is asked for.
-    pub(crate) fn solve_within(
-        &self,
-        start: &Board,
-        goal: &Board,
-        stop: &Stop,
-        cap: u32,
-    ) -> Result<Option<(Solution, u64)>, SolveError> {
-        let searched = self.search(start, goal, stop, (cap, Part::Whole, 0))?;
-        Ok(crate::deepen::answer(searched))
-    }
-
-    /// What the search of `start` toward `goal` is asked for: the answer
-    /// within a cap, or a part of one bound after `counted` nodes
-    /// ([`Part`]), searched over the databases from the start (the search
+    /// What the search of `start` toward `goal` is asked for
+    /// ([`Query`]): the answer within bounds known beforehand, or a part
+    /// of one bound, searched over the databases from the start (the search
     /// in one piece first searches with the walking distances alone);
     /// `None` if `start` cannot reach `goal`.
     pub(crate) fn search(
@@ -366,7 +357,7 @@ impl MtmSearcher {
         start: &Board,
         goal: &Board,
         stop: &Stop,
-        (cap, part, counted): (u32, Part<'_>, u64),
+        query: Query<'_>,
     ) -> Result<Option<Deepened>, SolveError> {
         for board in [start, goal] {
             if board.shape() != self.shape {
@@ -412,10 +403,11 @@ impl MtmSearcher {
             limit: u64::MAX,
             stop,
             report: report.as_ref(),
-            counted,
+            counted: query.counted,
             counted_generated: 0,
-            cap,
-            part,
+            cap: query.cap,
+            floor: query.floor,
+            part: query.part,
         };
         let mut search = Search {
             neighbors: &self.neighbors,
@@ -429,7 +421,7 @@ impl MtmSearcher {
         // a million positions, the pattern databases join them, and once
         // made they answer every search from its first position.
         let made = estimate.read || estimate.databases.get().is_some();
-        if !made && self.walking_alone > 0 && matches!(part, Part::Whole) {
+        if !made && self.walking_alone > 0 && matches!(query.part, Part::Whole) {
             deepen.limit = self.walking_alone;
             let budget = search.bound(keys, &cell_of);
             match deepen.run(&mut search, budget)? {

@@ -5,9 +5,9 @@
 
 use crate::answer::SolveError;
 use crate::board::Board;
-use crate::deepen::{Deepened, Part, Subtrees};
+use crate::deepen::{Deepened, Part, Query, Subtrees};
 use crate::shape::Move;
-use crate::solver::{Engine, Solver};
+use crate::solver::Solver;
 
 impl Solver {
     /// Bound `bound` of the search of `start` toward `goal`, cut into
@@ -66,7 +66,7 @@ impl Solver {
         at_least: usize,
     ) -> Result<Option<Subtrees>, SolveError> {
         let part = Part::Cut { bound, at_least };
-        match self.part(start, goal, part, nodes)? {
+        match self.search(start, goal, Query::part(part, nodes))? {
             Some(Deepened::Cut(subtrees)) => Ok(Some(subtrees)),
             Some(_) => unreachable!("a cut gives subtrees"),
             None => Ok(None),
@@ -92,31 +92,15 @@ impl Solver {
         bound: u32,
         nodes: u64,
     ) -> Result<(Option<Vec<Move>>, u32, u64), SolveError> {
-        match self.part(start, goal, Part::Subtree { bound, path }, nodes)? {
+        match self.search(
+            start,
+            goal,
+            Query::part(Part::Subtree { bound, path }, nodes),
+        )? {
             Some(Deepened::Subtree(Ok(moves), nodes)) => Ok((Some(moves), u32::MAX, nodes)),
             Some(Deepened::Subtree(Err(over), nodes)) => Ok((None, over, nodes)),
             Some(_) => unreachable!("a subtree searched gives its end"),
             None => Ok((None, u32::MAX, 0)),
-        }
-    }
-
-    /// The part of the search asked for; `None` if `start` cannot reach
-    /// `goal`.
-    fn part(
-        &self,
-        start: &Board,
-        goal: &Board,
-        part: Part<'_>,
-        nodes: u64,
-    ) -> Result<Option<Deepened>, SolveError> {
-        let asked = (u32::MAX, part, nodes);
-        match &*self.engine {
-            Engine::Search(searcher) => searcher.search(start, goal, &self.stop, asked),
-            Engine::JumpSearch(searcher) => searcher.search(start, goal, &self.stop, asked),
-            Engine::Table(_) => Err(SolveError::NoPart(format!(
-                "{} boards are answered from a table: there is no search to cut",
-                self.shape()
-            ))),
         }
     }
 }

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 
 use crate::answer::SolveError;
 use crate::board::Board;
+use crate::deepen::Query;
 use crate::metric::Metric;
 use crate::shape::Move;
 use crate::solver::{Engine, Solver};
@@ -90,13 +91,14 @@ impl Solver {
             return self.solve_each(start, goal, |_| {});
         };
         // One move changes the distance by one at most; in the single-tile
-        // metric, by exactly one (the parity of the blank's cell).
+        // metric, by exactly one (the parity of the blank's cell). No bound
+        // below one nearer is searched.
         let nearer = match self.metric() {
             Metric::Stm => beside.checked_sub(1),
             Metric::Mtm => Some(beside),
         };
         let found = match nearer {
-            Some(cap) => self.search_within(start, goal, cap as u32)?,
+            Some(cap) => self.search_within(start, goal, beside.saturating_sub(1), cap)?,
             None => None,
         };
         let distance = found.unwrap_or(beside + 1);
@@ -105,18 +107,16 @@ impl Solver {
     }
 
     /// The length of the shortest answer of a search from `start`, if it
-    /// is at most `cap` moves.
+    /// is at most `cap` moves, knowing it is at least `floor`.
     fn search_within(
         &self,
         start: &Board,
         goal: &Board,
-        cap: u32,
+        floor: usize,
+        cap: usize,
     ) -> Result<Option<usize>, SolveError> {
-        let solved = match &*self.engine {
-            Engine::Table(_) => unreachable!("a table walks"),
-            Engine::Search(searcher) => searcher.solve_within(start, goal, &self.stop, cap)?,
-            Engine::JumpSearch(searcher) => searcher.solve_within(start, goal, &self.stop, cap)?,
-        };
+        let query = Query::within(floor as u32, cap as u32);
+        let solved = crate::deepen::answer(self.search(start, goal, query)?);
         Ok(solved.and_then(|(solution, _)| {
             solution
                 .moves()

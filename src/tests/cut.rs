@@ -91,7 +91,12 @@ fn a_search_cut_into_subtrees_answers_and_counts_as_in_one_piece() {
     for start in Draw::walk(goal, 8, 40).take(3) {
         let (solution, nodes) = searcher.solve_to(&start, &goal).unwrap();
         let part = |part: crate::deepen::Part<'_>, nodes| {
-            searcher.search(&start, &goal, &stop, (u32::MAX, part, nodes))
+            searcher.search(
+                &start,
+                &goal,
+                &stop,
+                crate::deepen::Query::part(part, nodes),
+            )
         };
         let (spread_solution, spread_nodes) = spread(
             |bound, nodes| match part(crate::deepen::Part::Cut { bound, at_least: 5 }, nodes) {

@@ -711,3 +711,52 @@ fn lengths_beside_a_known_board_are_the_full_searchs() {
         }
     }
 }
+
+/// A search told a bound its answer needs at least (a floor) searches no
+/// bound below it: the same answer from a floor at the answer's length or
+/// under it, in fewer positions once the floor passes the start's
+/// estimate; in both metrics.
+#[test]
+fn a_floor_under_the_answer_skips_bounds_and_keeps_it() {
+    use crate::deepen::{Deepened, Query};
+    use crate::random::Draw;
+
+    let empty = tempfile::tempdir().unwrap();
+    let data = crate::DataDir::at(empty.path());
+    for (shape, metric) in [
+        (Shape::FIFTEEN, Metric::Stm),
+        ("2x7".parse().unwrap(), Metric::Mtm),
+    ] {
+        let goal = Board::goal(shape);
+        let options = crate::Options::new()
+            .with_data(Ok(data.clone()))
+            .with_metric(metric);
+        let solver = Solver::open(&goal, &options).unwrap();
+        let mut fewer = 0;
+        for start in Draw::walk(goal, 40, 16).take(4) {
+            let search = |query| match solver.search(&start, &goal, query) {
+                Ok(Some(Deepened::Found(moves, nodes))) => (moves, nodes),
+                other => panic!("{shape} {metric} {start}: {:?}", other.is_ok()),
+            };
+            let (moves, nodes) = search(Query::WHOLE);
+            let length = metric.count_moves(&moves) as u32;
+            // In the single-tile metric the bounds keep the answer's parity.
+            let under = match metric {
+                Metric::Stm => 2,
+                Metric::Mtm => 1,
+            };
+            for floor in [length, length.saturating_sub(under)] {
+                let (floored, floored_nodes) = search(Query::within(floor, u32::MAX));
+                assert_eq!(floored, moves, "{shape} {metric} {start} from {floor}");
+                assert!(floored_nodes <= nodes, "{shape} {metric} {start}");
+                fewer += usize::from(floored_nodes < nodes);
+            }
+            // A cap under the answer finds none.
+            if let Some(cap) = length.checked_sub(1) {
+                let capped = solver.search(&start, &goal, Query::within(0, cap));
+                assert!(matches!(capped, Ok(Some(Deepened::Beyond))), "{start}");
+            }
+        }
+        assert!(fewer > 0, "{shape} {metric}: no bound skipped");
+    }
+}
