@@ -27,37 +27,49 @@ def subtree(how, board, moves, bound, nodes):
     return solver(*how).search_subtree(board, moves, bound, nodes=nodes)
 
 
-def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None):
+def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here=500_000):
     """The shortest answer of ``board`` (the blank's letters, ``None`` if it
     cannot reach the goal) and the nodes searched, each bound's subtrees
     searched on the cluster of the current client: at least ``tasks`` of
     them a bound (by default 8 for each of the cluster's threads: a task
-    costs the cluster milliseconds)."""
+    costs the cluster milliseconds). A bound takes several times the nodes
+    of the one before it; after a bound of fewer than ``here`` nodes, the
+    next is searched here in one piece, as the cluster would search it in
+    more time than that."""
     client = Client.current()
     how = (shape, goal, metric, data)
     if tasks is None:
         tasks = 8 * sum(client.nthreads().values())
-    bound, nodes = 0, 0
+    local = solver(*how)
+    # Bound 0 is below every estimate: its cut searches nothing, and gives
+    # the first bound with a node to search.
+    cut = local.cut(board, 0)
+    if cut is None:
+        return None, 0
+    bound, nodes, last = cut[2], 0, 0
     while True:
-        cut = solver(*how).cut(board, bound, nodes=nodes, at_least=tasks)
-        if cut is None:
-            return None, 0
-        subtrees, inside, over = cut
-        futures = [
-            client.submit(subtree, how, board, moves, bound, nodes, pure=False)
-            for moves, _ in subtrees
-        ]
-        done = 0
-        try:
-            for (_, before), future in zip(subtrees, futures):
-                found, next_over, count = future.result()
-                done += count
-                if found is not None:
-                    return found, nodes + before + done
-                over = min(over, next_over)
-        finally:
-            client.cancel(futures)  # those after an answer are not needed
-        bound, nodes = over, nodes + inside + done
+        if last < here:
+            found, over, count = local.search_subtree(board, "", bound, nodes=nodes)
+            if found is not None:
+                return found, nodes + count
+        else:
+            subtrees, inside, over = local.cut(board, bound, nodes=nodes, at_least=tasks)
+            futures = [
+                client.submit(subtree, how, board, moves, bound, nodes, pure=False)
+                for moves, _ in subtrees
+            ]
+            done = 0
+            try:
+                for (_, before), future in zip(subtrees, futures):
+                    found, next_over, count = future.result()
+                    done += count
+                    if found is not None:
+                        return found, nodes + before + done
+                    over = min(over, next_over)
+            finally:
+                client.cancel(futures)  # those after an answer are not needed
+            count = inside + done
+        bound, nodes, last = over, nodes + count, count
 
 
 if __name__ == "__main__":

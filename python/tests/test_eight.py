@@ -359,6 +359,10 @@ def test_a_search_spread_over_a_dask_cluster_is_the_search_alone():
             assert moves == eight.solve(board, goal=goal, metric=metric)
             assert nodes > 10_000
             assert (moves, nodes) == alone(metric, 1) == alone(metric, 200)
+            # Every bound on the cluster, and every bound here.
+            assert search(board, shape="4x4", goal=goal, metric=metric, here=0) == (moves, nodes)
+            everything = 1 << 62
+            assert search(board, shape="4x4", goal=goal, metric=metric, here=everything) == (moves, nodes)
         unsolvable = "14 13 15 7 11 12 9 5 6 x 2 1 4 8 3 10"
         assert search(unsolvable, shape="4x4", goal=goal) == (None, 0)
     solver = eight.Solver(shape="4x4", goal=goal)
