@@ -674,6 +674,25 @@ fn searches_stop_when_asked() {
     assert_eq!(letters(&answer), "rd");
 }
 
+/// A goal searched in each metric with no data made (the 15-puzzle's, and
+/// 2x7's in the multi-tile metric), and the options that open its solver
+/// over the empty folder `empty`.
+fn searched_without_data(empty: &std::path::Path) -> Vec<(Board, Metric, crate::Options)> {
+    let data = crate::DataDir::at(empty);
+    [
+        (Shape::FIFTEEN, Metric::Stm),
+        ("2x7".parse().unwrap(), Metric::Mtm),
+    ]
+    .into_iter()
+    .map(|(shape, metric)| {
+        let options = crate::Options::new()
+            .with_data(Ok(data.clone()))
+            .with_metric(metric);
+        (Board::goal(shape), metric, options)
+    })
+    .collect()
+}
+
 /// A board one move from a board whose distance a search found is
 /// searched only as deep as it may be nearer: its length is the one a
 /// search in full gives, in both metrics, along random walks that go
@@ -683,15 +702,8 @@ fn lengths_beside_a_known_board_are_the_full_searchs() {
     use crate::random::Draw;
 
     let empty = tempfile::tempdir().unwrap();
-    let data = crate::DataDir::at(empty.path());
-    for (shape, metric) in [
-        (Shape::FIFTEEN, Metric::Stm),
-        ("2x7".parse().unwrap(), Metric::Mtm),
-    ] {
-        let goal = Board::goal(shape);
-        let options = crate::Options::new()
-            .with_data(Ok(data.clone()))
-            .with_metric(metric);
+    for (goal, metric, options) in searched_without_data(empty.path()) {
+        let shape = goal.shape();
         let load = || Solver::open(&goal, &options).unwrap();
         let kept = load();
         assert!(kept.searches(), "{shape} {metric}");
@@ -722,15 +734,8 @@ fn a_floor_under_the_answer_skips_bounds_and_keeps_it() {
     use crate::random::Draw;
 
     let empty = tempfile::tempdir().unwrap();
-    let data = crate::DataDir::at(empty.path());
-    for (shape, metric) in [
-        (Shape::FIFTEEN, Metric::Stm),
-        ("2x7".parse().unwrap(), Metric::Mtm),
-    ] {
-        let goal = Board::goal(shape);
-        let options = crate::Options::new()
-            .with_data(Ok(data.clone()))
-            .with_metric(metric);
+    for (goal, metric, options) in searched_without_data(empty.path()) {
+        let shape = goal.shape();
         let solver = Solver::open(&goal, &options).unwrap();
         let mut fewer = 0;
         for start in Draw::walk(goal, 40, 16).take(4) {
