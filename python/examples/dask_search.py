@@ -31,15 +31,16 @@ def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here
     """The shortest answer of ``board`` (the blank's letters, ``None`` if it
     cannot reach the goal) and the nodes searched, each bound's subtrees
     searched on the cluster of the current client: at least ``tasks`` of
-    them a bound (by default 8 for each of the cluster's threads: a task
-    costs the cluster milliseconds). A bound takes several times the nodes
-    of the one before it; after a bound of fewer than ``here`` nodes, the
-    next is searched here in one piece, as the cluster would search it in
-    more time than that."""
+    them a bound (by default one for each million nodes of the bound
+    before, from 8 to 64 for each of the cluster's threads: a task costs
+    the cluster milliseconds, and a bound's answer may lie in one large
+    subtree, which a finer cut shares out). A bound takes several times the
+    nodes of the one before it; after a bound of fewer than ``here`` nodes,
+    the next is searched here in one piece, as the cluster would search it
+    in more time than that."""
     client = Client.current()
     how = (shape, goal, metric, data)
-    if tasks is None:
-        tasks = 8 * sum(client.nthreads().values())
+    threads = sum(client.nthreads().values())
     local = solver(*how)
     # Bound 0 is below every estimate: its cut searches nothing, and gives
     # the first bound with a node to search.
@@ -53,7 +54,8 @@ def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here
             if found is not None:
                 return found, nodes + count
         else:
-            subtrees, inside, over = local.cut(board, bound, nodes=nodes, at_least=tasks)
+            at_least = tasks or min(max(last // 1_000_000, 8 * threads), 64 * threads)
+            subtrees, inside, over = local.cut(board, bound, nodes=nodes, at_least=at_least)
             futures = [
                 client.submit(subtree, how, board, moves, bound, nodes, pure=False)
                 for moves, _ in subtrees
