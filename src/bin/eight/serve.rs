@@ -270,6 +270,15 @@ struct Asked {
     id: Option<String>,
 }
 
+impl Asked {
+    /// The goal of `board`: the one asked for, else its shape's usual goal.
+    fn goal_of(&self, board: &Board) -> Board {
+        self.config
+            .goal
+            .unwrap_or_else(|| Board::goal(board.shape()))
+    }
+}
+
 /// What `--metric`, `--notation`, `--shape` and `--goal` would say.
 fn options(ask: &Ask) -> Result<(Config, Option<Shape>), Refusal> {
     let metric = match &ask.metric {
@@ -449,9 +458,9 @@ async fn length(
     asked.config.style.length = true;
     // One board's distance is a player's: the boards one move on are
     // searched next, while the player thinks.
-    let (metric, goal) = (asked.config.style.metric, asked.config.goal);
+    let metric = asked.config.style.metric;
     let one = match asked.boards.as_slice() {
-        [board] => Some((*board, goal.unwrap_or_else(|| Board::goal(board.shape())))),
+        [board] => Some((*board, asked.goal_of(board))),
         _ => None,
     };
     let searched = server.searched(&asked);
@@ -498,12 +507,7 @@ impl Server {
             let mut goals: Vec<Board> = asked
                 .boards
                 .iter()
-                .map(|board| {
-                    asked
-                        .config
-                        .goal
-                        .unwrap_or_else(|| Board::goal(board.shape()))
-                })
+                .map(|board| asked.goal_of(board))
                 .collect();
             goals.sort_unstable_by_key(|goal| (goal.shape().cells(), goal.blank()));
             goals.dedup();
@@ -586,13 +590,9 @@ impl Server {
         // for (it ends within the limit), and the distance it keeps
         // answers.
         if let ([board], true) = (asked.boards.as_slice(), asked.config.style.length) {
-            let goal = asked
-                .config
-                .goal
-                .unwrap_or_else(|| Board::goal(board.shape()));
             let metric = asked.config.style.metric;
             tokio::select! {
-                () = self.ahead.finish(*board, goal, metric) => {}
+                () = self.ahead.finish(*board, asked.goal_of(board), metric) => {}
                 () = &mut told => return Err(cancelled()),
             }
         }
@@ -794,7 +794,7 @@ async fn parse(ask: Result<axum::Json<Ask>, JsonRejection>) -> Result<Response, 
     let body = json!({
         "board": board.to_string(),
         "shape": board.shape().to_string(),
-        "goal": asked.config.goal.unwrap_or_else(|| Board::goal(board.shape())).to_string(),
+        "goal": asked.goal_of(&board).to_string(),
     });
     Ok(axum::Json(body).into_response())
 }
