@@ -267,10 +267,12 @@ fn type_name(item: &Bound<'_, PyAny>) -> String {
 }
 
 /// What is wrong with an array of boards: the board it is in, if the array
-/// holds several, and what.
+/// holds several, and what; or the exception of a signal (Ctrl-C) handled
+/// while it was read, raised as it is.
 struct ArrayError {
     board: Option<usize>,
     text: String,
+    raised: Option<PyErr>,
 }
 
 impl ArrayError {
@@ -278,10 +280,30 @@ impl ArrayError {
         ArrayError {
             board: None,
             text: text.into(),
+            raised: None,
+        }
+    }
+
+    fn at(board: Option<usize>, text: impl Into<String>) -> ArrayError {
+        ArrayError {
+            board,
+            text: text.into(),
+            raised: None,
+        }
+    }
+
+    fn raised(err: PyErr) -> ArrayError {
+        ArrayError {
+            board: None,
+            text: String::new(),
+            raised: Some(err),
         }
     }
 
     fn into_err(self) -> PyErr {
+        if let Some(err) = self.raised {
+            return err;
+        }
         PyValueError::new_err(match self.board {
             Some(board) => format!("board {board}: {}", self.text),
             None => self.text,
@@ -341,10 +363,10 @@ fn array_tiles(
         let hidden = numpy.call_method1("flatnonzero", (mask,)).map_err(python)?;
         if let Ok(first) = hidden.get_item(0) {
             let at: usize = first.extract().map_err(python)?;
-            return Err(ArrayError {
-                board: several.then_some(at / cells),
-                text: "a masked value is no tile".into(),
-            });
+            return Err(ArrayError::at(
+                several.then_some(at / cells),
+                "a masked value is no tile",
+            ));
         }
         array = ma.call_method1("getdata", (&array,)).map_err(python)?;
     }
@@ -354,20 +376,15 @@ fn array_tiles(
     let dtype = array.dtype();
     let at = |index: usize| several.then_some(index / cells);
     let check = |index: usize, tile: Tile| {
-        tile.on(shape).map_err(|text| ArrayError {
-            board: at(index),
-            text,
-        })
+        tile.on(shape)
+            .map_err(|text| ArrayError::at(at(index), text))
     };
     // A row read whole: its tiles make a board (no tile twice), so that
     // the first row wrong is the one told, whatever is wrong with it.
     let row = |last: usize, tiles: &[u8]| {
         Board::from_cells(shape, tiles)
             .map(drop)
-            .map_err(|err| ArrayError {
-                board: at(last),
-                text: err.to_string(),
-            })
+            .map_err(|err| ArrayError::at(at(last), err.to_string()))
     };
     // The array in C order as `dtype` (no copy if it is so already).
     let contiguous = |dtype: &str| {
@@ -410,6 +427,9 @@ fn array_tiles(
             let items = flat.try_iter().map_err(python)?;
             let mut tiles = Vec::new();
             for (index, item) in items.enumerate() {
+                if index > 0 && index % (SIGNAL_ROWS * cells) == 0 {
+                    py.check_signals().map_err(ArrayError::raised)?;
+                }
                 tiles.push(check(index, Tile::of(&item.map_err(python)?))?);
                 if tiles.len() % cells == 0 {
                     row(index, &tiles[tiles.len() - cells..])?;
@@ -429,10 +449,13 @@ fn array_tiles(
     Ok((tiles, shape))
 }
 
-/// The tiles of a C-ordered array of `T`s for boards of `shape`: at once
-/// if every value's `whole` number is a tile of the shape, else each read
-/// by `check`, which says what is wrong and where, and each row read whole
-/// by `row`, told the index of its last value.
+/// The tiles of a C-ordered array of `T`s for boards of `shape`, a block
+/// of [`SIGNAL_ROWS`] rows at a time, a signal (Ctrl-C) looked for between
+/// blocks: a block at once if every value's `whole` number is a tile of the
+/// shape, else each value read by `check`, which says what is wrong and
+/// where, and each row read whole by `row`, told the index of its last
+/// value (the rows of the blocks before it too, so that the first row
+/// wrong is the one told).
 fn checked<T: numpy::Element + Copy>(
     array: &Bound<'_, PyAny>,
     shape: Shape,
@@ -440,24 +463,41 @@ fn checked<T: numpy::Element + Copy>(
     mut check: impl FnMut(usize, T) -> Result<u8, ArrayError>,
     row: impl Fn(usize, &[u8]) -> Result<(), ArrayError>,
 ) -> Result<Vec<u8>, ArrayError> {
+    let py = array.py();
     let array = array
         .extract::<PyReadonlyArrayDyn<'_, T>>()
         .map_err(|err| ArrayError::whole(err.to_string()))?;
     let values = array
         .as_slice()
         .map_err(|err| ArrayError::whole(err.to_string()))?;
-    // The common case in two passes the compiler vectorises: a third of the
-    // time a value at a time took (a million 3x3 boards).
-    let cells = shape.cells() as u64;
-    if values.iter().all(|&value| whole(value) < cells) {
-        return Ok(values.iter().map(|&value| whole(value) as u8).collect());
-    }
+    let cells = shape.cells();
+    let block = SIGNAL_ROWS * cells;
     let mut tiles = Vec::with_capacity(values.len());
-    for (index, &value) in values.iter().enumerate() {
-        tiles.push(check(index, value)?);
-        if tiles.len() % shape.cells() == 0 {
-            row(index, &tiles[tiles.len() - shape.cells()..])?;
+    // The tiles whose rows are read whole.
+    let mut whole_rows = 0;
+    for (at, part) in values.chunks(block).enumerate() {
+        if at > 0 {
+            py.check_signals().map_err(ArrayError::raised)?;
         }
+        // The common case in two passes the compiler vectorises: a third
+        // of the time a value at a time took (a million 3x3 boards).
+        if part.iter().all(|&value| whole(value) < cells as u64) {
+            tiles.extend(part.iter().map(|&value| whole(value) as u8));
+            continue;
+        }
+        for (end, row_tiles) in (whole_rows + cells..)
+            .step_by(cells)
+            .zip(tiles[whole_rows..].chunks_exact(cells))
+        {
+            row(end - 1, row_tiles)?;
+        }
+        for (index, &value) in (at * block..).zip(part) {
+            tiles.push(check(index, value)?);
+            if tiles.len() % cells == 0 {
+                row(index, &tiles[tiles.len() - cells..])?;
+            }
+        }
+        whole_rows = tiles.len();
     }
     Ok(tiles)
 }
@@ -468,9 +508,9 @@ fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResu
     let (tiles, shape) = array_tiles(array, shape).map_err(ArrayError::into_err)?;
     let cells = shape.cells();
     let count = tiles.len() / cells;
-    // Every board read into its place at once, many rows on every core,
-    // as the engine answers them.
-    let mut boards = vec![Board::goal(shape); count];
+    // Every board read into its place, many rows on every core, as the
+    // engine answers them; the boards' memory filled a block at a time.
+    let mut boards = Vec::with_capacity(count);
     let rows = |first: usize, tiles: &[u8], boards: &mut [Board]| {
         for ((row, board), index) in tiles.chunks_exact(cells).zip(boards).zip(first..) {
             *board =
@@ -481,13 +521,11 @@ fn read_array(array: &Bound<'_, PyUntypedArray>, shape: Option<Shape>) -> PyResu
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // A block of rows at a time, on every core, a Ctrl-C looked for
     // between blocks: 20M rows are read in about 0.7 s, a block in 0.1 s.
-    for (block, (tiles, boards)) in tiles
-        .chunks(SIGNAL_ROWS * cells)
-        .zip(boards.chunks_mut(SIGNAL_ROWS))
-        .enumerate()
-    {
+    for (block, tiles) in tiles.chunks(SIGNAL_ROWS * cells).enumerate() {
         let first = block * SIGNAL_ROWS;
-        let count = boards.len();
+        let count = tiles.len() / cells;
+        boards.resize(first + count, Board::goal(shape));
+        let boards = &mut boards[first..];
         let parts = match count >= PARALLEL_ROWS {
             true => cores,
             false => 1,
