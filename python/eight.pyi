@@ -24,6 +24,10 @@ class _SupportsArray(Protocol):
 # DataFrame or Series, an xarray DataArray). Other objects (a dict, a set, a
 # generator) raise TypeError.
 _Array = Union[npt.NDArray[Any], _SupportsArray]
+
+# What stops a search once set: a threading.Event, a Dask distributed.Event.
+class _Event(Protocol):
+    def is_set(self) -> bool: ...
 # A batch given as a sequence: of strings, sequences of tiles, or 1-D arrays.
 _Batch = Sequence[Union[str, Sequence[_Tile], _Array]]
 _Goal = Union[_Board, _Array]
@@ -233,7 +237,16 @@ class Solver:
         subtree's, the next bound the smallest over. See
         python/examples/dask_search.py."""
     def search_subtree(
-        self, board: _Goal, moves: str, bound: int, *, nodes: int = 0, timeout: Optional[float] = None
+        self,
+        board: _Goal,
+        moves: str,
+        bound: int,
+        *,
+        nodes: int = 0,
+        timeout: Optional[float] = None,
+        stop: Optional[_Event] = None,
     ) -> tuple[Optional[str], int, int]:
         """The subtree of bound below the blank's letters moves (a task of
-        cut) searched: (answer or None, the smallest bound over, nodes)."""
+        cut) searched: (answer or None, the smallest bound over, nodes).
+        Once stop is set (asked every 50 ms), the search stops and
+        concurrent.futures.CancelledError is raised."""

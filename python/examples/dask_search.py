@@ -5,7 +5,10 @@ subtree with an answer gives the answer and the nodes of the search in one
 process, whatever the cluster. Every worker reads its data as the program
 does (the data folder, or ``data=``)."""
 
-from dask.distributed import Client, LocalCluster, get_worker
+import time
+import uuid
+
+from dask.distributed import Client, Event, LocalCluster, get_worker
 
 import eight
 
@@ -22,9 +25,25 @@ def solver(shape, goal, metric, data):
     return kept[key]
 
 
-def subtree(how, board, moves, bound, nodes):
-    """One subtree searched on a worker: ``(answer, over, nodes)``."""
-    return solver(*how).search_subtree(board, moves, bound, nodes=nodes)
+class Stop:
+    """The stop of a search's tasks: a Dask event, asked of the scheduler
+    once a second at most, however often the search asks (a task of a
+    second or less never asks)."""
+
+    def __init__(self, name):
+        self.event, self.asked, self.set = Event(name), time.monotonic(), False
+
+    def is_set(self):
+        if not self.set and time.monotonic() - self.asked >= 1.0:
+            self.asked, self.set = time.monotonic(), self.event.is_set()
+        return self.set
+
+
+def subtree(how, board, moves, bound, nodes, stop):
+    """One subtree searched on a worker: ``(answer, over, nodes)``; it stops
+    (``CancelledError``) once the search no longer needs it, which a
+    cancelled task running on a thread would not."""
+    return solver(*how).search_subtree(board, moves, bound, nodes=nodes, stop=Stop(stop))
 
 
 def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here=500_000):
@@ -48,30 +67,34 @@ def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here
     if cut is None:
         return None, 0
     bound, nodes, last = cut[2], 0, 0
-    while True:
-        if last < here:
-            found, over, count = local.search_subtree(board, "", bound, nodes=nodes)
-            if found is not None:
-                return found, nodes + count
-        else:
-            at_least = tasks or min(max(last // 1_000_000, 8 * threads), 64 * threads)
-            subtrees, inside, over = local.cut(board, bound, nodes=nodes, at_least=at_least)
-            futures = [
-                client.submit(subtree, how, board, moves, bound, nodes, pure=False)
-                for moves, _ in subtrees
-            ]
-            done = 0
-            try:
-                for (_, before), future in zip(subtrees, futures):
-                    found, next_over, count = future.result()
-                    done += count
-                    if found is not None:
-                        return found, nodes + before + done
-                    over = min(over, next_over)
-            finally:
-                client.cancel(futures)  # those after an answer are not needed
-            count = inside + done
-        bound, nodes, last = over, nodes + count, count
+    stop = Event(f"eight-search-{uuid.uuid4().hex}")
+    try:
+        while True:
+            if last < here:
+                found, over, count = local.search_subtree(board, "", bound, nodes=nodes)
+                if found is not None:
+                    return found, nodes + count
+            else:
+                at_least = tasks or min(max(last // 1_000_000, 8 * threads), 64 * threads)
+                subtrees, inside, over = local.cut(board, bound, nodes=nodes, at_least=at_least)
+                futures = [
+                    client.submit(subtree, how, board, moves, bound, nodes, stop.name, pure=False)
+                    for moves, _ in subtrees
+                ]
+                done = 0
+                try:
+                    for (_, before), future in zip(subtrees, futures):
+                        found, next_over, count = future.result()
+                        done += count
+                        if found is not None:
+                            return found, nodes + before + done
+                        over = min(over, next_over)
+                finally:
+                    client.cancel(futures)  # those after an answer are not needed
+                count = inside + done
+            bound, nodes, last = over, nodes + count, count
+    finally:
+        stop.set()  # and those already running stop within a second
 
 
 if __name__ == "__main__":

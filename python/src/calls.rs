@@ -27,13 +27,34 @@ const SIGNALS_EVERY: Duration = Duration::from_millis(50);
 /// between looks, handles signals every [`SIGNALS_EVERY`]: a signal (Ctrl-C)
 /// asks `stop`, and its exception is raised once the work has ended (a
 /// search stops within milliseconds). A `stop` whose deadline passed raises
-/// `TimeoutError`. For work that may search: a search looks at no signal.
+/// `TimeoutError`. With `event` (an object with `is_set()`, asked as often
+/// and once before the work starts), the work is stopped once it is set,
+/// and `CancelledError` raised. For work that may search: a search looks at
+/// no signal.
 pub(crate) fn watched<T: Send>(
     py: Python<'_>,
     stop: &Stop,
     timeout: Option<Duration>,
+    event: Option<&Py<PyAny>>,
     work: impl FnOnce() -> Result<T, PyErrText> + Send,
 ) -> PyResult<T> {
+    let is_set = |event: &Py<PyAny>| {
+        event
+            .bind(py)
+            .call_method0("is_set")
+            .and_then(|set| set.is_truthy())
+    };
+    let cancelled = || {
+        let kind = py.import("concurrent.futures")?.getattr("CancelledError")?;
+        Ok::<_, PyErr>(PyErr::from_value(
+            kind.call1(("the search was stopped: its stop event is set",))?,
+        ))
+    };
+    if let Some(event) = event
+        && is_set(event)?
+    {
+        return Err(cancelled()?);
+    }
     use std::sync::atomic::AtomicBool;
     /// Tells the watcher that the work ended, however it ended.
     struct Wake<'a>(std::thread::Thread, &'a AtomicBool);
@@ -51,6 +72,7 @@ pub(crate) fn watched<T: Send>(
             work()
         });
         let mut signal = None;
+        let mut set = false;
         loop {
             py.detach(|| std::thread::park_timeout(SIGNALS_EVERY));
             if ended.load(Ordering::Acquire) {
@@ -60,12 +82,30 @@ pub(crate) fn watched<T: Send>(
                 stop.stop();
                 signal = Some(err);
             }
+            if let Some(event) = event
+                && signal.is_none()
+                && !set
+            {
+                // An event that cannot be asked stops the work too, and
+                // its error is raised.
+                match is_set(event) {
+                    Ok(false) => {}
+                    Ok(true) => set = true,
+                    Err(err) => signal = Some(err),
+                }
+                if set || signal.is_some() {
+                    stop.stop();
+                }
+            }
         }
         let result = py
             .detach(|| worker.join())
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         if let Some(err) = signal {
             return Err(err);
+        }
+        if set {
+            return Err(cancelled()?);
         }
         if stop.is_stopped() {
             let seconds = timeout.map_or(0.0, |t| t.as_secs_f64());
@@ -202,6 +242,8 @@ pub(crate) struct Call<'a> {
     pub(crate) home: Home<'a>,
     /// How long a search may take, if it is bounded.
     pub(crate) timeout: Option<Duration>,
+    /// What stops a search once set (an object with `is_set()`), if any.
+    pub(crate) event: Option<Py<PyAny>>,
 }
 
 impl Call<'static> {
@@ -219,6 +261,7 @@ impl Call<'static> {
             metric,
             home: Home::Kept(data),
             timeout: None,
+            event: None,
         }
     }
 }
@@ -227,6 +270,12 @@ impl Call<'_> {
     /// The call, its searches stopped after `timeout`.
     pub(crate) fn within(self, timeout: Option<Duration>) -> Self {
         Call { timeout, ..self }
+    }
+
+    /// The call, its searches stopped once `event` is set (see
+    /// [`watched`]).
+    pub(crate) fn stopped_by(self, event: Option<Py<PyAny>>) -> Self {
+        Call { event, ..self }
     }
 
     /// Whether boards of `shape` may be searched (not walked in a table):
@@ -385,7 +434,7 @@ impl Call<'_> {
             || boards.len() > WATCHED_FROM
             || shapes.iter().any(|b| self.may_search(b.shape()));
         let (answers, unanswered, first) = match watch {
-            true => watched(py, &stop, self.timeout, work)?,
+            true => watched(py, &stop, self.timeout, self.event.as_ref(), work)?,
             false => py.detach(work).map_err(PyErrText::into_err)?,
         };
         if let Some((first, message)) = first {
@@ -503,8 +552,8 @@ impl Call<'_> {
                 })
             })
         };
-        match self.timeout.is_some() || self.may_search(start.shape()) {
-            true => watched(py, &stop, self.timeout, run),
+        match self.timeout.is_some() || self.event.is_some() || self.may_search(start.shape()) {
+            true => watched(py, &stop, self.timeout, self.event.as_ref(), run),
             false => py.detach(run).map_err(PyErrText::into_err),
         }
     }

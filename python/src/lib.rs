@@ -245,7 +245,7 @@ fn generate(
     // looks at it every few thousand boards: nothing is written.
     let stop = Stop::new();
     let failed: Mutex<Option<PyErr>> = Mutex::new(None);
-    let made = calls::watched(py, &stop, None, || {
+    let made = calls::watched(py, &stop, None, None, || {
         let mut shown = (String::new(), u64::MAX);
         let made = eight::generate::make(&file, &stop, |step| {
             let Some(progress) = &progress else {
@@ -328,6 +328,7 @@ impl Solver {
             metric: self.metric,
             home: Home::Own(&self.solvers, self.data.as_deref()),
             timeout: None,
+            event: None,
         }
     }
 }
@@ -456,8 +457,13 @@ impl Solver {
     /// it: ``(answer, over, nodes)``, the answer's letters from the board
     /// if the subtree holds one (else ``None``), the smallest bound that
     /// lets one more path in, and the nodes searched. With ``timeout`` as
-    /// in ``solve``.
-    #[pyo3(signature = (board, moves, bound, *, nodes=0, timeout=None))]
+    /// in ``solve``. With ``stop``, an object with ``is_set()`` (a
+    /// ``threading.Event``, a Dask ``distributed.Event``), asked when the
+    /// call starts and every 50 ms while it searches: once it is set, the
+    /// search stops and ``concurrent.futures.CancelledError`` is raised, so
+    /// that a task no longer needed frees its worker.
+    #[pyo3(signature = (board, moves, bound, *, nodes=0, timeout=None, stop=None))]
+    #[allow(clippy::too_many_arguments)]
     fn search_subtree(
         &self,
         py: Python<'_>,
@@ -466,6 +472,7 @@ impl Solver {
         bound: u32,
         nodes: u64,
         timeout: Option<f64>,
+        stop: Option<Py<PyAny>>,
     ) -> PyResult<(Option<String>, u32, u64)> {
         let start = read_board(board, self.shape).map_err(Bad::into_err)?;
         let path = moves
@@ -482,6 +489,7 @@ impl Solver {
         let (found, over, count) =
             self.call()
                 .within(timeout)
+                .stopped_by(stop)
                 .on_solver(py, start, |solver, goal| {
                     solver.search_subtree(&start, goal, &path, bound, nodes)
                 })?;

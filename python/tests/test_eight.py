@@ -945,6 +945,33 @@ def test_ctrl_c_stops_one_long_search():
     assert lines[3] == "r", out
 
 
+def test_a_subtree_search_stops_once_its_event_is_set():
+    import concurrent.futures
+    import threading
+
+    # Bound 37 of the far board's multi-tile search: seconds (its answer
+    # is found late in it).
+    solver = eight.Solver(shape="4x4", metric="mtm")
+    event = threading.Event()
+    threading.Timer(0.3, event.set).start()
+    with pytest.raises(concurrent.futures.CancelledError, match="stop event"):
+        solver.search_subtree(FAR_4X4, "", 37, stop=event)
+    # Set before the call: nothing is searched.
+    with pytest.raises(concurrent.futures.CancelledError):
+        solver.search_subtree(FAR_4X4, "", 37, stop=event)
+
+    class Unreachable:
+        def is_set(self):
+            raise ConnectionError("the scheduler is gone")
+
+    with pytest.raises(ConnectionError, match="scheduler"):
+        solver.search_subtree(FAR_4X4, "", 37, stop=Unreachable())
+    # Never set: the subtree's answer, as with no event.
+    found = solver.search_subtree(FAR_4X4, "", 35, stop=threading.Event())
+    assert found == solver.search_subtree(FAR_4X4, "", 35)
+    assert found[0] is None and found[1] == 36
+
+
 def test_a_solvers_calls_take_a_timeout():
     solver = eight.Solver(shape="4x4", metric="mtm")
     started = time.perf_counter()
