@@ -883,11 +883,14 @@ def test_ctrl_c_stops_a_batch_of_table_answers():
     # The signal comes from the kernel, as a terminal's Ctrl-C does (a
     # thread of this one would wait for the GIL the reading holds), at a
     # time set before the call: a process started to send it may start
-    # late. Its handler is the one of Ctrl-C.
+    # late. Its handler is the one of Ctrl-C; the batch is timed once its
+    # data is loaded, and no alarm outlives its call (one after the
+    # handlers are reset at exit would end the process).
     code, out, err = run_python(
         "import signal, time, eight\n"
         "signal.signal(signal.SIGALRM, signal.default_int_handler)\n"
         "boards = eight.random(20_000_000, seed=1)\n"
+        "eight.length(boards[:1000])\n"
         "started = time.perf_counter()\n"
         "eight.length(boards)\n"
         "whole = time.perf_counter() - started\n"
@@ -899,6 +902,8 @@ def test_ctrl_c_stops_a_batch_of_table_answers():
         "        print('finished')\n"
         "    except KeyboardInterrupt:\n"
         "        print(share, whole, time.perf_counter() - started)\n"
+        "    finally:\n"
+        "        signal.setitimer(signal.ITIMER_REAL, 0)\n"
     )
     assert code == 0, err
     # Stopped well before the whole batch was answered, whether the signal
@@ -934,6 +939,8 @@ def test_ctrl_c_stops_one_long_search():
         "        print('finished')\n"
         "    except KeyboardInterrupt:\n"
         "        print(call, round(time.perf_counter() - started, 3))\n"
+        "    finally:\n"
+        "        signal.setitimer(signal.ITIMER_REAL, 0)\n"
         "print(eight.solve('1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15', metric='mtm'))\n",
         timeout=120,
     )
