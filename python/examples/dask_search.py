@@ -26,24 +26,25 @@ def solver(shape, goal, metric, data):
 
 
 class Stop:
-    """The stop of a search's tasks: a Dask event, asked of the scheduler
-    once a second at most, however often the search asks (a task of a
-    second or less never asks)."""
+    """The stop of a search's tasks: set once the search's Dask event
+    ``running`` no longer is (cleared, the scheduler forgets it), asked of
+    the scheduler once a second at most however often the search asks (a
+    task of a second or less never asks)."""
 
-    def __init__(self, name):
-        self.event, self.asked, self.set = Event(name), time.monotonic(), False
+    def __init__(self, running):
+        self.running, self.asked, self.set = Event(running), time.monotonic(), False
 
     def is_set(self):
         if not self.set and time.monotonic() - self.asked >= 1.0:
-            self.asked, self.set = time.monotonic(), self.event.is_set()
+            self.asked, self.set = time.monotonic(), not self.running.is_set()
         return self.set
 
 
-def subtree(how, board, moves, bound, nodes, stop):
+def subtree(how, board, moves, bound, nodes, running):
     """One subtree searched on a worker: ``(answer, over, nodes)``; it stops
     (``CancelledError``) once the search no longer needs it, which a
     cancelled task running on a thread would not."""
-    return solver(*how).search_subtree(board, moves, bound, nodes=nodes, stop=Stop(stop))
+    return solver(*how).search_subtree(board, moves, bound, nodes=nodes, stop=Stop(running))
 
 
 def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here=500_000):
@@ -67,7 +68,8 @@ def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here
     if cut is None:
         return None, 0
     bound, nodes, last = cut[2], 0, 0
-    stop = Event(f"eight-search-{uuid.uuid4().hex}")
+    running = Event(f"eight-search-{uuid.uuid4().hex}")
+    running.set()
     try:
         while True:
             if last < here:
@@ -78,7 +80,7 @@ def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here
                 at_least = tasks or min(max(last // 1_000_000, 8 * threads), 64 * threads)
                 subtrees, inside, over = local.cut(board, bound, nodes=nodes, at_least=at_least)
                 futures = [
-                    client.submit(subtree, how, board, moves, bound, nodes, stop.name, pure=False)
+                    client.submit(subtree, how, board, moves, bound, nodes, running.name, pure=False)
                     for moves, _ in subtrees
                 ]
                 done = 0
@@ -94,7 +96,7 @@ def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here
                 count = inside + done
             bound, nodes, last = over, nodes + count, count
     finally:
-        stop.set()  # and those already running stop within a second
+        running.clear()  # and those already running stop within a second
 
 
 if __name__ == "__main__":

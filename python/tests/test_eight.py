@@ -353,7 +353,7 @@ def test_a_search_spread_over_a_dask_cluster_is_the_search_alone():
                 over = min(over, next_over)
             bound, nodes = over, nodes + inside + done
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster, Client(cluster):
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
         for metric in ["stm", "mtm"]:
             moves, nodes = search(board, shape="4x4", goal=goal, metric=metric)
             assert moves == eight.solve(board, goal=goal, metric=metric)
@@ -365,6 +365,12 @@ def test_a_search_spread_over_a_dask_cluster_is_the_search_alone():
             assert search(board, shape="4x4", goal=goal, metric=metric, here=everything) == (moves, nodes)
         unsolvable = "14 13 15 7 11 12 9 5 6 x 2 1 4 8 3 10"
         assert search(unsolvable, shape="4x4", goal=goal) == (None, 0)
+        # Each search's event, which its tasks ask whether to go on, is
+        # gone from the scheduler once the search is over.
+        def events(dask_scheduler):
+            return len(dask_scheduler.extensions["events"]._events)
+
+        assert client.run_on_scheduler(events) == 0
     solver = eight.Solver(shape="4x4", goal=goal)
     with pytest.raises(ValueError, match="no subtree"):
         solver.search_subtree(board, "uuuu", 40)
