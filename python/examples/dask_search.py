@@ -7,6 +7,7 @@ does (the data folder, or ``data=``)."""
 
 import time
 import uuid
+from concurrent.futures import CancelledError
 
 from dask.distributed import Client, Event, LocalCluster, get_worker
 
@@ -41,10 +42,13 @@ class Stop:
 
 
 def subtree(how, board, moves, bound, nodes, running):
-    """One subtree searched on a worker: ``(answer, over, nodes)``; it stops
-    (``CancelledError``) once the search no longer needs it, which a
-    cancelled task running on a thread would not."""
-    return solver(*how).search_subtree(board, moves, bound, nodes=nodes, stop=Stop(running))
+    """One subtree searched on a worker: ``(answer, over, nodes)``; ``None``
+    once the search no longer needs it: it stops then, which a cancelled
+    task running on a thread would not."""
+    try:
+        return solver(*how).search_subtree(board, moves, bound, nodes=nodes, stop=Stop(running))
+    except CancelledError:
+        return None  # read by no one: its future is cancelled
 
 
 def search(board, *, shape, goal=None, metric="stm", data=None, tasks=None, here=500_000):
