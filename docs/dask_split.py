@@ -1,8 +1,11 @@
 """One 24-puzzle search spread over a Dask cluster, timed, and its split's
-balance measured: what more machines could give.
+balance measured: what more machines could give. With `--after`, the CPU
+the workers spend in the seconds after each search: tasks it no longer
+needs, still running.
 
     eight-gen --shape 5x5        # the 6-6-6-6 databases, once (about 3 min)
     EIGHT_DATA=DIR python3 docs/dask_split.py --only 25 [--workers 1,2] [--tasks 64]
+        [--after 5] [--recipe OTHER.py]
 
 For each Korf–Felner instance chosen (`../shared/data/korf24.txt`), toward
 Korf's goal `x 1 2 ... 24`: the search on a LocalCluster of each number of
@@ -20,6 +23,7 @@ import os
 import runpy
 import time
 
+import psutil
 from dask.distributed import Client, LocalCluster
 
 import eight
@@ -54,8 +58,12 @@ def main():
     parser.add_argument("--only", required=True, help="instances by number in the file: 25,40")
     parser.add_argument("--workers", default="1,2", help="clusters to time, by workers; 0: none")
     parser.add_argument("--tasks", type=int, default=None, help="subtrees a bound, at least")
+    parser.add_argument(
+        "--after", type=float, default=0, help="seconds to watch the workers' CPU after a search"
+    )
+    parser.add_argument("--recipe", default=RECIPE, help="the recipe to run, if not the package's")
     args = parser.parse_args()
-    search = runpy.run_path(RECIPE)["search"]
+    search = runpy.run_path(args.recipe)["search"]
     with open(FILE) as lines:
         instances = [line.split() for line in lines if line.strip()]
     for number in [int(n) for n in args.only.split(",")]:
@@ -68,9 +76,20 @@ def main():
                 started = time.monotonic()
                 moves, nodes = search(board, shape="5x5", goal=GOAL, tasks=args.tasks)
                 seconds = time.monotonic() - started
+                after = ""
+                if args.after:
+                    # Tasks the search no longer needs, still running.
+                    kids = psutil.Process().children(recursive=True)
+                    before = sum(kid.cpu_times().user for kid in kids)
+                    time.sleep(args.after)
+                    spent = sum(kid.cpu_times().user for kid in kids) - before
+                    after = f"; the workers' CPU in the {args.after:g} s after: {spent:.2f} s"
             assert len(moves) == optimal, (number, len(moves), optimal)
             counted.add(nodes)
-            print(f"#{number}: {workers} worker(s), {len(moves)} moves, {nodes:,} nodes, {seconds:.1f} s")
+            print(
+                f"#{number}: {workers} worker(s), {len(moves)} moves, {nodes:,} nodes, "
+                f"{seconds:.1f} s{after}"
+            )
         assert len(counted) <= 1, counted
         tasks = args.tasks or 64
         *_, full, last = bounds(board, tasks)
