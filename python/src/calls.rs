@@ -285,7 +285,8 @@ impl Call<'_> {
             || (self.metric == Metric::Mtm && !eight::data::DataFile::is_builtin(shape))
     }
 
-    /// A stop for one call: asked on Ctrl-C, and at the call's timeout.
+    /// A stop for one call: asked on Ctrl-C, at the call's timeout and once
+    /// its event is set.
     fn stop(&self) -> Stop {
         match self.timeout {
             Some(timeout) => Stop::new().after(timeout),
@@ -431,6 +432,7 @@ impl Call<'_> {
             false => boards,
         };
         let watch = self.timeout.is_some()
+            || self.event.is_some()
             || boards.len() > WATCHED_FROM
             || shapes.iter().any(|b| self.may_search(b.shape()));
         let (answers, unanswered, first) = match watch {
@@ -527,8 +529,8 @@ impl Call<'_> {
     }
 
     /// `work` on the solver toward `start`'s goal: where it may search, on
-    /// a thread of its own, stopped on Ctrl-C or at the call's timeout
-    /// ([`watched`]).
+    /// a thread of its own, stopped on Ctrl-C, at the call's timeout or
+    /// once its event is set ([`watched`]).
     pub(crate) fn on_solver<T: Send>(
         &self,
         py: Python<'_>,

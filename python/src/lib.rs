@@ -363,49 +363,62 @@ impl Solver {
 
     /// As ``eight.solve``, toward the solver's goal in its metric. With
     /// ``timeout`` (seconds), a search still running then is stopped and
-    /// ``TimeoutError`` raised.
-    #[pyo3(signature = (boards, *, notation="blank", timeout=None))]
+    /// ``TimeoutError`` raised. With ``stop``, an object with ``is_set()``
+    /// (a ``threading.Event``, a Dask ``distributed.Event``), asked when
+    /// the call starts and every 50 ms while it answers: once it is set,
+    /// the call stops and ``concurrent.futures.CancelledError`` is raised.
+    #[pyo3(signature = (boards, *, notation="blank", timeout=None, stop=None))]
     fn solve<'py>(
         &self,
         py: Python<'py>,
         boards: &Bound<'py, PyAny>,
         notation: &str,
         timeout: Option<f64>,
+        stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let boards = read_boards(boards, self.shape)?;
         let timeout = calls::read_timeout(timeout)?;
         self.call()
             .within(timeout)
+            .stopped_by(stop)
             .solve(py, boards, read_notation(notation)?)
     }
 
     /// As ``eight.length``, toward the solver's goal in its metric; with
-    /// ``timeout`` as in ``solve``.
-    #[pyo3(signature = (boards, *, timeout=None))]
+    /// ``timeout`` and ``stop`` as in ``solve``.
+    #[pyo3(signature = (boards, *, timeout=None, stop=None))]
     fn length<'py>(
         &self,
         py: Python<'py>,
         boards: &Bound<'py, PyAny>,
         timeout: Option<f64>,
+        stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let boards = read_boards(boards, self.shape)?;
         let timeout = calls::read_timeout(timeout)?;
-        self.call().within(timeout).length(py, boards)
+        self.call()
+            .within(timeout)
+            .stopped_by(stop)
+            .length(py, boards)
     }
 
     /// As ``eight.judge``, toward the solver's goal in its metric; with
-    /// ``timeout`` as in ``solve``.
-    #[pyo3(signature = (board, moves, *, timeout=None))]
+    /// ``timeout`` and ``stop`` as in ``solve``.
+    #[pyo3(signature = (board, moves, *, timeout=None, stop=None))]
     fn judge(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         moves: &str,
         timeout: Option<f64>,
+        stop: Option<Py<PyAny>>,
     ) -> PyResult<String> {
         let start = read_board(board, self.shape).map_err(Bad::into_err)?;
         let timeout = calls::read_timeout(timeout)?;
-        self.call().within(timeout).judge(py, start, moves)
+        self.call()
+            .within(timeout)
+            .stopped_by(stop)
+            .judge(py, start, moves)
     }
 
     /// As ``eight.random``, toward the solver's goal in its metric.
@@ -457,11 +470,8 @@ impl Solver {
     /// it: ``(answer, over, nodes)``, the answer's letters from the board
     /// if the subtree holds one (else ``None``), the smallest bound that
     /// lets one more path in, and the nodes searched. With ``timeout`` as
-    /// in ``solve``. With ``stop``, an object with ``is_set()`` (a
-    /// ``threading.Event``, a Dask ``distributed.Event``), asked when the
-    /// call starts and every 50 ms while it searches: once it is set, the
-    /// search stops and ``concurrent.futures.CancelledError`` is raised, so
-    /// that a task no longer needed frees its worker.
+    /// in ``solve``, and ``stop`` too: a task no longer needed stops and
+    /// frees its worker.
     #[pyo3(signature = (board, moves, bound, *, nodes=0, timeout=None, stop=None))]
     #[allow(clippy::too_many_arguments)]
     fn search_subtree(

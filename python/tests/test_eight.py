@@ -961,20 +961,36 @@ def test_ctrl_c_stops_one_long_search():
     assert lines[3] == "r", out
 
 
-def test_a_subtree_search_stops_once_its_event_is_set():
+def test_a_solvers_calls_stop_once_their_event_is_set():
     import concurrent.futures
     import threading
 
-    # Bound 37 of the far board's multi-tile search: seconds (its answer
-    # is found late in it).
     solver = eight.Solver(shape="4x4", metric="mtm")
-    event = threading.Event()
-    threading.Timer(0.3, event.set).start()
-    with pytest.raises(concurrent.futures.CancelledError, match="stop event"):
-        solver.search_subtree(FAR_4X4, "", 37, stop=event)
+
+    def stopped(call, *args):
+        """Whether `call` raised CancelledError once its event was set."""
+        event = threading.Event()
+        threading.Timer(0.3, event.set).start()
+        try:
+            call(*args, stop=event)
+        except concurrent.futures.CancelledError as err:
+            assert "stop event" in str(err)
+            return True
+        return False
+
+    # Bound 37 of the far board's multi-tile search: seconds (its answer
+    # is found late in it); its whole search, tens of seconds.
+    assert stopped(solver.search_subtree, FAR_4X4, "", 37)
+    assert stopped(solver.solve, FAR_4X4)
+    assert stopped(solver.judge, FAR_4X4, FAR_4X4_MOVES)
+    assert stopped(solver.length, [FAR_4X4, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15"])
     # Set before the call: nothing is searched.
+    done = threading.Event()
+    done.set()
     with pytest.raises(concurrent.futures.CancelledError):
-        solver.search_subtree(FAR_4X4, "", 37, stop=event)
+        solver.search_subtree(FAR_4X4, "", 37, stop=done)
+    with pytest.raises(concurrent.futures.CancelledError):
+        eight.Solver().length(eight.random(10, seed=1), stop=done)
 
     class Unreachable:
         def is_set(self):
@@ -982,10 +998,14 @@ def test_a_subtree_search_stops_once_its_event_is_set():
 
     with pytest.raises(ConnectionError, match="scheduler"):
         solver.search_subtree(FAR_4X4, "", 37, stop=Unreachable())
-    # Never set: the subtree's answer, as with no event.
+    # Never set: the answers, as with no event.
     found = solver.search_subtree(FAR_4X4, "", 35, stop=threading.Event())
     assert found == solver.search_subtree(FAR_4X4, "", 35)
     assert found[0] is None and found[1] == 36
+    boards = eight.random(1000, seed=2)
+    table = eight.Solver()
+    assert (table.length(boards, stop=threading.Event()) == table.length(boards)).all()
+    assert solver.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", stop=threading.Event()) == "r"
 
 
 def test_a_solvers_calls_take_a_timeout():
