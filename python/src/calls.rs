@@ -82,21 +82,14 @@ pub(crate) fn watched<T: Send>(
                 stop.stop();
                 signal = Some(err);
             }
-            if let Some(event) = event
-                && signal.is_none()
-                && !set
-            {
-                // An event that cannot be asked stops the work too, and
-                // its error is raised.
-                match is_set(event) {
-                    Ok(false) => {}
-                    Ok(true) => set = true,
-                    Err(err) => signal = Some(err),
-                }
-                if set || signal.is_some() {
-                    stop.stop();
-                }
+            // An event that cannot be asked stops the work too, and its
+            // error is raised.
+            match event.filter(|_| signal.is_none() && !set).map(is_set) {
+                Some(Ok(true)) => set = true,
+                Some(Err(err)) => signal = Some(err),
+                _ => continue,
             }
+            stop.stop();
         }
         let result = py
             .detach(|| worker.join())

@@ -277,11 +277,7 @@ struct ArrayError {
 
 impl ArrayError {
     fn whole(text: impl Into<String>) -> ArrayError {
-        ArrayError {
-            board: None,
-            text: text.into(),
-            raised: None,
-        }
+        ArrayError::at(None, text)
     }
 
     fn at(board: Option<usize>, text: impl Into<String>) -> ArrayError {
