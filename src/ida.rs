@@ -43,7 +43,7 @@
 //! without end.
 
 use crate::deepen::{Deepen, Deepened, Near, Query, Settings};
-use crate::ida::search::{PRUNE_AFTER, Search};
+use crate::ida::search::{PRUNE_AFTER, PRUNE_LONGER_AFTER, Search};
 use crate::ida::spread::{Group, SPREAD_AFTER, spreads};
 use crate::ida::state::State;
 use std::sync::OnceLock;
@@ -123,6 +123,9 @@ pub struct Searcher<D> {
     /// The nodes of one search after which its next bounds leave out the
     /// paths that end with a [redundant](crate::prune) move sequence.
     prune_after: Option<u64>,
+    /// The nodes after which they leave out the longer ones too
+    /// ([`prune::LONGER`](crate::prune::LONGER)).
+    prune_longer_after: Option<u64>,
     /// Whether the entries are fetched a node ahead: for databases too large
     /// for the cache, where each lookup is a trip to memory.
     ahead: bool,
@@ -234,6 +237,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
             walls,
             deepen: Settings::default(),
             prune_after: Some(PRUNE_AFTER),
+            prune_longer_after: Some(PRUNE_LONGER_AFTER),
         }
     }
 
@@ -302,6 +306,15 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     #[cfg(test)]
     pub fn prune_after(mut self, nodes: Option<u64>) -> Searcher<D> {
         self.prune_after = nodes;
+        self
+    }
+
+    /// Sets after how many nodes of one search its next bounds leave out
+    /// the redundant sequences of up to [`prune::LONGER`](crate::prune::LONGER)
+    /// moves as well: by default after 50 million.
+    #[cfg(test)]
+    pub fn prune_longer_after(mut self, nodes: Option<u64>) -> Searcher<D> {
+        self.prune_longer_after = nodes;
         self
     }
 

@@ -16,6 +16,13 @@ use crate::shape::{MAX_CELLS, Move};
 /// ms to make, once a process) is made for searches that gain from it.
 pub(super) const PRUNE_AFTER: u64 = 10_000;
 
+/// The nodes of one search after which its next bounds leave out the
+/// redundant sequences of up to [`prune::LONGER`] moves, by default: about
+/// 1.5 s on 2 cores, so that the next bound (5 to 10 times as many nodes)
+/// is far longer than the automaton takes to make (about 0.6 s, once a
+/// process).
+pub(super) const PRUNE_LONGER_AFTER: u64 = 50_000_000;
+
 /// The moves the blank may take from each cell after each last move, and
 /// how many: [`Search::options`].
 pub(super) type Options = [[([(Move, u8); 4], u8); 5]; MAX_CELLS];
@@ -203,6 +210,12 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
         }
         if solver.prune_after.is_some_and(|after| nodes >= after) {
             self.pruner = prune::pruner();
+        }
+        if solver
+            .prune_longer_after
+            .is_some_and(|after| nodes >= after)
+        {
+            self.pruner = prune::longer();
         }
         Ok(())
     }

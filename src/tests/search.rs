@@ -136,9 +136,13 @@ fn every_search_shape_agrees_with_a_plain_search() {
             let groups = crate::pdb::partition(&goal, &sizes).unwrap();
             let searcher = searcher(&goal, &groups);
             // In nibbles, spread out from the first node: no rank at all;
-            // and leaving out redundant move sequences from the first node.
+            // and leaving out redundant move sequences from the first node,
+            // of up to 8 moves and of up to 12.
             let spread = searcher_in(&goal, &groups, Codec::ZstdNibbles).spread_after(Some(0));
             let pruned = searcher_in(&goal, &groups, Codec::Raw8).prune_after(Some(0));
+            let longer = searcher_in(&goal, &groups, Codec::Raw8)
+                .prune_after(Some(0))
+                .prune_longer_after(Some(0));
             for _ in 0..4 {
                 let start = rng.scramble(shape.cols(), goal.cells(), 24);
                 let board = Board::from_cells(shape, &start).unwrap();
@@ -157,6 +161,11 @@ fn every_search_shape_agrees_with_a_plain_search() {
                     pruned.solve(&board).unwrap().0,
                     solution,
                     "{shape} {board}, pruned"
+                );
+                assert_eq!(
+                    longer.solve(&board).unwrap().0,
+                    solution,
+                    "{shape} {board}, pruned longer"
                 );
             }
         }
@@ -291,22 +300,38 @@ fn splitting_bounds_among_threads_changes_nothing() {
 }
 
 /// No shortest, lexicographically smallest answer holds a sequence the
-/// pruning leaves out: every 3x3 board's answer from the table, toward the
-/// usual goal.
+/// pruning leaves out, of up to 8 moves or of up to 12: every 3x3 board's
+/// answer from the table, toward the usual goal.
 #[test]
 fn no_answer_holds_a_redundant_sequence() {
     let pruner = crate::prune::pruner();
+    let longer = crate::prune::longer();
     let solver = Solver::builtin(Shape::EIGHT).unwrap();
     let goal = Board::goal(Shape::EIGHT);
     let mut longest = 0;
+    let mut answers = 0;
     for cells in common::all_boards(9) {
         let board = Board::from_cells(Shape::EIGHT, &cells).unwrap();
         if let Solution::Moves(moves) = solver.solve_to(&board, &goal).unwrap() {
             assert_ne!(pruner.after(&moves), crate::prune::DEAD, "{board}");
+            assert_ne!(longer.after(&moves), crate::prune::DEAD, "{board}");
             longest = longest.max(moves.len());
+            answers += 1;
         }
     }
     assert_eq!(longest, 31);
+    assert_eq!(answers, 181_440);
+    // The longer automaton leaves out paths the first keeps: the redundant
+    // sequences of 9 to 12 moves that hold none of up to 8.
+    let beyond: Vec<Vec<Move>> = crate::prune::redundant(crate::prune::LONGER)
+        .into_iter()
+        .filter(|moves| moves.len() > crate::prune::LONGEST)
+        .filter(|moves| pruner.after(moves) != crate::prune::DEAD)
+        .collect();
+    assert!(beyond.len() > 1000, "{}", beyond.len());
+    for moves in &beyond {
+        assert_eq!(longer.after(moves), crate::prune::DEAD);
+    }
     // And the sequences are what they should be: six moves round a 2x2
     // block are left out one way round, kept the other.
     let moves = |text: &str| {
@@ -569,6 +594,9 @@ fn every_shape_beyond_16_cells_agrees_with_a_plain_search() {
         let whole = searcher(&goal, &groups).threads(1, 0);
         let split = searcher(&goal, &groups).threads(3, 0);
         let pruned = searcher(&goal, &groups).prune_after(Some(0));
+        let longer = searcher(&goal, &groups)
+            .prune_after(Some(0))
+            .prune_longer_after(Some(0));
         for steps in [30, 40] {
             let start = rng.scramble(shape.cols(), goal.cells(), steps);
             let board = Board::from_cells(shape, &start).unwrap();
@@ -579,11 +607,13 @@ fn every_shape_beyond_16_cells_agrees_with_a_plain_search() {
                 "{shape} {board}"
             );
             assert_eq!(split.solve(&board).unwrap(), expected, "{shape} {board}");
-            assert_eq!(
-                pruned.solve(&board).unwrap().0,
-                expected.0,
-                "{shape} {board}"
-            );
+            for pruned in [&pruned, &longer] {
+                assert_eq!(
+                    pruned.solve(&board).unwrap().0,
+                    expected.0,
+                    "{shape} {board}"
+                );
+            }
         }
     }
     assert_eq!(shapes, 19);
