@@ -208,14 +208,12 @@ impl<D: AsRef<[u8]> + Sync, const V: usize> Tree for Search<'_, D, V> {
                 self.again();
             }
         }
-        if solver.prune_after.is_some_and(|after| nodes >= after) {
-            self.pruner = prune::pruner();
-        }
-        if solver
-            .prune_longer_after
-            .is_some_and(|after| nodes >= after)
-        {
+        // The longest automaton the nodes searched so far pay for.
+        let past = |after: Option<u64>| after.is_some_and(|after| nodes >= after);
+        if past(solver.prune_longer_after) {
             self.pruner = prune::longer();
+        } else if past(solver.prune_after) {
+            self.pruner = prune::pruner();
         }
         Ok(())
     }
