@@ -426,10 +426,8 @@ fn array_tiles(
                 if index > 0 && index % (SIGNAL_ROWS * cells) == 0 {
                     py.check_signals().map_err(ArrayError::raised)?;
                 }
-                tiles.push(check(index, Tile::of(&item.map_err(python)?))?);
-                if tiles.len() % cells == 0 {
-                    row(index, &tiles[tiles.len() - cells..])?;
-                }
+                let tile = check(index, Tile::of(&item.map_err(python)?))?;
+                push_tile(&mut tiles, cells, index, tile, &row)?;
             }
             tiles
         }
@@ -488,14 +486,27 @@ fn checked<T: numpy::Element + Copy>(
             row(end - 1, row_tiles)?;
         }
         for (index, &value) in (at * block..).zip(part) {
-            tiles.push(check(index, value)?);
-            if tiles.len() % cells == 0 {
-                row(index, &tiles[tiles.len() - cells..])?;
-            }
+            push_tile(&mut tiles, cells, index, check(index, value)?, &row)?;
         }
         whole_rows = tiles.len();
     }
     Ok(tiles)
+}
+
+/// Adds the checked tile of the value at `index` to `tiles`, the row it
+/// ends (if it ends one) read whole by `row`.
+fn push_tile(
+    tiles: &mut Vec<u8>,
+    cells: usize,
+    index: usize,
+    tile: u8,
+    row: &impl Fn(usize, &[u8]) -> Result<(), ArrayError>,
+) -> Result<(), ArrayError> {
+    tiles.push(tile);
+    if tiles.len().is_multiple_of(cells) {
+        row(index, &tiles[tiles.len() - cells..])?;
+    }
+    Ok(())
 }
 
 /// The boards of a 2-D `(n, cells)` or 3-D `(n, rows, cols)` array, each
