@@ -3,19 +3,23 @@ Chromium on loopback.
 
     eight serve --listen 127.0.0.1:8090 &
     python3 docs/paint_timing.py http://127.0.0.1:8090 [BROWSERS] [LOADS]
+    python3 docs/paint_timing.py URL,URL2,... [BROWSERS] [LOADS]
 
 Starts BROWSERS fresh browsers (3 unless said) one after the other; each
 loads the page LOADS times (12 unless said), with its cache off, and
 reads the page's own clock: the first paint
 (`performance.getEntriesByType('paint')`) and the board's tiles in the
 grid. The first load of each browser (a browser just started) is
-reported apart from the loads after it. Any other page (one with no
-board) gets its first paint alone: a page of one line served by
-`python3 -m http.server` gives what Chromium itself takes. Needs
-selenium, Chromium and its driver (as tests/browser does).
+reported apart from the loads after it. Pages given together, comma
+between, are loaded in turn, each by its own browsers, in a new order
+each round. Any other page (one with no board) gets its first paint
+alone: a page of one line served by `python3 -m http.server` gives what
+Chromium itself takes. Needs selenium, Chromium and its driver (as
+tests/browser does).
 """
 
 import os
+import random
 import statistics
 import sys
 import time
@@ -76,26 +80,32 @@ def summary(name, values):
 
 
 def main():
-    url = sys.argv[1]
+    urls = sys.argv[1].split(",")
     browsers = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     loads = int(sys.argv[3]) if len(sys.argv) > 3 else 12
-    first, later = [], []
+    first = {url: [] for url in urls}
+    later = {url: [] for url in urls}
     for _ in range(browsers):
-        driver = browser()
-        try:
-            for i in range(loads):
-                paint, board = load(driver, url)
-                drawn = f", board {board:.0f} ms" if board is not None else ""
-                print(f"load {i + 1}: first paint {paint:.0f} ms{drawn}")
-                (first if i == 0 else later).append((paint, board))
-        finally:
-            driver.quit()
-    for name, runs in [("a browser's first load", first), ("its later loads", later)]:
-        if runs:
-            print(name)
-            print("  " + summary("first paint", [p for p, _ in runs]))
-            if runs[0][1] is not None:
-                print("  " + summary("board drawn", [b for _, b in runs]))
+        # Pages compared take turns in a new order each round, so that
+        # whatever else the machine does falls on them alike.
+        for url in random.sample(urls, len(urls)):
+            driver = browser()
+            try:
+                for i in range(loads):
+                    paint, board = load(driver, url)
+                    drawn = f", board {board:.0f} ms" if board is not None else ""
+                    print(f"{url} load {i + 1}: first paint {paint:.0f} ms{drawn}")
+                    (first if i == 0 else later)[url].append((paint, board))
+            finally:
+                driver.quit()
+    for url in urls:
+        print(url)
+        for name, runs in [("a browser's first load", first[url]), ("its later loads", later[url])]:
+            if runs:
+                print("  " + name)
+                print("    " + summary("first paint", [p for p, _ in runs]))
+                if runs[0][1] is not None:
+                    print("    " + summary("board drawn", [b for _, b in runs]))
 
 
 if __name__ == "__main__":

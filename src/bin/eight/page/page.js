@@ -907,4 +907,9 @@ async function start() {
   await Promise.all([shapes, scramble()]);
 }
 
-start();
+// The page as written is painted first, and `start` (the listeners, the
+// session, the first board) runs in the task after that frame: a fresh
+// browser's first paint waits for none of it (docs/performance.md). A
+// hidden page has no frames to wait for.
+if (document.visibilityState === "hidden") start();
+else requestAnimationFrame(() => setTimeout(start));
