@@ -303,7 +303,12 @@ fn classify(tokens: &Tokens, layout: Layout) -> Line {
                     token: tokens.text(index),
                     shape: Some(Shape::EIGHT),
                 })
-            } else if first_unknown(tokens, Some(Shape::FIFTEEN)).is_none() {
+            } else if first_unknown(tokens, Some(Shape::FIFTEEN)).is_none()
+                || (count != chars && (0..tokens.kept.len()).all(|i| number(tokens.token(i))))
+            {
+                // Numbers written apart are tiles to their writer, whatever
+                // the shape: `1 2 ... 19 x` is a 4x5 board's 20 tiles, not
+                // an unknown tile `19`.
                 Line::Bad(ParseError::LineLength { layout, got: count })
             } else if first_unknown(tokens, Some(Shape::EIGHT)).is_none() {
                 Line::Bad(ParseError::LineLength { layout, got: chars })
@@ -356,6 +361,13 @@ fn too_large(tokens: &Tokens, layout: Layout) -> Option<ParseError> {
     let larger = rows * cols > MAX_CELLS || rows.max(cols) > MAX_CELLS / 2;
     (layout == Layout::Auto && equal && rows >= 2 && cols >= 2 && larger)
         .then_some(ParseError::TooLarge { rows, cols })
+}
+
+/// Whether `token` is written as a tile of some board: the blank, or a
+/// number of at most two digits.
+fn number(token: &[u8]) -> bool {
+    matches!(token, b"x" | b"X")
+        || ((1..=2).contains(&token.len()) && token.iter().all(u8::is_ascii_digit))
 }
 
 /// The first token that is no tile of `shape` (or of any shape, for
@@ -1013,6 +1025,21 @@ mod tests {
                 .unwrap_err()
                 .starts_with("2 tiles on one line")
         );
+        // A board of another shape, named by no flag, is told by its count,
+        // whatever its numbers.
+        let out = auto(
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 x\n\
+             1 2 3 4 5 6 7 8 10 11 12 13 14 15 16 17 18 x\n\
+             x 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29\n",
+        );
+        assert_eq!(out.len(), 3);
+        let starts = ["20 tiles", "18 tiles", "30 tiles"];
+        for ((_, result), start) in out.iter().zip(starts) {
+            assert!(
+                result.as_ref().unwrap_err().starts_with(start),
+                "{result:?}"
+            );
+        }
         let long = "9".repeat(1000);
         let out = auto(&long);
         assert!(out[0].1.as_ref().unwrap_err().contains('…'));
