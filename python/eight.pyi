@@ -3,7 +3,7 @@ lexicographically smallest (d < l < r < u, where the blank goes), for every
 rectangular board of up to 25 cells."""
 
 from os import PathLike
-from typing import Any, Callable, Literal, Optional, Protocol, Sequence, Union, overload
+from typing import Any, Callable, List, Literal, Optional, Protocol, Sequence, TypedDict, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -142,6 +142,27 @@ def judge(
     "illegal move I" (I counted in `metric` too: with "mtm", a run of equal
     letters is one move) or "unsolvable"."""
 
+class Analysis(TypedDict):
+    verdict: str
+    distances: List[int]
+    lost: Optional[int]
+    worse: List[int]
+
+def analyse(
+    board: _Goal,
+    moves: str,
+    *,
+    goal: Optional[_Goal] = None,
+    shape: Optional[str] = None,
+    data: Optional[_Path] = None,
+    metric: _Metric = "stm",
+) -> Analysis:
+    """The analysis of `eight --analyse --json` on moves someone found, read as `judge` reads
+    them: the verdict, the distance to the goal of the board and after each move (each run with
+    "mtm"), the moves lost and the numbers of the moves that brought the goal no closer (from 1);
+    no distances, no worse moves and `lost` None where a move is illegal or the board cannot
+    reach the goal."""
+
 def random(
     n: int,
     *,
@@ -224,6 +245,7 @@ class Solver:
     @overload
     def length(self, boards: _Array, *, timeout: Optional[float] = None, stop: Optional[_Event] = None) -> Any: ...
     def judge(self, board: _Goal, moves: str, *, timeout: Optional[float] = None, stop: Optional[_Event] = None) -> str: ...
+    def analyse(self, board: _Goal, moves: str, *, timeout: Optional[float] = None, stop: Optional[_Event] = None) -> Analysis: ...
     def random(
         self, n: int, *, seed: Optional[int] = None, depth: Optional[int] = None, walk: Optional[int] = None
     ) -> npt.NDArray[np.uint8]: ...

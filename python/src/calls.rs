@@ -521,6 +521,21 @@ impl Call<'_> {
         })
     }
 
+    /// The analysis of `moves` from `start`: the verdict, and the distance
+    /// of the start and of the board after each move.
+    pub(crate) fn analyse(
+        &self,
+        py: Python<'_>,
+        start: Board,
+        moves: &str,
+    ) -> PyResult<eight::Analysis> {
+        // Read as `judge` reads them.
+        let letters = moves.trim();
+        self.on_solver(py, start, |solver, goal| {
+            solver.analyse(&start, goal, letters.as_bytes())
+        })
+    }
+
     /// `work` on the solver toward `start`'s goal: where it may search, on
     /// a thread of its own, stopped on Ctrl-C, at the call's timeout or
     /// once its event is set ([`watched`]).

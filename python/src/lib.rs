@@ -15,10 +15,11 @@ use std::sync::Mutex;
 
 use eight::Solvers;
 use eight::data::{self, DataFile};
-use eight::{Board, DataDir, Metric, Shape, Stop};
+use eight::{Analysis, Board, DataDir, Metric, Shape, Stop};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::calls::{Call, Home, new_solvers};
 use crate::read::{
@@ -127,6 +128,50 @@ fn judge(
     let start = read_board(board, shape).map_err(Bad::into_err)?;
     let goal = read_goal(goal, shape)?;
     Call::kept(goal, shape, metric, data).judge(py, start, moves)
+}
+
+/// Analyses moves someone found, read as ``judge`` reads them, as ``eight
+/// --analyse --json`` does: a ``dict`` of the ``verdict``, the
+/// ``distances`` to the goal of the board and of the board after each move
+/// (each run, with ``metric="mtm"``), the moves ``lost`` (made and still to
+/// make beyond the board's distance) and the numbers of the moves that
+/// brought the goal no closer (``worse``, from 1). Where a move is illegal
+/// or the board cannot reach the goal, ``distances`` and ``worse`` are
+/// empty and ``lost`` is ``None``.
+///
+/// >>> import eight
+/// >>> eight.analyse("1 2 3 4 5 6 x 7 8", "rlrr")
+/// {'verdict': 'longer by 2', 'distances': [2, 1, 2, 1, 0], 'lost': 2, 'worse': [2]}
+/// >>> eight.analyse("1 2 3 4 5 6 7 x 8", "dd")["verdict"]
+/// 'illegal move 1'
+#[pyfunction]
+#[pyo3(signature = (board, moves, *, goal=None, shape=None, data=None, metric="stm"))]
+fn analyse<'py>(
+    py: Python<'py>,
+    board: &Bound<'_, PyAny>,
+    moves: &str,
+    goal: Option<&Bound<'_, PyAny>>,
+    shape: Option<&str>,
+    data: Option<PathBuf>,
+    metric: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let metric = read_metric(metric)?;
+    let shape = read_shape(shape)?;
+    let start = read_board(board, shape).map_err(Bad::into_err)?;
+    let goal = read_goal(goal, shape)?;
+    let analysis = Call::kept(goal, shape, metric, data).analyse(py, start, moves)?;
+    analysis_dict(py, &analysis)
+}
+
+/// An analysis as Python reads it, with the keys of `eight --analyse
+/// --json`.
+fn analysis_dict<'py>(py: Python<'py>, analysis: &Analysis) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("verdict", analysis.verdict.to_string())?;
+    dict.set_item("distances", &analysis.distances)?;
+    dict.set_item("lost", analysis.lost())?;
+    dict.set_item("worse", analysis.worse().collect::<Vec<_>>())?;
+    Ok(dict)
 }
 
 /// ``n`` random boards as a numpy ``uint8`` array of shape ``(n, cells)``,
@@ -421,6 +466,27 @@ impl Solver {
             .judge(py, start, moves)
     }
 
+    /// As ``eight.analyse``, toward the solver's goal in its metric; with
+    /// ``timeout`` and ``stop`` as in ``solve``.
+    #[pyo3(signature = (board, moves, *, timeout=None, stop=None))]
+    fn analyse<'py>(
+        &self,
+        py: Python<'py>,
+        board: &Bound<'_, PyAny>,
+        moves: &str,
+        timeout: Option<f64>,
+        stop: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let start = read_board(board, self.shape).map_err(Bad::into_err)?;
+        let timeout = calls::read_timeout(timeout)?;
+        let analysis = self
+            .call()
+            .within(timeout)
+            .stopped_by(stop)
+            .analyse(py, start, moves)?;
+        analysis_dict(py, &analysis)
+    }
+
     /// As ``eight.random``, toward the solver's goal in its metric.
     #[pyo3(signature = (n, *, seed=None, depth=None, walk=None))]
     fn random<'py>(
@@ -558,6 +624,7 @@ fn eight_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(length, m)?)?;
     m.add_function(wrap_pyfunction!(judge, m)?)?;
+    m.add_function(wrap_pyfunction!(analyse, m)?)?;
     m.add_function(wrap_pyfunction!(random, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_class::<Solver>()?;

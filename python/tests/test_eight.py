@@ -3,6 +3,7 @@ against the `eight` program on the same boards."""
 
 import doctest
 import itertools
+import json
 import os
 import subprocess
 import time
@@ -213,7 +214,7 @@ def test_missing_data_raises_data_error_with_the_command_that_makes_it(tmp_path)
 
 
 def test_docstring_examples_are_true():
-    for function in [eight.solve, eight.length, eight.judge, eight.random, eight.Solver, eight.generate]:
+    for function in [eight.solve, eight.length, eight.judge, eight.analyse, eight.random, eight.Solver, eight.generate]:
         runner = doctest.DocTestRunner()
         for test in doctest.DocTestFinder().find(function, globs={}):
             runner.run(test)
@@ -646,6 +647,33 @@ def test_moves_are_judged_as_the_program_judges_them():
     assert [eight.judge(board, moves) for moves in notations] == out.splitlines()
 
 
+@pytest.mark.parametrize("metric", ["stm", "mtm"])
+def test_analyses_are_the_programs(metric):
+    board = "2 3 4 1 5 x 7 6 8"
+    cases = [
+        (board, "dlurullddrurdllurdr"),
+        (board, "URDLDR2U2LDLUR2DLUL"),
+        (board, "lrdlurullddrurdllurdr"),
+        (board, "dl"),
+        (board, "-"),
+        ("1 2 3 4 5 6 7 x 8", "dd"),
+        ("2 1 3 4 5 6 7 8 x", "l"),
+        ("1 2 3 4 5 6 7 8 x", "-"),
+    ]
+    out = run(["--analyse", "--json", "--metric", metric], "".join(f"{b} {m}\n" for b, m in cases))
+    expected = [
+        {"verdict": a["verdict"], "distances": a.get("distances", []), "lost": a.get("lost"), "worse": a.get("worse", [])}
+        for a in map(json.loads, out.splitlines())
+    ]
+    assert [e["verdict"] for e in expected][-3:] == ["illegal move 1", "unsolvable", "optimal"]
+    assert [eight.analyse(b, m, metric=metric) for b, m in cases] == expected
+    solver = eight.Solver(metric=metric)
+    assert [solver.analyse(b, m) for b, m in cases] == expected
+    # The analysis agrees with the verdict and the lengths of its boards.
+    assert [eight.judge(b, m, metric=metric) for b, m in cases] == [e["verdict"] for e in expected]
+    assert expected[2]["distances"][0] == eight.length(board, metric=metric)
+
+
 def test_a_process_reads_data_remade_under_it(tmp_path):
     board = "1 2 3 4 5 6 7 8 x 9"
     generator = os.path.join(os.path.dirname(program()), "eight-gen")
@@ -939,11 +967,11 @@ def test_ctrl_c_stops_one_long_search():
         "import signal, time, eight\n"
         "signal.signal(signal.SIGALRM, signal.default_int_handler)\n"
         f"far = {FAR_4X4!r}\n"
-        "for call in ('solve', 'length', 'judge'):\n"
+        "for call in ('solve', 'length', 'judge', 'analyse'):\n"
         "    signal.setitimer(signal.ITIMER_REAL, 0.5)\n"
         "    started = time.perf_counter()\n"
         "    try:\n"
-        f"        args = (far, {FAR_4X4_MOVES!r}) if call == 'judge' else (far,)\n"
+        f"        args = (far, {FAR_4X4_MOVES!r}) if call in ('judge', 'analyse') else (far,)\n"
         "        getattr(eight, call)(*args, metric='mtm')\n"
         "        print('finished')\n"
         "    except KeyboardInterrupt:\n"
@@ -955,10 +983,10 @@ def test_ctrl_c_stops_one_long_search():
     )
     assert code == 0, err
     lines = out.splitlines()
-    assert [line.split()[0] for line in lines[:3]] == ["solve", "length", "judge"], out
+    assert [line.split()[0] for line in lines[:4]] == ["solve", "length", "judge", "analyse"], out
     # Stopped, not run to its end (tens of seconds).
-    assert all(float(line.split()[1]) < 5 for line in lines[:3]), out
-    assert lines[3] == "r", out
+    assert all(float(line.split()[1]) < 5 for line in lines[:4]), out
+    assert lines[4] == "r", out
 
 
 def test_a_solvers_calls_stop_once_their_event_is_set():
@@ -983,6 +1011,7 @@ def test_a_solvers_calls_stop_once_their_event_is_set():
     assert stopped(solver.search_subtree, FAR_4X4, "", 37)
     assert stopped(solver.solve, FAR_4X4)
     assert stopped(solver.judge, FAR_4X4, FAR_4X4_MOVES)
+    assert stopped(solver.analyse, FAR_4X4, FAR_4X4_MOVES)
     assert stopped(solver.length, [FAR_4X4, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15"])
     # Set before the call: nothing is searched.
     done = threading.Event()
@@ -1018,6 +1047,8 @@ def test_a_solvers_calls_take_a_timeout():
         solver.length([FAR_4X4], timeout=0.3)
     with pytest.raises(TimeoutError):
         solver.judge(FAR_4X4, FAR_4X4_MOVES, timeout=0.3)
+    with pytest.raises(TimeoutError):
+        solver.analyse(FAR_4X4, FAR_4X4_MOVES, timeout=0.3)
     # The solver answers again, within its time.
     assert solver.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", timeout=30) == "r"
     assert eight.Solver().length("12345678x", timeout=1) == 0
