@@ -142,7 +142,7 @@ def judge(
     "illegal move I" (I counted in `metric` too: with "mtm", a run of equal
     letters is one move) or "unsolvable"."""
 
-class Analysis(TypedDict):
+class _Analysis(TypedDict):
     verdict: str
     distances: List[int]
     lost: Optional[int]
@@ -156,7 +156,7 @@ def analyse(
     shape: Optional[str] = None,
     data: Optional[_Path] = None,
     metric: _Metric = "stm",
-) -> Analysis:
+) -> _Analysis:
     """The analysis of `eight --analyse --json` on moves someone found, read as `judge` reads
     them: the verdict, the distance to the goal of the board and after each move (each run with
     "mtm"), the moves lost and the numbers of the moves that brought the goal no closer (from 1);
@@ -245,7 +245,7 @@ class Solver:
     @overload
     def length(self, boards: _Array, *, timeout: Optional[float] = None, stop: Optional[_Event] = None) -> Any: ...
     def judge(self, board: _Goal, moves: str, *, timeout: Optional[float] = None, stop: Optional[_Event] = None) -> str: ...
-    def analyse(self, board: _Goal, moves: str, *, timeout: Optional[float] = None, stop: Optional[_Event] = None) -> Analysis: ...
+    def analyse(self, board: _Goal, moves: str, *, timeout: Optional[float] = None, stop: Optional[_Event] = None) -> _Analysis: ...
     def random(
         self, n: int, *, seed: Optional[int] = None, depth: Optional[int] = None, walk: Optional[int] = None
     ) -> npt.NDArray[np.uint8]: ...

@@ -15,7 +15,7 @@ use eight::{Options, Solvers};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::DataError;
 use crate::read::Boards;
@@ -523,17 +523,24 @@ impl Call<'_> {
 
     /// The analysis of `moves` from `start`: the verdict, and the distance
     /// of the start and of the board after each move.
-    pub(crate) fn analyse(
+    /// As a `dict` with the keys of `eight --analyse --json`.
+    pub(crate) fn analyse<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         start: Board,
         moves: &str,
-    ) -> PyResult<eight::Analysis> {
+    ) -> PyResult<Bound<'py, PyDict>> {
         // Read as `judge` reads them.
         let letters = moves.trim();
-        self.on_solver(py, start, |solver, goal| {
+        let analysis = self.on_solver(py, start, |solver, goal| {
             solver.analyse(&start, goal, letters.as_bytes())
-        })
+        })?;
+        let dict = PyDict::new(py);
+        dict.set_item("verdict", analysis.verdict.to_string())?;
+        dict.set_item("distances", &analysis.distances)?;
+        dict.set_item("lost", analysis.lost())?;
+        dict.set_item("worse", analysis.worse().collect::<Vec<_>>())?;
+        Ok(dict)
     }
 
     /// `work` on the solver toward `start`'s goal: where it may search, on

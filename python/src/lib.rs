@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 use eight::Solvers;
 use eight::data::{self, DataFile};
-use eight::{Analysis, Board, DataDir, Metric, Shape, Stop};
+use eight::{Board, DataDir, Metric, Shape, Stop};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -123,11 +123,8 @@ fn judge(
     data: Option<PathBuf>,
     metric: &str,
 ) -> PyResult<String> {
-    let metric = read_metric(metric)?;
-    let shape = read_shape(shape)?;
-    let start = read_board(board, shape).map_err(Bad::into_err)?;
-    let goal = read_goal(goal, shape)?;
-    Call::kept(goal, shape, metric, data).judge(py, start, moves)
+    let (call, start) = one_board(board, goal, shape, data, metric)?;
+    call.judge(py, start, moves)
 }
 
 /// Analyses moves someone found, read as ``judge`` reads them, as ``eight
@@ -155,23 +152,24 @@ fn analyse<'py>(
     data: Option<PathBuf>,
     metric: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let (call, start) = one_board(board, goal, shape, data, metric)?;
+    call.analyse(py, start, moves)
+}
+
+/// The board of a call on one board, and the call, from the arguments of
+/// the module's function.
+fn one_board(
+    board: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    shape: Option<&str>,
+    data: Option<PathBuf>,
+    metric: &str,
+) -> PyResult<(Call<'static>, Board)> {
     let metric = read_metric(metric)?;
     let shape = read_shape(shape)?;
     let start = read_board(board, shape).map_err(Bad::into_err)?;
     let goal = read_goal(goal, shape)?;
-    let analysis = Call::kept(goal, shape, metric, data).analyse(py, start, moves)?;
-    analysis_dict(py, &analysis)
-}
-
-/// An analysis as Python reads it, with the keys of `eight --analyse
-/// --json`.
-fn analysis_dict<'py>(py: Python<'py>, analysis: &Analysis) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    dict.set_item("verdict", analysis.verdict.to_string())?;
-    dict.set_item("distances", &analysis.distances)?;
-    dict.set_item("lost", analysis.lost())?;
-    dict.set_item("worse", analysis.worse().collect::<Vec<_>>())?;
-    Ok(dict)
+    Ok((Call::kept(goal, shape, metric, data), start))
 }
 
 /// ``n`` random boards as a numpy ``uint8`` array of shape ``(n, cells)``,
@@ -376,6 +374,19 @@ impl Solver {
             event: None,
         }
     }
+
+    /// The board of a call on one board, and the call, within `timeout`
+    /// and stopped by `stop`.
+    fn one_board(
+        &self,
+        board: &Bound<'_, PyAny>,
+        timeout: Option<f64>,
+        stop: Option<Py<PyAny>>,
+    ) -> PyResult<(Call<'_>, Board)> {
+        let start = read_board(board, self.shape).map_err(Bad::into_err)?;
+        let timeout = calls::read_timeout(timeout)?;
+        Ok((self.call().within(timeout).stopped_by(stop), start))
+    }
 }
 
 #[pymethods]
@@ -458,12 +469,8 @@ impl Solver {
         timeout: Option<f64>,
         stop: Option<Py<PyAny>>,
     ) -> PyResult<String> {
-        let start = read_board(board, self.shape).map_err(Bad::into_err)?;
-        let timeout = calls::read_timeout(timeout)?;
-        self.call()
-            .within(timeout)
-            .stopped_by(stop)
-            .judge(py, start, moves)
+        let (call, start) = self.one_board(board, timeout, stop)?;
+        call.judge(py, start, moves)
     }
 
     /// As ``eight.analyse``, toward the solver's goal in its metric; with
@@ -477,14 +484,8 @@ impl Solver {
         timeout: Option<f64>,
         stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let start = read_board(board, self.shape).map_err(Bad::into_err)?;
-        let timeout = calls::read_timeout(timeout)?;
-        let analysis = self
-            .call()
-            .within(timeout)
-            .stopped_by(stop)
-            .analyse(py, start, moves)?;
-        analysis_dict(py, &analysis)
+        let (call, start) = self.one_board(board, timeout, stop)?;
+        call.analyse(py, start, moves)
     }
 
     /// As ``eight.random``, toward the solver's goal in its metric.
