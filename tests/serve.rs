@@ -285,6 +285,20 @@ fn bad_requests_say_what_is_wrong_and_where() {
             "unknown field",
         ),
         ("/api/solve", json!({"board": 7}), 422, "invalid type"),
+        // The shape is named as the request names it.
+        (
+            "/api/solve",
+            json!({"board": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 x"}),
+            422,
+            "20 tiles on one line: a board is 9 tiles (3x3), 16 (4x4) or 25 (5x5), a row a \
+             line, or rows joined by '/'; else \"shape\"",
+        ),
+        (
+            "/api/solve",
+            json!({"board": "1 2 3 4 5 6 7 8 9 10 11 x", "goal": "1 2 3 4 5 6 7 8 9 10 11 x"}),
+            422,
+            "else \"shape\"",
+        ),
         (
             "/api/judge",
             json!({"board": "12345678x"}),
@@ -818,7 +832,7 @@ fn a_search_limit_of_zero_is_refused() {
 }
 
 /// The server reads a board's text as the program reads it: the same
-/// answer, or the same message; a text of several boards, and requests
+/// answer, or the same message (its shape the request's `"shape"`); a text of several boards, and requests
 /// that miss their board or give moves to the wrong endpoint, say so.
 #[test]
 fn a_text_gets_the_programs_answer_or_message() {
@@ -846,7 +860,9 @@ fn a_text_gets_the_programs_answer_or_message() {
             _ => {
                 let message = err.lines().next().unwrap_or("");
                 let message = message.splitn(4, ':').nth(3).unwrap_or("").trim();
-                assert_eq!(body["error"].as_str(), Some(message), "{text:?}");
+                // The shape named as a request names it.
+                let message = message.replace("--shape", "\"shape\"");
+                assert_eq!(body["error"].as_str(), Some(&*message), "{text:?}");
             }
         }
     }

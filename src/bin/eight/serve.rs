@@ -31,7 +31,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use eight::data::{self, DataDir, Method};
-use eight::{Board, Layout, Metric, Notation, Shape, Stop};
+use eight::{Board, Layout, Metric, Notation, ParseError, Shape, Stop};
 use eight::{Options, Solvers};
 use serde::Deserialize;
 use serde_json::json;
@@ -260,6 +260,12 @@ struct Case {
     moves: String,
 }
 
+/// A board's message in the API's words: the shape is the request's
+/// `"shape"`, not the program's `--shape`.
+fn in_api(err: &ParseError) -> String {
+    err.to_string().replace("--shape", "\"shape\"")
+}
+
 /// A request read: the boards, parsed, and how to answer them.
 struct Asked {
     boards: Vec<Board>,
@@ -305,7 +311,7 @@ fn options(ask: &Ask) -> Result<(Config, Option<Shape>), Refusal> {
             let layout = shape.map_or(Layout::Auto, Layout::Fixed);
             Some(
                 Board::parse_in(layout, text.as_bytes())
-                    .map_err(|err| Refusal::bad(format!("goal {text:?}: {err}")))?,
+                    .map_err(|err| Refusal::bad(format!("goal {text:?}: {}", in_api(&err))))?,
             )
         }
         None => None,
@@ -409,7 +415,7 @@ fn read(ask: Result<axum::Json<Ask>, JsonRejection>, judge: bool) -> Result<Aske
     for (index, text) in texts.iter().enumerate() {
         let board = Board::parse_in(layout, text.as_bytes()).map_err(|err| Refusal {
             index: Some(index),
-            ..Refusal::bad(err.to_string())
+            ..Refusal::bad(in_api(&err))
         })?;
         if let Some(goal) = config.goal
             && goal.shape() != board.shape()
