@@ -521,9 +521,9 @@ impl Call<'_> {
         })
     }
 
-    /// The analysis of `moves` from `start`: the verdict, and the distance
-    /// of the start and of the board after each move.
-    /// As a `dict` with the keys of `eight --analyse --json`.
+    /// The analysis of `moves` from `start` (the verdict, and the distance
+    /// of the start and of the board after each move), as a `dict` with
+    /// the keys of `eight --analyse --json`.
     pub(crate) fn analyse<'py>(
         &self,
         py: Python<'py>,
