@@ -13,7 +13,8 @@ use eight::{Board, Metric, Shape};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Ask, MAX_BOARDS, Refusal, Server, options, unavailable};
+use super::ask::{Ask, MAX_BOARDS, options};
+use super::{Refusal, Server, unavailable};
 
 /// `POST /api/random`'s request.
 #[derive(Debug, Deserialize)]
