@@ -304,7 +304,8 @@ fn classify(tokens: &Tokens, layout: Layout) -> Line {
                     shape: Some(Shape::EIGHT),
                 })
             } else if first_unknown(tokens, Some(Shape::FIFTEEN)).is_none()
-                || (count != chars && (0..tokens.kept.len()).all(|i| number(tokens.token(i))))
+                || (count != chars
+                    && (0..tokens.kept.len()).all(|i| number(tokens.token(i)).is_some()))
             {
                 // Numbers written apart are tiles to their writer, whatever
                 // the shape: `1 2 ... 19 x` is a 4x5 board's 20 tiles, not
@@ -363,13 +364,6 @@ fn too_large(tokens: &Tokens, layout: Layout) -> Option<ParseError> {
         .then_some(ParseError::TooLarge { rows, cols })
 }
 
-/// Whether `token` is written as a tile of some board: the blank, or a
-/// number of at most two digits.
-fn number(token: &[u8]) -> bool {
-    matches!(token, b"x" | b"X")
-        || ((1..=2).contains(&token.len()) && token.iter().all(u8::is_ascii_digit))
-}
-
 /// The first token that is no tile of `shape` (or of any shape, for
 /// `None`), as an error.
 fn first_unknown(tokens: &Tokens, shape: Option<Shape>) -> Option<ParseError> {
@@ -409,15 +403,22 @@ fn together_tile(byte: u8, shape: Shape) -> Option<u8> {
 
 /// The tile a token names on a board that writes each tile as a number.
 fn numbered_tile(token: &[u8], shape: Shape) -> Option<u8> {
+    number(token)
+        .filter(|&number| number < shape.cells())
+        .map(|number| number as u8)
+}
+
+/// The number a token writes a tile as, on a board of any shape: 0 for
+/// the blank, or a number of at most two digits.
+fn number(token: &[u8]) -> Option<usize> {
     match token {
         b"x" | b"X" => Some(0),
         // At most two digits: no tile of a supported shape has more.
-        digits if (1..=2).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) => {
-            let number = digits
+        digits if (1..=2).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) => Some(
+            digits
                 .iter()
-                .fold(0usize, |n, &d| n * 10 + usize::from(d - b'0'));
-            (number < shape.cells()).then_some(number as u8)
-        }
+                .fold(0, |n, &d| n * 10 + usize::from(d - b'0')),
+        ),
         _ => None,
     }
 }

@@ -832,8 +832,9 @@ fn a_search_limit_of_zero_is_refused() {
 }
 
 /// The server reads a board's text as the program reads it: the same
-/// answer, or the same message (its shape the request's `"shape"`); a text of several boards, and requests
-/// that miss their board or give moves to the wrong endpoint, say so.
+/// answer, or the same message (its shape the request's `"shape"`); a
+/// text of several boards, and requests that miss their board or give
+/// moves to the wrong endpoint, say so.
 #[test]
 fn a_text_gets_the_programs_answer_or_message() {
     let server = Server::start(&[]);
