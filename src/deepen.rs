@@ -236,9 +236,14 @@ pub(crate) struct Query<'a> {
     pub(crate) part: Part<'a>,
     /// [`Deepen::counted`].
     pub(crate) counted: u64,
+    /// Whether the search may read and keep the bounds searches of boards
+    /// near its own learned (the multi-tile metric's, on up to 16 cells):
+    /// for a player's boards, one move apart. Its answer is the same; its
+    /// nodes depend on the searches before it, and on the threads.
+    pub(crate) learn: bool,
 }
 
-impl Query<'_> {
+impl<'a> Query<'a> {
     /// The answer, however far.
     pub(crate) const WHOLE: Query<'static> = Query::within(0, u32::MAX);
 
@@ -250,6 +255,15 @@ impl Query<'_> {
             cap,
             part: Part::Whole,
             counted: 0,
+            learn: false,
+        }
+    }
+
+    /// This query, the search learning ([`Query::learn`]).
+    pub(crate) const fn learning(self) -> Query<'a> {
+        Query {
+            learn: true,
+            ..self
         }
     }
 
@@ -261,6 +275,7 @@ impl Query<'_> {
             cap: u32::MAX,
             part,
             counted,
+            learn: false,
         }
     }
 }

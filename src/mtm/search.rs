@@ -47,9 +47,11 @@ use crate::progress::Reporter;
 use crate::shape::{MAX_CELLS, Move, Shape};
 use crate::stop::Stop;
 
+use self::learned::{Kept, Learning};
 use self::tree::Node;
 use self::walking::{Counts, Walking};
 
+mod learned;
 mod tree;
 mod walking;
 
@@ -74,6 +76,8 @@ struct Estimate {
     /// board's, so the databases are probed on it too. Per cell, its
     /// transposed cell; per tile, its new name.
     mirror: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
+    /// The bounds searches asked to learn learned ([`learned`]).
+    learned: Kept,
 }
 
 impl Estimate {
@@ -94,6 +98,7 @@ impl Estimate {
             building: Mutex::new(()),
             read: false,
             mirror: mirror(goal),
+            learned: Kept::default(),
         }
     }
 
@@ -416,6 +421,8 @@ impl MtmSearcher {
             n: self.shape.cells(),
             target,
             root,
+            learning: (query.learn && self.shape.small() && matches!(query.part, Part::Whole))
+                .then(|| estimate.learned.learning()),
         };
         // The walking distances alone answer near boards at once; past
         // a million positions, the pattern databases join them, and once
@@ -424,11 +431,14 @@ impl MtmSearcher {
         if !made && self.walking_alone > 0 && matches!(query.part, Part::Whole) {
             deepen.limit = self.walking_alone;
             let budget = search.bound(keys, &cell_of);
-            match deepen.run(&mut search, budget)? {
-                Deepened::Limit(nodes, generated) => {
+            match deepen.run(&mut search, budget) {
+                Ok(Deepened::Limit(nodes, generated)) => {
                     (deepen.counted, deepen.counted_generated) = (nodes, generated);
                 }
-                done => return Ok(Some(done)),
+                done => {
+                    search.keep_learned(&estimate);
+                    return done.map(Some);
+                }
             }
             deepen.limit = u64::MAX;
         }
@@ -437,7 +447,9 @@ impl MtmSearcher {
         };
         search.databases = databases;
         let budget = search.bound(keys, &cell_of);
-        deepen.run(&mut search, budget).map(Some)
+        let searched = deepen.run(&mut search, budget);
+        search.keep_learned(&estimate);
+        searched.map(Some)
     }
 
     /// The estimate toward `goal`, counted on first use.
@@ -482,9 +494,19 @@ struct Search<'a> {
     target: [u8; MAX_CELLS],
     /// The start, with no budget.
     root: Node,
+    /// The bounds it reads and learns, if asked to learn.
+    learning: Option<Learning>,
 }
 
 impl Search<'_> {
+    /// Keeps what the search learned, if it learns, for the searches after
+    /// it toward its goal.
+    fn keep_learned(&mut self, estimate: &Estimate) {
+        if let Some(learning) = self.learning.take() {
+            estimate.learned.keep(learning);
+        }
+    }
+
     /// The estimate of the board of `keys` whose tile `t` is on cell
     /// `cell_of[t]`.
     fn bound(&self, keys: Keys, cell_of: &[u8; MAX_CELLS]) -> u32 {
@@ -554,6 +576,14 @@ impl Search<'_> {
         if let Err(step) = walk.enter() {
             return step;
         }
+        let learning = (self.learning.as_ref()).filter(|_| walk.path.len() <= learned::DEPTH);
+        let key = learning.map(|_| Learning::key(cells, self.n));
+        if let (Some(learning), Some(key)) = (learning, key)
+            && learning.beyond(key, run, budget)
+        {
+            return Step::Over(u32::MAX);
+        }
+        let before = walk.nodes;
         let (steps, count) = self.steps(blank, run, budget);
         walk.generated += count as u64;
         for &(mv, next, left) in &steps[..count] {
@@ -574,6 +604,11 @@ impl Search<'_> {
             cells.swap(blank, next);
             cell_of[usize::from(tile)] = next as u8;
             cell_of[0] = blank as u8;
+        }
+        if let (Some(learning), Some(key)) = (learning, key)
+            && walk.nodes - before >= learned::NODES
+        {
+            learning.learn(key, run, budget);
         }
         Step::Over(u32::MAX)
     }

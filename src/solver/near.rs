@@ -88,7 +88,7 @@ impl Solver {
             .filter_map(|board| self.memo.get(&board, goal))
             .min()
         else {
-            return self.solve_each(start, goal, |_| {});
+            return self.search_within(start, goal, 0, usize::MAX);
         };
         // One move changes the distance by one at most; in the single-tile
         // metric, by exactly one (the parity of the blank's cell). No bound
@@ -115,12 +115,13 @@ impl Solver {
         floor: usize,
         cap: usize,
     ) -> Result<Option<usize>, SolveError> {
-        let query = Query::within(floor as u32, cap as u32);
+        let cap = u32::try_from(cap).unwrap_or(u32::MAX);
+        let query = Query::within(floor as u32, cap).learning();
         let solved = crate::deepen::answer(self.search(start, goal, query)?);
         Ok(solved.and_then(|(solution, _)| {
-            solution
-                .moves()
-                .map(|moves| self.metric().count_moves(moves))
+            let moves = solution.moves()?;
+            self.keep_answer(start, goal, moves);
+            Some(self.metric().count_moves(moves))
         }))
     }
 

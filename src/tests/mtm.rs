@@ -3,6 +3,7 @@
 //! 3x3 histograms, 2x4 in full, and the search on short 4x4 boards.
 
 use super::common::{self, MtmOracle, Rng, all_boards, canonical, runs};
+use crate::deepen::Query;
 use crate::mtm::MtmSearcher;
 use crate::table::Table;
 use crate::{Board, Metric, Shape, Solver};
@@ -448,5 +449,61 @@ fn once_made_the_databases_search_from_the_first_position() {
         assert_eq!(again, strong.solve_to(start, &goal).unwrap(), "{start}");
         // The walking distances alone searched no fewer positions.
         assert!(walking >= again.1, "{start}: {walking} against {}", again.1);
+    }
+}
+
+#[test]
+fn a_search_that_learns_answers_as_one_that_does_not() {
+    // A player's walk: random 3x4 boards each a step of the blank from the
+    // last, searched as `Solver::length_of` searches them (in full, then
+    // within a move of the board before), by searchers that keep what
+    // their searches learned (on one thread, and on two with every budget
+    // past a hundred positions cut up) and by one that keeps nothing.
+    // The answers are the same, and the learning is not idle: its searches
+    // try fewer positions than the same searches keeping nothing.
+    let shape: Shape = "3x4".parse().unwrap();
+    let [plain, one, two] = [(1, 0), (1, 0), (2, 100)].map(|(threads, after)| {
+        MtmSearcher::new(shape)
+            .with_databases_at_once()
+            .threads(threads, after)
+    });
+    let mut rng = Rng(52);
+    let stop = crate::Stop::new();
+    for blank in [11, 0] {
+        let goal = Board::canonical(shape, blank);
+        let mut start = board(shape, &rng.board(shape.cells()));
+        while !start.solvable_to(&goal) {
+            start = board(shape, &rng.board(shape.cells()));
+        }
+        let (mut last, mut counted) = (None, [0; 3]);
+        for _ in 0..40 {
+            let query = match last {
+                Some(distance) => Query::within(distance - 1, distance + 1),
+                None => Query::WHOLE,
+            };
+            let mut answers = Vec::new();
+            for (searcher, query) in [
+                (&plain, query),
+                (&one, query.learning()),
+                (&two, query.learning()),
+            ] {
+                let searched = searcher.search(&start, &goal, &stop, query).unwrap();
+                let (solution, nodes) = crate::deepen::answer(searched).expect("within a move");
+                answers.push(solution);
+                counted[answers.len() - 1] += nodes;
+            }
+            assert_eq!(answers[1], answers[0], "{start}");
+            assert_eq!(answers[2], answers[0], "{start}");
+            let moves = answers[0].moves().expect("solvable");
+            last = Some(Metric::Mtm.count_moves(moves) as u32);
+            start = loop {
+                let mv = crate::shape::Move::ALL[rng.below(4)];
+                if let Some(next) = start.moved(mv) {
+                    break next;
+                }
+            };
+        }
+        assert!(counted[1] < counted[0], "{counted:?}");
+        assert!(counted[2] < counted[0], "{counted:?}");
     }
 }

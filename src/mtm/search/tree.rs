@@ -27,6 +27,13 @@ impl Tree for Search<'_> {
         }
     }
 
+    fn next_bound(&mut self, _nodes: u64) -> Result<(), crate::answer::SolveError> {
+        if let Some(learning) = self.learning.as_mut() {
+            learning.end_bound();
+        }
+        Ok(())
+    }
+
     fn is_goal(&self, node: &Node) -> bool {
         node.cells == self.target
     }
