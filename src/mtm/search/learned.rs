@@ -23,9 +23,9 @@ use std::sync::{Arc, Mutex};
 
 use crate::shape::{MAX_CELLS, Move};
 
-/// Positions kept at most (about 16 bytes each): past it, the oldest are
-/// forgotten, all at once.
-const KEPT: usize = 1 << 18;
+/// Positions kept at most (13 bytes each, in a table of under 5 MB):
+/// past it, all are forgotten at once.
+const KEPT: usize = 1 << 17;
 
 /// Letters from the start within which positions are looked up and kept.
 pub(super) const DEPTH: usize = 12;
