@@ -24,7 +24,8 @@ use std::sync::{Arc, Mutex};
 use crate::shape::{MAX_CELLS, Move};
 
 /// Positions kept at most (13 bytes each, in a table of under 5 MB):
-/// past it, all are forgotten at once.
+/// past it, all are forgotten at once. A search learns no more than that
+/// in a bound, and in all.
 const KEPT: usize = 1 << 17;
 
 /// Letters from the start within which positions are looked up and kept.
@@ -111,15 +112,22 @@ impl Learning {
     pub(super) fn learn(&self, key: u64, run: Option<Move>, budget: u32) {
         let least = u8::try_from(budget + 1).unwrap_or(u8::MAX);
         let mut bound = self.bound.lock().unwrap_or_else(|e| e.into_inner());
-        bound.push((key, slot(run), least));
+        if bound.len() < KEPT {
+            bound.push((key, slot(run), least));
+        }
     }
 
     /// Adds what the bound that ended learned to what the next reads.
     pub(super) fn end_bound(&mut self) {
         let bound = self.bound.get_mut().unwrap_or_else(|e| e.into_inner());
         for (key, at, least) in bound.drain(..) {
-            let known = self.fresh.entry(key).or_default();
-            known[at] = known[at].max(least);
+            let room = self.fresh.len() < KEPT;
+            if let Some(known) = match room {
+                true => Some(self.fresh.entry(key).or_default()),
+                false => self.fresh.get_mut(&key),
+            } {
+                known[at] = known[at].max(least);
+            }
         }
     }
 }
@@ -128,4 +136,45 @@ impl Learning {
 #[inline(always)]
 fn slot(run: Option<Move>) -> usize {
     run.map_or(0, |way| 1 + usize::from(way.code()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_learned_holds_for_its_run_and_less_budget() {
+        let kept = Kept::default();
+        let mut learning = kept.learning();
+        learning.learn(7, Some(Move::Left), 20);
+        // Not read in the bound that learned it.
+        assert!(!learning.beyond(7, Some(Move::Left), 19));
+        learning.end_bound();
+        assert!(learning.beyond(7, Some(Move::Left), 20));
+        assert!(!learning.beyond(7, Some(Move::Left), 21));
+        assert!(!learning.beyond(7, None, 20));
+        assert!(!learning.beyond(7, Some(Move::Right), 20));
+        assert!(!learning.beyond(8, Some(Move::Left), 20));
+        kept.keep(learning);
+        // A later search reads it.
+        assert!(kept.learning().beyond(7, Some(Move::Left), 20));
+    }
+
+    #[test]
+    fn what_is_learned_and_kept_stays_bounded() {
+        let kept = Kept::default();
+        for round in 0..3u64 {
+            let mut learning = kept.learning();
+            for bound in 0..2u64 {
+                for key in 0..KEPT as u64 + 10 {
+                    learning.learn((round * 4 + bound) << 32 | key, None, 30);
+                }
+                learning.end_bound();
+                assert!(learning.fresh.len() <= KEPT);
+            }
+            kept.keep(learning);
+            let bounds = kept.bounds.lock().unwrap();
+            assert!((1..=KEPT).contains(&bounds.len()), "{}", bounds.len());
+        }
+    }
 }
