@@ -436,7 +436,7 @@ impl MtmSearcher {
                     (deepen.counted, deepen.counted_generated) = (nodes, generated);
                 }
                 done => {
-                    search.keep_learned(&estimate);
+                    search.keep_learned(&estimate, self.watch());
                     return done.map(Some);
                 }
             }
@@ -448,7 +448,7 @@ impl MtmSearcher {
         search.databases = databases;
         let budget = search.bound(keys, &cell_of);
         let searched = deepen.run(&mut search, budget);
-        search.keep_learned(&estimate);
+        search.keep_learned(&estimate, self.watch());
         searched.map(Some)
     }
 
@@ -500,9 +500,11 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Keeps what the search learned, if it learns, for the searches after
-    /// it toward its goal.
-    fn keep_learned(&mut self, estimate: &Estimate) {
-        if let Some(learning) = self.learning.take() {
+    /// it toward its goal: not if the file its databases are read from
+    /// (`watch`) changed, as what they bounded may be wrong.
+    fn keep_learned(&mut self, estimate: &Estimate, watch: Option<&crate::map::Watch>) {
+        let learning = self.learning.take();
+        if let Some(learning) = learning.filter(|_| !watch.is_some_and(|w| w.changed())) {
             estimate.learned.keep(learning);
         }
     }
