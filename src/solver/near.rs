@@ -57,6 +57,12 @@ impl Memo {
 }
 
 impl Solver {
+    /// The distance from `start` to `goal` a search found, if it is kept.
+    pub(crate) fn memo_distance(&self, start: &Board, goal: &Board) -> Option<u32> {
+        let distance = self.memo.get(start, goal)?;
+        u32::try_from(distance).ok()
+    }
+
     /// The number of moves of the shortest answer from `start` to `goal`,
     /// or `None` if it cannot reach it: for a search, a distance kept, or
     /// a search only as deep as a board beside it allows, or in full.

@@ -724,9 +724,10 @@ fn searched_without_data(empty: &std::path::Path) -> Vec<(Board, Metric, crate::
 }
 
 /// A board one move from a board whose distance a search found is
-/// searched only as deep as it may be nearer: its length is the one a
-/// search in full gives, in both metrics, along random walks that go
-/// toward the goal and away from it.
+/// searched only as deep as it may be nearer: its length, and its answer
+/// then searched from that length, are the ones a search in full gives, in
+/// both metrics, along random walks that go toward the goal and away from
+/// it.
 #[test]
 fn lengths_beside_a_known_board_are_the_full_searchs() {
     use crate::random::Draw;
@@ -749,6 +750,16 @@ fn lengths_beside_a_known_board_are_the_full_searchs() {
                 let near = kept.lengths_many(&[board], &goal).unwrap();
                 let full = load().lengths_many(&[board], &goal).unwrap();
                 assert_eq!(near, full, "{shape} {metric}: {board}");
+                // Its answer, searched from the distance kept (and over the
+                // bounds the searches before learned), is a search's in full.
+                let answer = |solver: &Solver| {
+                    let mut moves = Vec::new();
+                    solver
+                        .solve_each(&board, &goal, |mv| moves.push(mv))
+                        .unwrap();
+                    moves
+                };
+                assert_eq!(answer(&kept), answer(&load()), "{shape} {metric}: {board}");
             }
         }
     }
