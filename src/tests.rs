@@ -11,6 +11,7 @@ mod fifteen;
 mod files;
 mod folder;
 mod mtm;
+mod near;
 mod props;
 mod search;
 mod told;
