@@ -540,16 +540,17 @@ impl Solver {
         goal: &Board,
         mut emit: impl FnMut(Move),
     ) -> Result<Option<usize>, SolveError> {
-        // A distance a search found (`Solver::length_of`) is the first
-        // bound: no shorter bound holds an answer, and the positions that
-        // search passed over hold none within what it had left.
-        let query = match self.memo_distance(start, goal) {
-            Some(distance) => Query::within(distance, u32::MAX).learning(),
-            None => Query::WHOLE,
-        };
         let (solution, _) = match &*self.engine {
             Engine::Table(table) => return table.solve_each(start, goal, emit),
             Engine::Search(_) | Engine::JumpSearch(_) => {
+                // A distance a search found (`Solver::length_of`) is the
+                // first bound: no shorter bound holds an answer, and the
+                // positions that search passed over hold none within what
+                // it had left.
+                let query = match self.memo_distance(start, goal) {
+                    Some(distance) => Query::within(distance, u32::MAX).learning(),
+                    None => Query::WHOLE,
+                };
                 crate::deepen::uncapped(self.search(start, goal, query).map(crate::deepen::answer))?
             }
         };
