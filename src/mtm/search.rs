@@ -578,9 +578,10 @@ impl Search<'_> {
         if let Err(step) = walk.enter() {
             return step;
         }
-        let learning = (self.learning.as_ref()).filter(|_| walk.path.len() <= learned::DEPTH);
-        let key = learning.map(|_| Learning::key(cells, self.n));
-        if let (Some(learning), Some(key)) = (learning, key)
+        let learned = (self.learning.as_ref())
+            .filter(|_| walk.path.len() <= learned::DEPTH)
+            .map(|learning| (learning, Learning::key(cells, self.n)));
+        if let Some((learning, key)) = learned
             && learning.beyond(key, run, budget)
         {
             return Step::Over(u32::MAX);
@@ -607,7 +608,7 @@ impl Search<'_> {
             cell_of[usize::from(tile)] = next as u8;
             cell_of[0] = blank as u8;
         }
-        if let (Some(learning), Some(key)) = (learning, key)
+        if let Some((learning, key)) = learned
             && walk.nodes - before >= learned::NODES
         {
             learning.learn(key, run, budget);
