@@ -18,6 +18,8 @@ import sys
 import time
 import urllib.request
 
+from walk_lengths import steps_of
+
 
 def main():
     url, boards, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -37,14 +39,7 @@ def main():
         ask("/api/length", board)
         for _ in range(6):
             blank = board.index("x")
-            options = [
-                blank + step
-                for step in (-n, n, -1, 1)
-                if 0 <= blank + step < n * n
-                and not (step == -1 and blank % n == 0)
-                and not (step == 1 and blank % n == n - 1)
-            ]
-            to = random.choice(options)
+            to = random.choice(steps_of(blank, n))
             board[blank], board[to] = board[to], board[blank]
             length, length_seconds = ask("/api/length", board)
             answer, seconds = ask("/api/solve", board)

@@ -17,6 +17,17 @@ import time
 import urllib.request
 
 
+def steps_of(blank, n):
+    """The cells the blank at `blank` of an n-by-n board may step to."""
+    return [
+        blank + step
+        for step in (-n, n, -1, 1)
+        if 0 <= blank + step < n * n
+        and not (step == -1 and blank % n == 0)
+        and not (step == 1 and blank % n == n - 1)
+    ]
+
+
 def main():
     url, board, metric, steps = sys.argv[1], sys.argv[2].split(), sys.argv[3], int(sys.argv[4])
     random.seed(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
@@ -37,15 +48,8 @@ def main():
     blank = board.index("x")
     times = []
     for _ in range(steps):
-        options = [
-            blank + step
-            for step in (-n, n, -1, 1)
-            if 0 <= blank + step < n * n
-            and not (step == -1 and blank % n == 0)
-            and not (step == 1 and blank % n == n - 1)
-        ]
         time.sleep(pause)
-        to = random.choice(options)
+        to = random.choice(steps_of(blank, n))
         board[blank], board[to] = board[to], board[blank]
         blank = to
         distance, seconds = ask(board)
