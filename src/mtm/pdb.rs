@@ -22,7 +22,7 @@ use crate::shape::{MAX_CELLS, Move, Shape};
 
 /// One database: the count of every placement of the blank and a group's
 /// tiles, by the placement's rank.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct MtmPdb {
     /// The blank, then the group's tiles.
     tiles: Vec<u8>,
@@ -34,6 +34,7 @@ pub(crate) type Shared = Arc<dyn AsRef<[u8]> + Send + Sync>;
 
 /// A database's counts: made in memory, or read in place from a file's
 /// bytes (a map of the file costs only the pages the searches touch).
+#[derive(Clone)]
 enum Counts {
     Made(Vec<u8>),
     Read {

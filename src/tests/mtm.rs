@@ -507,3 +507,65 @@ fn a_search_that_learns_answers_as_one_that_does_not() {
         assert!(counted[2] < counted[0], "{counted:?}");
     }
 }
+
+#[test]
+fn a_stronger_search_answers_as_the_one_it_replaces() {
+    // Random 3x4 boards toward two goals, searched over the databases a
+    // search builds (5-5-1) and over the stronger ones made on request
+    // (6-5), on one thread and on two with every budget cut up: the same
+    // answers; the threads count the same positions, and the stronger
+    // databases fewer in all.
+    let shape: Shape = "3x4".parse().unwrap();
+    let [plain, one, two] = [(1, 0), (1, 0), (2, 100)].map(|(threads, after)| {
+        MtmSearcher::new(shape)
+            .with_databases_at_once()
+            .threads(threads, after)
+    });
+    let stop = crate::Stop::new();
+    let stopped = crate::Stop::new();
+    stopped.stop();
+    let mut rng = Rng(61);
+    for blank in [11, 0] {
+        // The goal's tiles do not matter, only its blank's cell.
+        let mut cells = rng.board(shape.cells());
+        let at = cells.iter().position(|&tile| tile == 0).unwrap();
+        cells.swap(at, blank);
+        let goal = board(shape, &cells);
+        assert!(matches!(
+            one.strengthen(&goal, &stopped),
+            Err(crate::SolveError::Stopped)
+        ));
+        for searcher in [&one, &two] {
+            assert!(searcher.strengthen(&goal, &stop).unwrap());
+            // Made once, kept.
+            assert!(searcher.strengthen(&goal, &stopped).unwrap());
+        }
+        let mut counted = [0; 3];
+        let mut solved = 0;
+        while solved < 12 {
+            let start = board(shape, &rng.board(shape.cells()));
+            if !start.solvable_to(&goal) {
+                continue;
+            }
+            let alone = plain.solve_to(&start, &goal).unwrap();
+            let stronger = one.solve_to(&start, &goal).unwrap();
+            assert_eq!(stronger.0, alone.0, "{start}");
+            assert_eq!(two.solve_to(&start, &goal).unwrap(), stronger, "{start}");
+            counted[0] += alone.1;
+            counted[1] += stronger.1;
+            solved += 1;
+        }
+        assert!(counted[1] < counted[0], "{counted:?}");
+    }
+    // Nothing to make beyond 16 cells, nor for another shape's goal.
+    let large = MtmSearcher::new("4x5".parse().unwrap());
+    assert!(
+        !large
+            .strengthen(&Board::goal(large.shape()), &stop)
+            .unwrap()
+    );
+    assert!(one.strengthen(&Board::goal(Shape::FIFTEEN), &stop).is_err());
+    // Nor for a solver of the single-tile metric.
+    let solver = Solver::builtin(Shape::EIGHT).unwrap();
+    assert!(!solver.strengthen(&Board::goal(Shape::EIGHT)).unwrap());
+}

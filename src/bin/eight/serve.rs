@@ -259,6 +259,9 @@ async fn length(
         && searched
     {
         ahead::search_beside(&server, board, goal, metric);
+        if metric == Metric::Mtm {
+            ahead::strengthen(&server, goal);
+        }
     }
     Ok(answered)
 }

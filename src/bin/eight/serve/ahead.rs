@@ -8,10 +8,14 @@
 //! A request for the board being searched ahead waits for that search,
 //! whose work would be lost if stopped; any other request that searches
 //! stops the work ahead first, so it never waits for it.
+//!
+//! A player's multi-tile moves also make the search stronger, once: the
+//! databases of larger groups are made beside the searches (see
+//! `Solver::strengthen`), for at most [`STRONGER_CELLS`] goal cells.
 
 use std::sync::{Arc, Mutex};
 
-use eight::{Board, Metric, Stop};
+use eight::{Board, Metric, Shape, Stop};
 use tokio::sync::watch;
 
 use super::Server;
@@ -26,13 +30,22 @@ pub(super) struct Ahead {
     running: Mutex<(Option<Stop>, u64)>,
     /// The board the work ahead searches now, if any.
     searching: watch::Sender<Option<Searching>>,
+    /// The shapes and goal cells whose multi-tile search was made stronger,
+    /// or tried: whether it holds the memory of stronger databases (made,
+    /// or being made).
+    stronger: Mutex<Vec<((Shape, usize), bool)>>,
 }
+
+/// The most goal cells whose multi-tile search a server makes stronger:
+/// 115 MB each on 4x4.
+const STRONGER_CELLS: usize = 2;
 
 impl Default for Ahead {
     fn default() -> Ahead {
         Ahead {
             running: Mutex::default(),
             searching: watch::Sender::new(None),
+            stronger: Mutex::default(),
         }
     }
 }
@@ -68,6 +81,11 @@ impl Ahead {
         running.0 = Some(stop.clone());
         running.1 += 1;
         (stop, running.1)
+    }
+
+    /// The goal cells made stronger, or tried ([`strengthen`]).
+    fn stronger(&self) -> std::sync::MutexGuard<'_, Vec<((Shape, usize), bool)>> {
+        self.stronger.lock().unwrap_or_else(|err| err.into_inner())
     }
 
     /// Says which board the work numbered `work` searches (`None`: none),
@@ -110,5 +128,35 @@ pub(super) fn search_beside(server: &Arc<Server>, board: Board, goal: Board, met
             }
         }
         ahead.tell(work, None);
+    });
+}
+
+/// Makes the multi-tile search toward `goal` stronger (`Solver::strengthen`)
+/// on a thread of its own, unless it was tried before or the server has
+/// made [`STRONGER_CELLS`] goal cells so. No search waits for it, and no
+/// request stops it: searches that start once it is made use it.
+pub(super) fn strengthen(server: &Arc<Server>, goal: Board) {
+    let cell = (goal.shape(), goal.blank());
+    {
+        let mut stronger = server.ahead.stronger();
+        let held = stronger.iter().filter(|(_, holds)| *holds).count();
+        if stronger.iter().any(|(other, _)| *other == cell) || held >= STRONGER_CELLS {
+            return;
+        }
+        stronger.push((cell, true));
+    }
+    let solver = server.solvers[&Metric::Mtm]
+        .lock()
+        .unwrap_or_else(|err| err.into_inner())
+        .get(&goal);
+    let server = Arc::clone(server);
+    tokio::task::spawn_blocking(move || {
+        let made = solver.map(|solver| solver.strengthen(&goal));
+        if !matches!(made, Ok(Ok(true))) {
+            // Nothing to make (databases read from a file) holds no memory.
+            for (other, holds) in server.ahead.stronger().iter_mut() {
+                *holds &= *other != cell;
+            }
+        }
     });
 }
