@@ -274,3 +274,7 @@ class Solver:
         cut) searched: (answer or None, the smallest bound over, nodes).
         Once stop is set (asked every 50 ms), the search stops and
         concurrent.futures.CancelledError is raised."""
+    def strengthen(self, *, timeout: Optional[float] = None, stop: Optional[_Event] = None) -> bool:
+        """Makes the solver's multi-tile searches stronger for the calls after
+        it (on 4x4, databases of six tiles a group: 115 MB, about 15 s);
+        False where there is nothing to make. The answers are the same."""

@@ -558,6 +558,23 @@ def test_a_solver_answers_as_the_functions_with_its_goal_and_metric():
     assert repr(eight.Solver(shape="2x4", metric="mtm")) == "eight.Solver(goal='1 2 3 4/5 6 7 x', shape='2x4', metric='mtm')"
 
 
+def test_a_stronger_solver_answers_as_before(tmp_path):
+    # With no data, multi-tile 3x4 boards are searched; a solver made
+    # stronger gives the answers of one that is not.
+    boards = eight.random(6, seed=8, shape="3x4")
+    plain = eight.Solver(shape="3x4", metric="mtm", data=tmp_path)
+    strong = eight.Solver(shape="3x4", metric="mtm", data=tmp_path)
+    assert strong.strengthen() is True
+    assert strong.strengthen(timeout=1) is True  # made once, kept
+    assert strong.solve(boards) == plain.solve(boards)
+    assert (strong.length(boards) == plain.length(boards)).all()
+    # Nothing to make: a table, the single-tile metric.
+    assert eight.Solver(shape="3x3", metric="mtm").strengthen() is False
+    assert eight.Solver(shape="4x4").strengthen() is False
+    with pytest.raises(ValueError, match="no goal or shape"):
+        eight.Solver().strengthen()
+
+
 def test_a_solver_says_at_once_what_data_it_lacks(tmp_path):
     with pytest.raises(eight.DataError, match="eight-gen --shape 3x4"):
         eight.Solver(shape="3x4", data=tmp_path)
