@@ -134,16 +134,22 @@ impl Estimate {
                 }
                 Ok(_) | Err(std::sync::TryLockError::Poisoned(_)) => {
                     if self.databases.get().is_none() {
-                        let tiles: Vec<u8> = (1..self.shape.cells() as u8).collect();
-                        let built = tiles
-                            .chunks(group(self.shape))
-                            .map(|group| MtmPdb::build_until(&self.goal, group, stop))
-                            .collect::<Option<Vec<_>>>()?;
+                        let built = self.build_until(group(self.shape), stop)?;
                         let _ = self.databases.set(built);
                     }
                 }
             }
         }
+    }
+
+    /// Databases of the tiles in order, `size` at a time (the rest in the
+    /// last), toward the goal; `None` once `stop` is asked for.
+    fn build_until(&self, size: usize, stop: &Stop) -> Option<Vec<MtmPdb>> {
+        let tiles: Vec<u8> = (1..self.shape.cells() as u8).collect();
+        tiles
+            .chunks(size)
+            .map(|group| MtmPdb::build_until(&self.goal, group, stop))
+            .collect()
     }
 
     /// The databases a search starting now uses: the
@@ -502,11 +508,8 @@ impl MtmSearcher {
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         if estimate.stronger.get().is_none() {
-            let tiles: Vec<u8> = (1..self.shape.cells() as u8).collect();
-            let mut made = tiles
-                .chunks(size)
-                .map(|group| MtmPdb::build_until(&estimate.goal, group, stop))
-                .collect::<Option<Vec<_>>>()
+            let mut made = estimate
+                .build_until(size, stop)
                 .ok_or(SolveError::Stopped)?;
             // Neither set's count is the larger on every board: the
             // largest of both prunes most. A group within another counts
