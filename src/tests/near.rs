@@ -28,7 +28,7 @@ fn searched_without_data(empty: &std::path::Path) -> Vec<(Board, Metric, crate::
 /// searched only as deep as it may be nearer: its length, and its answer
 /// then searched from that length, are the ones a search in full gives, in
 /// both metrics, along random walks that go toward the goal and away from
-/// it.
+/// it; and a board a letter before an answer's first is no nearer.
 #[test]
 fn lengths_beside_a_known_board_are_the_full_searchs() {
     use crate::random::Draw;
@@ -40,6 +40,7 @@ fn lengths_beside_a_known_board_are_the_full_searchs() {
         let kept = load();
         assert!(kept.searches(), "{shape} {metric}");
         let mut rng = common::Rng(53);
+        let mut told = 0;
         for start in Draw::walk(goal, 30, 16).take(3) {
             let mut board = start;
             for _ in 0..25 {
@@ -60,9 +61,30 @@ fn lengths_beside_a_known_board_are_the_full_searchs() {
                         .unwrap();
                     moves
                 };
-                assert_eq!(answer(&kept), answer(&load()), "{shape} {metric}: {board}");
+                let full = answer(&load());
+                assert_eq!(answer(&kept), full, "{shape} {metric}: {board}");
+                // What the kept first letters tell: a board that this one
+                // reaches by a letter before its answer's first is no
+                // nearer (one move further in the single-tile metric).
+                let length = metric.count_moves(&full);
+                let further = |length| match metric {
+                    Metric::Stm => length + 1,
+                    Metric::Mtm => length,
+                };
+                for before in Move::ALL.into_iter().filter(|&mv| Some(&mv) < full.first()) {
+                    if let Some(next) = board.moved(before) {
+                        let next_length = load().lengths_many(&[next], &goal).unwrap()[0];
+                        let next_length = next_length.map(usize::from);
+                        assert!(
+                            next_length >= Some(further(length)),
+                            "{shape} {metric}: {next}"
+                        );
+                        told += 1;
+                    }
+                }
             }
         }
+        assert!(told > 0, "{shape} {metric}: no board a letter before");
     }
 }
 
