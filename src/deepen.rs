@@ -35,8 +35,12 @@ const CHECK: u64 = 1 << 14;
 
 /// The nodes of a bound after which the next bound is searched on every
 /// core, by default. A bound takes a few times the nodes of the one before,
-/// so threads start for bounds of tens of milliseconds or more.
-pub(crate) const PARALLEL_AFTER: u64 = 100_000;
+/// so threads start for bounds of a few milliseconds (single-tile) or tens
+/// (multi-tile) and more. A search that starts at a floor (a player's next
+/// board) searches its first bound alone up to this many nodes, then again
+/// on every core: the slowest of a player's multi-tile moves take about a
+/// fifth less time than with 100,000 (`docs/performance.md`).
+pub(crate) const PARALLEL_AFTER: u64 = 25_000;
 
 /// The subtrees a bound is split into, at least, for each thread.
 const TASKS_PER_THREAD: usize = 32;

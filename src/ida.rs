@@ -287,7 +287,7 @@ impl<D: AsRef<[u8]> + Sync> Searcher<D> {
     }
 
     /// Sets the threads a long search runs on (by default one a core), and
-    /// from how many nodes of one bound (by default 100,000) the next bound
+    /// from how many nodes of one bound (by default 25,000) the next bound
     /// uses them: it is split into subtrees, searched in turn by every
     /// thread. The answers and the nodes are the same either way.
     #[cfg(test)]
